@@ -1,0 +1,3 @@
+"""satgrid: a SAT-encoding compiler and solver harness for grid logic puzzles."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,114 @@
+"""Variables, clauses and cardinality constraints over one shared variable pool.
+
+Every variable has a readable key (``("digit", r, c, d)``, ``("black", r, c)``, ``("edge", ...)``),
+and every cardinality encoding draws its auxiliary variables from the same pool, so auxiliaries
+never collide with puzzle variables (PySAT: ``CardEnc(..., vpool=pool)``).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Hashable, Iterable, Sequence
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+Clause = list[int]
+Key = Hashable
+
+#: Up to this many literals, cardinality constraints are written out directly (no auxiliaries):
+#: exactly-k of 4 needs at most 8 clauses, the fastest form for clue cells and dot degrees.
+DIRECT_LIMIT = 6
+#: At-most-one is pairwise up to this many literals (measured faster than sequential counters for
+#: Sudoku cells up to 16x16), and a sequential counter beyond (linear size for 25x25).
+PAIRWISE_AMO_LIMIT = 16
+
+
+class VarPool:
+    """A python-sat ``IDPool`` whose variables are named by readable keys."""
+
+    def __init__(self) -> None:
+        self.idpool = IDPool()
+        self._fresh = 0
+
+    def var(self, *key: Key) -> int:
+        """The variable for ``key`` (created on first use)."""
+        return self.idpool.id(key)
+
+    def fresh(self, tag: str = "aux") -> int:
+        """A new auxiliary variable, never returned before."""
+        self._fresh += 1
+        return self.idpool.id(("_" + tag, self._fresh))
+
+    def key(self, var: int) -> Key | None:
+        """The key of ``var``, or None for a cardinality auxiliary."""
+        return self.idpool.obj(abs(var))
+
+    def has(self, *key: Key) -> bool:
+        return key in self.idpool.obj2id
+
+    @property
+    def top(self) -> int:
+        """The largest variable id handed out so far (auxiliaries included)."""
+        return self.idpool.top
+
+
+def at_most(lits: Sequence[int], k: int, pool: VarPool) -> list[Clause]:
+    """Clauses for "at most ``k`` of ``lits`` are true"."""
+    lits = list(lits)
+    n = len(lits)
+    if k < 0:
+        return [[]]
+    if k >= n:
+        return []
+    if k == 0:
+        return [[-x] for x in lits]
+    if n <= DIRECT_LIMIT or (k == 1 and n <= PAIRWISE_AMO_LIMIT):
+        return [[-x for x in subset] for subset in combinations(lits, k + 1)]
+    return _card(CardEnc.atmost, lits, k, pool)
+
+
+def at_least(lits: Sequence[int], k: int, pool: VarPool) -> list[Clause]:
+    """Clauses for "at least ``k`` of ``lits`` are true"."""
+    lits = list(lits)
+    n = len(lits)
+    if k <= 0:
+        return []
+    if k > n:
+        return [[]]
+    if k == 1:
+        return [lits]
+    if n <= DIRECT_LIMIT or k == n:
+        return [list(subset) for subset in combinations(lits, n - k + 1)]
+    return _card(CardEnc.atleast, lits, k, pool)
+
+
+def exactly(lits: Sequence[int], k: int, pool: VarPool) -> list[Clause]:
+    """Clauses for "exactly ``k`` of ``lits`` are true"."""
+    lits = list(lits)
+    n = len(lits)
+    if k < 0 or k > n:
+        return [[]]
+    if k == 0 or k == n or k == 1 or n <= DIRECT_LIMIT:
+        return at_most(lits, k, pool) + at_least(lits, k, pool)
+    return _card(CardEnc.equals, lits, k, pool)
+
+
+def _card(method, lits: list[int], k: int, pool: VarPool) -> list[Clause]:
+    """A PySAT cardinality encoding, chosen by size.
+
+    Sequential counter (Sinz 2005) for small bounds; the modulo totalizer (Ogawa et al. 2013,
+    ``kmtotalizer``) once ``k * n`` grows, where it was measured 10-100x smaller than seqcounter
+    (e.g. 500 of 1600: 146k clauses against 2.2M).
+    """
+    encoding = EncType.seqcounter if k * len(lits) <= 2000 else EncType.kmtotalizer
+    return method(lits=lits, bound=k, vpool=pool.idpool, encoding=encoding).clauses
+
+
+def implies_any(lit: int, options: Iterable[int]) -> Clause:
+    """The clause ``lit -> (o1 | o2 | ...)``."""
+    return [-lit, *options]
+
+
+def guarded(clauses: Iterable[Clause], selector: int) -> list[Clause]:
+    """``clauses`` made conditional on ``selector`` (each clause gains ``-selector``)."""
+    return [[*clause, -selector] for clause in clauses]

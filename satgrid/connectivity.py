@@ -1,0 +1,148 @@
+"""The *connected subgraph* rule, lowered lazily (CEGAR cuts) or eagerly (parent pointers + ranks).
+
+Rule: the nodes whose literal is true, joined by the links that are usable, form one connected
+component. A link ``(u, v, lit)`` is usable when both ends are true and, if ``lit`` is given, ``lit``
+is true: cells of a grid region use ``lit=None`` (adjacency), a loop's dots use the edge literal.
+With an ``anchor`` node the rule reads "every true node is connected to the anchor" (a Nurikabe
+island and its clue); without one, "all true nodes form one component" (Nurikabe's black wall).
+
+Lazy cut (the connectivity cuts of CEGAR approaches to Nurikabe/Slitherlink; see SAT_NOTES):
+for a component S of the true nodes, every usable path from S to a true node outside S leaves S
+through a link whose *guard* is true (the far cell's literal, or the link's own literal). So, with
+``t_S`` meaning "some node of S is true" and ``t_R`` the same for another component R (or the
+anchor's side):  ``t_S & t_R -> OR(guards of the links leaving S)``. The cut depends on the rule
+only, never on clues, so it stays sound for every later query on the same solver.
+
+Eager form: a root (the anchor, or the first true node in a fixed order), a parent pointer from
+every other true node to a true neighbour over a usable link, and binary ranks that strictly
+decrease along parent pointers (so pointer chains are acyclic and end at the root). Every
+connected set has such pointers (a BFS tree, rank = depth), so solutions are preserved exactly.
+Size: O(links * log nodes) clauses.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Sequence
+
+import networkx as nx
+
+from .cnf import Clause, VarPool
+
+Node = Hashable
+Value = Callable[[int], bool]
+Cut = list[Clause]
+
+
+@dataclass
+class ConnectedSubgraph:
+    """True nodes, joined by usable links, form one component (or all reach ``anchor``)."""
+
+    name: str
+    nodes: dict[Node, int]
+    links: Sequence[tuple[Node, Node, int | None]]
+    anchor: Node | None = None
+    #: The most nodes that can be true at once (bounds the eager ranks); None = all nodes.
+    max_true: int | None = None
+    _adjacent: dict[Node, list[tuple[Node, int | None]]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._adjacent = defaultdict(list)
+        for u, v, lit in self.links:
+            self._adjacent[u].append((v, lit))
+            self._adjacent[v].append((u, lit))
+
+    # -- always-on clauses -------------------------------------------------------------------
+    def clauses(self, pool: VarPool) -> list[Clause]:
+        """Clauses the rule needs in both lowerings (none for plain connectivity)."""
+        return []
+
+    # -- lazy lowering ------------------------------------------------------------------------
+    def components(self, value: Value) -> list[set[Node]]:
+        """The components of the true nodes under ``value``, largest first."""
+        graph = nx.Graph()
+        graph.add_nodes_from(n for n, lit in self.nodes.items() if value(lit))
+        graph.add_edges_from(
+            (u, v)
+            for u, v, lit in self.links
+            if u in graph and v in graph and (lit is None or value(lit))
+        )
+        return sorted(nx.connected_components(graph), key=len, reverse=True)
+
+    def cuts(self, value: Value, pool: VarPool) -> list[Cut]:
+        """Cut clauses excluding this assignment's disconnected parts (empty when it obeys)."""
+        components = self.components(value)
+        if self.anchor is not None:
+            return [self._cut(s, None, pool) for s in components if self.anchor not in s]
+        if len(components) < 2:
+            return []
+        largest = components[0]
+        return [self._cut(s, largest, pool) for s in components[1:]]
+
+    def _cut(self, inside: set[Node], other: set[Node] | None, pool: VarPool) -> Cut:
+        guards = []
+        for u in inside:
+            for v, lit in self._adjacent[u]:
+                if v not in inside:
+                    guards.append(self.nodes[v] if lit is None else lit)
+        t_in = pool.fresh("cut")
+        cut = [[-self.nodes[u], t_in] for u in inside]
+        head = [-t_in]
+        if other is not None:
+            t_other = pool.fresh("cut")
+            cut += [[-self.nodes[u], t_other] for u in other]
+            head.append(-t_other)
+        cut.append(head + sorted(set(guards)))
+        return cut
+
+    # -- eager lowering -----------------------------------------------------------------------
+    def eager_clauses(self, pool: VarPool) -> list[Clause]:
+        """A complete CNF encoding of the rule (parent pointers with binary ranks)."""
+        name, x = self.name, self.nodes
+        order = list(self.nodes)
+        most = self.max_true if self.max_true is not None else len(order)
+        bits = max(1, (max(most, 2) - 1).bit_length())
+        rank = {n: [pool.var(name, "rank", n, b) for b in range(bits)] for n in order}
+        clauses: list[Clause] = []
+        root: dict[Node, int] = {}
+        if self.anchor is None:
+            # The root is the first true node in ``order``: root_n <-> x_n & ~before_n, where
+            # before_n means "some node earlier than n is true". One root, fixed by the solution.
+            before = None
+            for n in order:
+                r = root[n] = pool.var(name, "root", n)
+                seen = pool.var(name, "seen", n)
+                if before is None:
+                    clauses += [[-r, x[n]], [-x[n], r], [-seen, x[n]], [-x[n], seen]]
+                else:
+                    clauses += [[-r, x[n]], [-r, -before], [-x[n], before, r]]
+                    clauses += [[-seen, before, x[n]], [-before, seen], [-x[n], seen]]
+                before = seen
+        for u in order:
+            parents = []
+            for v, lit in self._adjacent[u]:
+                p = pool.var(name, "parent", u, v)
+                parents.append(p)
+                clauses += [[-p, x[u]], [-p, x[v]]]
+                if lit is not None:
+                    clauses.append([-p, lit])
+                clauses += _less_than(p, rank[v], rank[u], pool)
+            if u == self.anchor:
+                continue
+            clauses.append([-x[u], *([root[u]] if u in root else []), *parents])
+        return clauses
+
+
+def _less_than(guard: int, a: list[int], b: list[int], pool: VarPool) -> list[Clause]:
+    """``guard -> a < b`` for binary numbers given most significant bit first."""
+    clauses: list[Clause] = []
+    equal_so_far = guard
+    for i, (ai, bi) in enumerate(zip(a, b)):
+        clauses.append([-equal_so_far, -ai, bi])  # never a_i = 1 while b_i = 0
+        if i == len(a) - 1:  # equal all the way is not "less than"
+            clauses += [[-equal_so_far, -ai, -bi], [-equal_so_far, ai, bi]]
+        else:
+            nxt = pool.fresh("lt")
+            clauses += [[-equal_so_far, -ai, -bi, nxt], [-equal_so_far, ai, bi, nxt]]
+            equal_so_far = nxt
+    return clauses

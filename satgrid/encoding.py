@@ -1,0 +1,58 @@
+"""What a genre's encoder hands to the engine: the CNF of a puzzle's rules, its global rules,
+its primary variables, and how each clue becomes literals."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Protocol
+
+from .cnf import Clause, Key, VarPool
+from .connectivity import Cut, Value
+
+ClueKey = Hashable
+
+
+class GlobalRule(Protocol):
+    """A rule with a lazy (cuts) and an eager (complete CNF) lowering."""
+
+    name: str
+
+    def clauses(self, pool: VarPool) -> list[Clause]: ...
+    def cuts(self, value: Value, pool: VarPool) -> list[Cut]: ...
+    def eager_clauses(self, pool: VarPool) -> list[Clause]: ...
+
+
+@dataclass(frozen=True)
+class ClueEncoding:
+    """A clue as CNF: its ``clauses``, switched on by assuming ``selector``.
+
+    When ``clauses`` is empty the clue *is* the literal ``selector`` (a Sudoku given: the digit
+    variable itself), so assuming it needs no extra clause. Switching a clue off means leaving its
+    selector unassumed; that is sound because every genre's clue only restricts its solutions.
+    """
+
+    selector: int
+    clauses: tuple[Clause, ...] = ()
+
+    def plain(self) -> list[Clause]:
+        """The clue as hard clauses (no selector), for exports."""
+        return list(self.clauses) if self.clauses else [[self.selector]]
+
+
+@dataclass
+class Encoding:
+    """The CNF of a puzzle without its clues, plus what the engine needs to query it.
+
+    ``primary`` maps readable keys to the variables a solution is decoded from and projected on
+    (uniqueness compares solutions on these only). ``encode_clue(key, value)`` returns a
+    :class:`ClueEncoding`. A genre's ``cache_key(puzzle)`` says which puzzles share an encoding,
+    so one solver can serve many puzzles (every Sudoku of a size, every Slitherlink of a size).
+    """
+
+    pool: VarPool
+    clauses: list[Clause]
+    primary: dict[Key, int]
+    encode_clue: Callable[[ClueKey, object], ClueEncoding]
+    rules: list[GlobalRule] = field(default_factory=list)
+    #: True when two solutions differ iff some primary variable true in one is false in the
+    #: other (one-hot values, single loops): blocking clauses then list the true ones only.
+    block_true_only: bool = False

@@ -1,0 +1,271 @@
+"""Sudoku of every size n = h*w (boxes h tall, w wide): 4x4, 6x6, 9x9, 12x12, 16x16, 25x25.
+
+Rules: fill the n x n grid with 1..n so that every row, column and box holds each value once;
+givens stay.
+
+Encoding (Lynce & Ouaknine, "Sudoku as a SAT problem", 2006, the *extended* encoding): one
+variable ``("digit", r, c, d)`` per cell and value; exactly one value per cell, and each value
+exactly once in each row, column and box (at-least-one and at-most-one for all four families,
+redundant but strong: unit propagation alone solves 44.6% of Royle's 17-clue puzzles, against 0%
+for the minimal encoding). A given is the digit literal itself, assumed, so one solver serves every
+puzzle of a size. See ``encodings/sudoku.md`` for sizes.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..checkers.sudoku import check_sudoku
+from ..cnf import VarPool, at_least, at_most
+from ..encoding import ClueEncoding, Encoding
+from ..puzzle import Source, cell_name
+from ..reader import Record, split_on_blank_lines
+
+NAME = "sudoku"
+SUMMARY = "Sudoku of any size n = h*w (4x4 ... 25x25); every row, column and box holds 1..n once"
+EXAMPLES = "sudoku.txt"
+
+#: Default box (height, width) for each size: square boxes, 6x6 and 12x12 as puzzle books print.
+DEFAULT_BOX = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4), 16: (4, 4),
+               20: (4, 5), 25: (5, 5), 36: (6, 6)}
+DIGITS = "123456789"
+BLANKS = "._"
+
+Grid = tuple[tuple[int | None, ...], ...]
+Solution = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class SudokuPuzzle:
+    """Givens (``None`` = blank) of an n x n Sudoku with boxes ``box_height`` x ``box_width``."""
+
+    givens: Grid
+    box_height: int
+    box_width: int
+    name: str = ""
+    source: Source = Source()
+    symbols: str | None = None
+    genre: ClassVar[str] = NAME
+
+    @property
+    def size(self) -> int:
+        return len(self.givens)
+
+    @property
+    def rows(self) -> int:
+        return self.size
+
+    @property
+    def cols(self) -> int:
+        return self.size
+
+    def clues(self) -> dict[tuple[int, int], int]:
+        return {(r, c): d for r, row in enumerate(self.givens) for c, d in enumerate(row) if d is not None}
+
+    def with_clues(self, clues: dict[tuple[int, int], int]) -> "SudokuPuzzle":
+        n = self.size
+        grid = tuple(tuple(clues.get((r, c)) for c in range(n)) for r in range(n))
+        return SudokuPuzzle(grid, self.box_height, self.box_width, self.name, self.source, self.symbols)
+
+
+# -- parsing ------------------------------------------------------------------------------------
+_TOKEN = re.compile(r"[^\s|+]+")
+
+
+def _cells(text: str) -> list[tuple[str, int]]:
+    """The cell tokens of a line with their 1-based columns; layout characters are skipped.
+
+    Whitespace-separated numbers when any token is longer than one character, else one symbol a
+    character; ``|``, ``+`` and ``-`` draw box borders and rule lines.
+    """
+    tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
+    tokens = [(t, col) for t, col in tokens if set(t) - set("-")]
+    if any(len(t) > 1 for t, _ in tokens):
+        return tokens
+    return [(ch, col + 1) for col, ch in enumerate(text) if ch not in " \t|+-"]
+
+
+def split(record: Record) -> list[Record]:
+    """One record per puzzle: a square grid, or one puzzle a line (n*n symbols)."""
+    if record.name:  # a ``puzzle ... end`` block holds one puzzle
+        return [record]
+    puzzles: list[list[tuple[int, str]]] = []
+    for group in split_on_blank_lines(record.lines):
+        rows = [(n, t) for n, t in group if _cells(t)]
+        if len(rows) > 1 and all(len(_cells(t)) == len(rows) for _, t in rows):
+            puzzles.append(rows)
+        else:
+            puzzles.extend([row] for row in rows)
+    return [
+        Record(record.source, lines[0][0], str(i) if len(puzzles) > 1 else "", record.genre,
+               dict(record.meta), lines)
+        for i, lines in enumerate(puzzles, 1)
+    ]
+
+
+def parse(record: Record) -> SudokuPuzzle:
+    """A Sudoku from a record: one line of n*n symbols, or n rows of n cells."""
+    rows = [(n, _cells(t)) for n, t in record.lines]
+    rows = [(n, cells) for n, cells in rows if cells]
+    if not rows:
+        raise record.error("no Sudoku grid found")
+    if len(rows) == 1:
+        line, cells = rows[0]
+        n = math.isqrt(len(cells))
+        if n * n != len(cells) or n < 1:
+            raise record.error(f"a one-line Sudoku needs n*n symbols (16, 36, 81, ...); found {len(cells)}", line)
+        grid_cells = [[(line, cells[r * n + c]) for c in range(n)] for r in range(n)]
+    else:
+        n = len(rows)
+        for line, cells in rows:
+            if len(cells) != n:
+                raise record.error(f"row has {len(cells)} cells, expected {n} (the grid has {n} rows)", line)
+        grid_cells = [[(line, cell) for cell in cells] for line, cells in rows]
+    box = _box(record, n)
+    symbols = record.meta.get("symbols")
+    numeric = any(len(tok) > 1 for row in grid_cells for _, (tok, _) in row)
+    if symbols is None and not numeric and n > 9:
+        raise record.error(
+            f"a {n}x{n} Sudoku written one symbol per cell needs its symbol set "
+            "(--symbols, e.g. 123456789ABCDEFG or 0123456789ABCDEF), or write it as numbers"
+        )
+    if symbols is not None and len(set(symbols)) != n:
+        raise record.error(f"symbol set {symbols!r} has {len(set(symbols))} symbols, the grid needs {n}")
+    givens = tuple(
+        tuple(_value(record, line, tok, col, n, symbols, numeric) for line, (tok, col) in row)
+        for row in grid_cells
+    )
+    puzzle = SudokuPuzzle(givens, box[0], box[1], record.name, Source(record.source, record.line), symbols)
+    _check_duplicates(record, puzzle, grid_cells)
+    return puzzle
+
+
+def _box(record: Record, n: int) -> tuple[int, int]:
+    text = record.meta.get("box")
+    if text is None:
+        if n not in DEFAULT_BOX:
+            raise record.error(f"no standard box shape for a {n}x{n} Sudoku; give 'box: HxW'")
+        return DEFAULT_BOX[n]
+    try:
+        h, w = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise record.error(f"box {text!r} is not HxW (e.g. 2x3)") from None
+    if h * w != n:
+        raise record.error(f"box {h}x{w} does not fit a {n}x{n} grid")
+    return h, w
+
+
+def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str | None, numeric: bool):
+    if tok in BLANKS or (tok == "0" and (symbols is None or "0" not in symbols)):
+        return None
+    if symbols is not None and not numeric:
+        index = symbols.find(tok)
+        if index < 0:
+            index = symbols.upper().find(tok.upper())
+        if index < 0:
+            raise record.error(f"symbol {tok!r} is not in the symbol set {symbols!r}", line, col)
+        return index + 1
+    if tok.isdigit() and 1 <= int(tok) <= n:
+        return int(tok)
+    if tok.isdigit():
+        raise record.error(f"value {tok} is out of range 1..{n}", line, col)
+    raise record.error(f"symbol {tok!r} is not a value 1..{n} or a blank ('.' or '0')", line, col)
+
+
+def _check_duplicates(record: Record, puzzle: SudokuPuzzle, grid_cells) -> None:
+    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
+    seen: dict[tuple[str, int, int], tuple[int, int]] = {}
+    for r in range(n):
+        for c in range(n):
+            d = puzzle.givens[r][c]
+            if d is None:
+                continue
+            for kind, index in (("row", r), ("column", c), ("box", (r // h) * (n // w) + c // w)):
+                other = seen.setdefault((kind, index, d), (r, c))
+                if other != (r, c):
+                    line, (_, col) = grid_cells[r][c]
+                    raise record.error(
+                        f"given {d} twice in {kind} {index + 1} ({cell_name(*other)} and {cell_name(r, c)})",
+                        line, col,
+                    )
+
+
+# -- encoding -----------------------------------------------------------------------------------
+def cache_key(puzzle: SudokuPuzzle) -> tuple:
+    """Every Sudoku of one size and box shape has the same encoding (givens are assumptions)."""
+    return (NAME, puzzle.size, puzzle.box_height, puzzle.box_width)
+
+
+def encode(puzzle: SudokuPuzzle) -> Encoding:
+    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
+    pool = VarPool()
+    x = {(r, c, d): pool.var("digit", r, c, d) for r in range(n) for c in range(n) for d in range(1, n + 1)}
+    groups = [[[x[r, c, d] for d in range(1, n + 1)] for r in range(n) for c in range(n)]]
+    for d in range(1, n + 1):
+        groups.append([[x[r, c, d] for c in range(n)] for r in range(n)])
+        groups.append([[x[r, c, d] for r in range(n)] for c in range(n)])
+        groups.append([
+            [x[top + i, left + j, d] for i in range(h) for j in range(w)]
+            for top in range(0, n, h) for left in range(0, n, w)
+        ])
+    clauses = []
+    for family in groups:
+        for lits in family:
+            clauses += at_least(lits, 1, pool)
+            clauses += at_most(lits, 1, pool)
+
+    def encode_clue(key: tuple[int, int], value: object) -> ClueEncoding:
+        r, c = key
+        return ClueEncoding(x[r, c, int(value)])  # type: ignore[call-overload]
+
+    return Encoding(pool, clauses, {("digit", *k): v for k, v in x.items()}, encode_clue,
+                    block_true_only=True)
+
+
+def decode(puzzle: SudokuPuzzle, encoding: Encoding, value) -> Solution:
+    n = puzzle.size
+    var = encoding.pool.var
+    return tuple(
+        tuple(next((d for d in range(1, n + 1) if value(var("digit", r, c, d))), 0) for c in range(n))
+        for r in range(n)
+    )
+
+
+def check(puzzle: SudokuPuzzle, solution: Solution) -> list[str]:
+    return check_sudoku(puzzle.givens, puzzle.box_height, puzzle.box_width, solution)
+
+
+# -- output -------------------------------------------------------------------------------------
+def _symbol(puzzle: SudokuPuzzle, d: int | None) -> str:
+    if puzzle.symbols is not None:
+        return "." if d is None else puzzle.symbols[d - 1]
+    width = len(str(puzzle.size))
+    return ("." if d is None else str(d)).rjust(width)
+
+
+def render(puzzle: SudokuPuzzle, solution: Solution | None = None) -> str:
+    """The grid with box borders, as puzzle books print it."""
+    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
+    grid = solution if solution is not None else puzzle.givens
+    lines = []
+    for r in range(n):
+        if r and r % h == 0:
+            parts = ["-" * (len(" ".join(_symbol(puzzle, 1) for _ in range(w))) + 2)] * (n // w)
+            lines.append("+".join(parts)[1:-1])
+        boxes = [" ".join(_symbol(puzzle, grid[r][c]) for c in range(b, b + w)) for b in range(0, n, w)]
+        lines.append(" | ".join(boxes))
+    return "\n".join(lines)
+
+
+def solution_json(puzzle: SudokuPuzzle, solution: Solution) -> list[list[int]]:
+    return [list(row) for row in solution]
+
+
+def puzzle_json(puzzle: SudokuPuzzle) -> list[list[int]]:
+    return [[d or 0 for d in row] for row in puzzle.givens]
+
+
+def differences(puzzle: SudokuPuzzle, a: Solution, b: Solution) -> list[tuple[int, int]]:
+    return [(r, c) for r in range(puzzle.size) for c in range(puzzle.size) if a[r][c] != b[r][c]]

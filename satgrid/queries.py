@@ -1,0 +1,112 @@
+"""Questions about one puzzle, asked of a shared :class:`~satgrid.session.Session`.
+
+Clues sit behind selector literals and are switched on by assumptions, so one solver answers:
+``solve``; ``other_solution`` (uniqueness: the found solution, projected on the primary
+variables, is blocked behind an activation literal, so the solver stays usable); ``backbone``;
+``redundant_clues`` (clue minimality); ``minimal_clue_set`` (greedy deletion).
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .encoding import ClueKey
+from .session import Outcome, Session
+from .solver import Assignment
+
+Projection = tuple[int, ...]
+
+
+class PuzzleQueries:
+    """The queries of one puzzle (its clues) on a session."""
+
+    def __init__(self, session: Session, clues: dict[ClueKey, object]):
+        self.session = session
+        self.selectors = {key: session.selector(key, value) for key, value in clues.items()}
+        self._blockers: dict[Projection, int] = {}
+
+    # -- building blocks -----------------------------------------------------------------------
+    def assumptions(self, without: Iterable[ClueKey] = ()) -> list[int]:
+        """Selectors of every clue except ``without``."""
+        off = set(without)
+        return [lit for key, lit in self.selectors.items() if key not in off]
+
+    def project(self, assignment: Assignment) -> Projection:
+        """The assignment on the primary variables, as the literals that hold."""
+        enc = self.session.encoding
+        if enc.block_true_only:
+            return tuple(v for v in enc.primary.values() if assignment(v))
+        return tuple(v if assignment(v) else -v for v in enc.primary.values())
+
+    def blocker(self, projection: Projection) -> int:
+        """An activation literal that, when assumed, excludes ``projection``."""
+        lit = self._blockers.get(projection)
+        if lit is None:
+            lit = self.session.encoding.pool.fresh("block")
+            self.session.add([[-lit, *(-x for x in projection)]])
+            self._blockers[projection] = lit
+        return lit
+
+    def retire(self) -> None:
+        """Switch off this puzzle's blocking clauses for good (the solver drops them)."""
+        self.session.add([[-lit] for lit in self._blockers.values()])
+        self._blockers.clear()
+
+    # -- queries -------------------------------------------------------------------------------
+    def solve(self, without: Iterable[ClueKey] = (), extra: Sequence[int] = ()) -> Outcome:
+        return self.session.solve([*self.assumptions(without), *extra])
+
+    def other_solution(
+        self, projection: Projection, without: Iterable[ClueKey] = (), extra: Sequence[int] = ()
+    ) -> Outcome:
+        """A solution whose projection differs from ``projection`` ("unsat" = unique)."""
+        return self.solve(without, [*extra, self.blocker(projection)])
+
+    def backbone(self, projection: Projection) -> set[int]:
+        """The primary literals that hold in every solution (given one solution's projection).
+
+        Repeatedly asks for a solution that flips at least one remaining candidate; each answer
+        removes the candidates it flips, until no flip is possible.
+        """
+        holds = set(projection)
+        candidates = {v if v in holds else -v for v in self.session.encoding.primary.values()}
+        while candidates:
+            outcome = self.other_solution(tuple(sorted(candidates, key=abs)))
+            if outcome.status != "sat":
+                if outcome.status == "unknown":
+                    raise TimeoutError("backbone: limit reached")
+                break
+            assert outcome.assignment is not None
+            candidates = {lit for lit in candidates if outcome.assignment(lit)}
+        return candidates
+
+    def redundant_clues(self, projection: Projection) -> tuple[list[ClueKey], list[ClueKey]]:
+        """Clues whose removal alone keeps the solution unique, and clues left undecided.
+
+        A clue is redundant iff the puzzle without it has no solution other than ``projection``.
+        """
+        redundant, unknown = [], []
+        for key in self.selectors:
+            status = self.other_solution(projection, without=(key,)).status
+            if status == "unsat":
+                redundant.append(key)
+            elif status == "unknown":
+                unknown.append(key)
+        return redundant, unknown
+
+    def minimal_clue_set(
+        self, projection: Projection, order: Sequence[ClueKey] | None = None
+    ) -> list[ClueKey] | None:
+        """A clue subset that keeps the solution unique and from which no clue can go.
+
+        Greedy deletion in ``order``: a clue is dropped when the rest still forces the solution.
+        Removing clues only relaxes a puzzle, so a clue needed once stays needed and the result is
+        minimal. None if a limit was hit.
+        """
+        removed: list[ClueKey] = []
+        for key in order if order is not None else list(self.selectors):
+            status = self.other_solution(projection, without=[*removed, key]).status
+            if status == "unknown":
+                return None
+            if status == "unsat":
+                removed.append(key)
+        return [key for key in self.selectors if key not in set(removed)]

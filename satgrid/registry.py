@@ -1,0 +1,57 @@
+"""The genre registry: a literal dict from genre name to the genre's functions.
+
+A new genre = a module in ``satgrid/genres/``, a checker in ``satgrid/checkers/``, one line here,
+``encodings/<genre>.md``, example puzzles in ``satgrid/data/`` and tests.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable
+
+from .errors import UnsupportedGenre
+from .genres import sudoku
+
+
+@dataclass(frozen=True)
+class Genre:
+    """What the pipeline needs of a genre: parse -> encode -> decode -> check -> render."""
+
+    name: str
+    summary: str
+    split: Callable[..., Any]
+    parse: Callable[..., Any]
+    encode: Callable[..., Any]
+    cache_key: Callable[..., Any]
+    decode: Callable[..., Any]
+    check: Callable[..., list[str]]
+    render: Callable[..., str]
+    solution_json: Callable[..., Any]
+    puzzle_json: Callable[..., Any]
+    differences: Callable[..., list]
+    examples: str
+
+    @classmethod
+    def from_module(cls, module: ModuleType) -> "Genre":
+        return cls(
+            module.NAME, module.SUMMARY, module.split, module.parse, module.encode, module.cache_key, module.decode,
+            module.check, module.render, module.solution_json, module.puzzle_json,
+            module.differences, module.EXAMPLES,
+        )
+
+
+GENRES: dict[str, Genre] = {
+    "sudoku": Genre.from_module(sudoku),
+}
+
+#: Other names people use for a genre.
+ALIASES = {"slither": "slitherlink", "loopy": "slitherlink", "solo": "sudoku"}
+
+
+def genre(name: str) -> Genre:
+    """The genre called ``name`` (or one of its aliases)."""
+    key = ALIASES.get(name.lower(), name.lower())
+    try:
+        return GENRES[key]
+    except KeyError:
+        raise UnsupportedGenre(f"unknown genre {name!r}; known genres: {', '.join(GENRES)}") from None

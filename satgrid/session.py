@@ -1,0 +1,123 @@
+"""One incremental solver per encoding, and the one CEGAR loop every query goes through.
+
+``Session.solve(assumptions)``: solve -> read the assignment -> ask every lazy global rule for
+cuts -> add them -> solve again, until the assignment obeys every rule (or UNSAT / a limit).
+Cuts follow from the rules alone, so they stay in the solver for every later query, clue set and
+puzzle that shares the encoding.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal, Sequence
+
+from .cnf import Clause
+from .encoding import ClueEncoding, ClueKey, Encoding
+from .errors import SolverError
+from .solver import DEFAULT_SOLVER, Assignment, EmbeddedSolver
+
+Connectivity = Literal["lazy", "eager"]
+Status = Literal["sat", "unsat", "unknown"]
+
+
+@dataclass
+class Stats:
+    """Counters for reports: SAT calls, CEGAR iterations that added cuts, cuts added, time."""
+
+    sat_calls: int = 0
+    cegar_iterations: int = 0
+    cuts: int = 0
+    time_s: float = 0.0
+
+    def since(self, start: "Stats") -> "Stats":
+        return Stats(
+            self.sat_calls - start.sat_calls,
+            self.cegar_iterations - start.cegar_iterations,
+            self.cuts - start.cuts,
+            self.time_s - start.time_s,
+        )
+
+    def copy(self) -> "Stats":
+        return Stats(self.sat_calls, self.cegar_iterations, self.cuts, self.time_s)
+
+
+@dataclass
+class Outcome:
+    """The answer to one query: a status and, when SAT, the assignment."""
+
+    status: Status
+    assignment: Assignment | None = None
+
+
+@dataclass
+class Session:
+    """An :class:`Encoding` loaded into one incremental solver."""
+
+    encoding: Encoding
+    solver_name: str = DEFAULT_SOLVER
+    connectivity: Connectivity = "lazy"
+    conflict_limit: int | None = None
+    stats: Stats = field(default_factory=Stats)
+
+    def __post_init__(self) -> None:
+        if self.connectivity not in ("lazy", "eager"):
+            raise SolverError(f"connectivity must be lazy or eager, not {self.connectivity!r}")
+        enc = self.encoding
+        self.solver = EmbeddedSolver(self.solver_name, self.conflict_limit)
+        self.solver.add(enc.clauses)
+        for rule in enc.rules:
+            self.solver.add(rule.clauses(enc.pool))
+            if self.connectivity == "eager":
+                self.solver.add(rule.eager_clauses(enc.pool))
+        self.lazy_rules = list(enc.rules) if self.connectivity == "lazy" else []
+        self._selectors: dict[tuple[ClueKey, object], int] = {}
+
+    # -- clues ---------------------------------------------------------------------------------
+    def selector(self, key: ClueKey, value: object) -> int:
+        """The literal that switches on clue ``key = value`` (its clauses are added once)."""
+        try:
+            return self._selectors[key, value]
+        except KeyError:
+            pass
+        clue: ClueEncoding = self.encoding.encode_clue(key, value)
+        if clue.clauses:
+            self.solver.add([[*c, -clue.selector] for c in clue.clauses])
+        self._selectors[key, value] = clue.selector
+        return clue.selector
+
+    # -- the CEGAR loop ------------------------------------------------------------------------
+    def set_time_limit(self, seconds: float | None) -> None:
+        """Every query from now on stops (status "unknown") ``seconds`` from now."""
+        self.solver.deadline = None if seconds is None else time.monotonic() + seconds
+
+    def solve(self, assumptions: Sequence[int] = ()) -> Outcome:
+        """Find an assignment obeying every clause and global rule under ``assumptions``."""
+        start = time.perf_counter()
+        pool, stats = self.encoding.pool, self.stats
+        try:
+            while True:
+                stats.sat_calls += 1
+                answer = self.solver.solve(assumptions)
+                if answer is None:
+                    return Outcome("unknown")
+                if not answer:
+                    return Outcome("unsat")
+                value = Assignment(self.solver.model())
+                cuts = [cut for rule in self.lazy_rules for cut in rule.cuts(value, pool)]
+                if not cuts:
+                    return Outcome("sat", value)
+                stats.cegar_iterations += 1
+                stats.cuts += len(cuts)
+                for cut in cuts:
+                    self.solver.add(cut)
+        finally:
+            stats.time_s += time.perf_counter() - start
+
+    def add(self, clauses: list[Clause]) -> None:
+        self.solver.add(clauses)
+
+    def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
+        return self.solver.propagate(assumptions)
+
+    def close(self) -> None:
+        self.solver.close()
