@@ -77,12 +77,12 @@ _TOKEN = re.compile(r"[^\s|+]+")
 def _cells(text: str) -> list[tuple[str, int]]:
     """The cell tokens of a line with their 1-based columns; layout characters are skipped.
 
-    Whitespace-separated numbers when any token is longer than one character, else one symbol a
-    character; ``|``, ``+`` and ``-`` draw box borders and rule lines.
+    Whitespace-separated numbers when the line has several tokens and one is longer than one
+    character, else one symbol a character; ``|``, ``+`` and ``-`` draw box borders and rules.
     """
     tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
     tokens = [(t, col) for t, col in tokens if set(t) - set("-")]
-    if any(len(t) > 1 for t, _ in tokens):
+    if len(tokens) > 1 and any(len(t) > 1 for t, _ in tokens):
         return tokens
     return [(ch, col + 1) for col, ch in enumerate(text) if ch not in " \t|+-"]
 
@@ -98,11 +98,8 @@ def split(record: Record) -> list[Record]:
             puzzles.append(rows)
         else:
             puzzles.extend([row] for row in rows)
-    return [
-        Record(record.source, lines[0][0], str(i) if len(puzzles) > 1 else "", record.genre,
-               dict(record.meta), lines)
-        for i, lines in enumerate(puzzles, 1)
-    ]
+    return [Record(record.source, lines[0][0], "", record.genre, dict(record.meta), lines)
+            for lines in puzzles]
 
 
 def parse(record: Record) -> SudokuPuzzle:

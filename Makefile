@@ -1,0 +1,37 @@
+# Two commands on a fresh machine (Python 3.11, make, root):
+#   make demo   - create .venv, install satgrid, audit the bundled example puzzles
+#   make test   - install the test extra (and, as root, the external SAT solvers) and run the suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test install install-test solvers bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+
+install-test: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+
+demo: install
+	$(BIN)/satgrid demo
+
+# External SAT solvers (Debian packages) for the external-solver tests; needs root.
+solvers:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  missing=""; for b in cadical minisat picosat cryptominisat5; do command -v $$b >/dev/null || missing=1; done; \
+	  if [ -n "$$missing" ]; then apt-get update -qq && apt-get install -y -qq cadical minisat picosat cryptominisat >/dev/null; fi; \
+	else echo "not root: external solvers not installed; tests that need them will be skipped"; fi
+
+test: install-test solvers
+	$(BIN)/python -m pytest -q
+
+bench: install-test
+	$(BIN)/python bench/bench_sudoku.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

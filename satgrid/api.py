@@ -1,0 +1,220 @@
+"""The library API: one pipeline parse -> encode -> solve -> decode -> check -> report.
+
+>>> from satgrid import api
+>>> [puzzle] = api.load_text("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+>>> api.solve(puzzle, unique=True).status
+'unique'
+
+One incremental solver serves every puzzle that shares an encoding (all Sudokus of a size, all
+Slitherlinks of a size), so batches pay for the base CNF once. Every solution passes the genre's
+independent rule checker before it is returned; a failure raises :class:`CheckFailed`.
+"""
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Iterable
+
+from .errors import CheckFailed, SatgridError
+from .queries import PuzzleQueries
+from .reader import read_text, split_records
+from .registry import GENRES, Genre, genre as genre_named
+from .session import Connectivity, Session, Stats
+from .solver import DEFAULT_SOLVER
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to solve: solver name, limits (per puzzle), and the lowering of global rules."""
+
+    solver: str = DEFAULT_SOLVER
+    time_limit: float | None = None
+    conflict_limit: int | None = None
+    connectivity: Connectivity = "lazy"
+
+
+@dataclass
+class Result:
+    """The report for one puzzle; ``to_json`` gives the documented JSON contract."""
+
+    puzzle: Any
+    status: str
+    solver: str
+    solution: Any = None
+    second_solution: Any = None
+    redundant_clues: list | None = None
+    minimal: bool | None = None
+    minimal_clues: list | None = None
+    stats: Stats = field(default_factory=Stats)
+    note: str = ""
+
+    @property
+    def genre(self) -> Genre:
+        return GENRES[self.puzzle.genre]
+
+    @property
+    def id(self) -> str:
+        p = self.puzzle
+        return p.name or str(p.source)
+
+    def to_json(self) -> dict[str, Any]:
+        g, p = self.genre, self.puzzle
+        out: dict[str, Any] = {
+            "id": self.id,
+            "genre": g.name,
+            "rows": p.rows,
+            "cols": p.cols,
+            "status": self.status,
+            "puzzle": g.puzzle_json(p),
+            "solution": None if self.solution is None else g.solution_json(p, self.solution),
+        }
+        if self.second_solution is not None:
+            out["second_solution"] = g.solution_json(p, self.second_solution)
+        if self.redundant_clues is not None:
+            out["redundant_clues"] = [list(k) for k in self.redundant_clues]
+            out["minimal"] = self.minimal
+        if self.minimal_clues is not None:
+            out["minimal_clues"] = [list(k) for k in self.minimal_clues]
+        if self.note:
+            out["note"] = self.note
+        out["solver"] = self.solver
+        s = self.stats
+        out["stats"] = {"time_s": round(s.time_s, 6), "sat_calls": s.sat_calls,
+                        "cegar_iterations": s.cegar_iterations, "cuts": s.cuts}
+        return out
+
+
+# -- loading ------------------------------------------------------------------------------------
+def load_text(text: str, source: str = "<text>", genre: str | None = None,
+              meta: dict[str, str] | None = None) -> list[Any]:
+    """Every puzzle in ``text`` (see :mod:`satgrid.reader` for formats and genre detection)."""
+    records = split_records(source, text, set(GENRES), genre)
+    puzzles = []
+    for record in records:
+        if meta:
+            record.meta.update({k: v for k, v in meta.items() if v is not None})
+        chosen = record.genre or _guess_genre(record)
+        g = genre_named(chosen)
+        record.genre = g.name
+        for sub in g.split(record):
+            puzzles.append(g.parse(sub))
+    if not puzzles:
+        raise SatgridError(f"{source}: no puzzle found")
+    return puzzles
+
+
+def load(paths: Iterable[str], genre: str | None = None, meta: dict[str, str] | None = None) -> list[Any]:
+    """Every puzzle in the files ``paths`` (``-`` is standard input)."""
+    puzzles = []
+    for path in paths:
+        source, text = read_text(path)
+        puzzles += load_text(text, source, genre, meta)
+    return puzzles
+
+
+def _guess_genre(record) -> str:
+    """Only the Sudoku line format is recognisable without a header (see satgrid.reader)."""
+    widths = {len("".join(t.split())) for _, t in record.lines if t.strip()}
+    if widths and all(w in (16, 36, 81, 144, 256, 625) for w in widths):
+        return "sudoku"
+    raise record.error(
+        "cannot tell the genre: add a first line 'genre: " + "|".join(GENRES) + "' or pass --genre"
+    )
+
+
+# -- sessions -----------------------------------------------------------------------------------
+_SESSIONS: "OrderedDict[Hashable, tuple[Any, Session]]" = OrderedDict()
+_MAX_SESSIONS = 8
+
+
+def session_for(puzzle: Any, options: Options) -> tuple[Session, bool]:
+    """A session for ``puzzle`` (shared with earlier puzzles of the same encoding) and whether
+    the caller owns it (True: close it when done)."""
+    g = GENRES[puzzle.genre]
+    key = g.cache_key(puzzle)
+    if key is None:
+        return _new_session(g, puzzle, options), True
+    full_key = (key, options.solver, options.connectivity, options.conflict_limit)
+    if full_key in _SESSIONS:
+        _SESSIONS.move_to_end(full_key)
+        return _SESSIONS[full_key][1], False
+    session = _new_session(g, puzzle, options)
+    _SESSIONS[full_key] = (key, session)
+    if len(_SESSIONS) > _MAX_SESSIONS:
+        _, (_, old) = _SESSIONS.popitem(last=False)
+        old.close()
+    return session, False
+
+
+def _new_session(g: Genre, puzzle: Any, options: Options) -> Session:
+    return Session(g.encode(puzzle), options.solver, options.connectivity, options.conflict_limit)
+
+
+# -- the pipeline -------------------------------------------------------------------------------
+def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool = False,
+          options: Options = Options()) -> Result:
+    """Solve ``puzzle``; with ``unique`` look for a second solution; with ``audit`` also find the
+    redundant clues (implies ``unique``); with ``minimize`` also a minimal clue subset."""
+    started = time.perf_counter()
+    unique = unique or audit or minimize
+    g = GENRES[puzzle.genre]
+    session, owned = session_for(puzzle, options)
+    before = session.stats.copy()
+    session.set_time_limit(options.time_limit)
+    queries = PuzzleQueries(session, puzzle.clues())
+    result = Result(puzzle, "unknown", options.solver)
+    try:
+        first = queries.solve()
+        if first.status != "sat":
+            result.status = "unsatisfiable" if first.status == "unsat" else "unknown"
+            if result.status == "unknown":
+                result.note = "limit reached before a solution was found"
+            return result
+        result.solution = _checked(g, puzzle, session, first.assignment)
+        if not unique:
+            result.status = "solved"
+            return result
+        projection = queries.project(first.assignment)
+        second = queries.other_solution(projection)
+        if second.status == "unknown":
+            result.status = "unknown"
+            result.note = "limit reached while looking for a second solution"
+            return result
+        if second.status == "sat":
+            result.status = "multiple"
+            result.second_solution = _checked(g, puzzle, session, second.assignment)
+            return result
+        result.status = "unique"
+        if audit:
+            redundant, undecided = queries.redundant_clues(projection)
+            if undecided:
+                result.note = f"limit reached: {len(undecided)} clues undecided"
+            else:
+                result.redundant_clues = sorted(redundant)
+                result.minimal = not redundant
+        if minimize and not result.note:
+            kept = queries.minimal_clue_set(projection)
+            if kept is None:
+                result.note = "limit reached while minimising"
+            else:
+                result.minimal_clues = sorted(kept)
+        return result
+    finally:
+        queries.retire()
+        session.set_time_limit(None)
+        result.stats = session.stats.since(before)
+        result.stats.time_s = time.perf_counter() - started
+        if owned:
+            session.close()
+
+
+def _checked(g: Genre, puzzle: Any, session: Session, assignment) -> Any:
+    solution = g.decode(puzzle, session.encoding, assignment)
+    problems = g.check(puzzle, solution)
+    if problems:
+        raise CheckFailed(
+            f"internal error: the {g.name} solution found for {puzzle.name or puzzle.source} breaks "
+            f"a rule ({problems[0]}); this is an encoding bug, no answer was printed"
+        )
+    return solution

@@ -1,0 +1,236 @@
+"""The ``satgrid`` command: a thin click layer over :mod:`satgrid.api`.
+
+Exit status: 0 every puzzle processed (whatever its status), 1 an error, 2 bad usage, 3 with
+``--require-unique`` when some puzzle is not uniquely solved.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from . import __version__, api, dimacs
+from .errors import SatgridError
+from .puzzle import cell_name
+from .registry import GENRES
+from .solver import DEFAULT_SOLVER
+
+
+@contextlib.contextmanager
+def reported_errors() -> Iterator[None]:
+    """Every satgrid error becomes one line on stderr and exit status 1, never a traceback."""
+    try:
+        yield
+    except SatgridError as exc:
+        click.echo(f"satgrid: error: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("satgrid: interrupted", err=True)
+        sys.exit(130)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="satgrid")
+def main() -> None:
+    """SAT-encoding compiler and solver harness for grid logic puzzles."""
+
+
+def input_options(f):
+    f = click.option("--genre", help="Genre of the input (else read from the file's header).")(f)
+    f = click.option("--symbols", help="Sudoku symbol set, e.g. 123456789ABCDEFG for 16x16.")(f)
+    f = click.option("--box", help="Sudoku box shape HxW (height x width), e.g. 2x3.")(f)
+    return f
+
+
+def solve_options(f):
+    f = input_options(f)
+    f = click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
+                     help="python-sat solver name (cadical153, cadical195, minisat22, glucose4, ...).")(f)
+    f = click.option("--time-limit", type=click.FloatRange(min=0), help="Seconds per puzzle.")(f)
+    f = click.option("--conflict-limit", type=click.IntRange(min=1), help="Conflicts per SAT call.")(f)
+    f = click.option("--connectivity", type=click.Choice(["lazy", "eager"]), default="lazy",
+                     show_default=True, help="Lowering of connectivity and loop rules.")(f)
+    f = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                     show_default=True)(f)
+    f = click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+                     help="Worker processes for files with many puzzles.")(f)
+    f = click.option("--require-unique", is_flag=True,
+                     help="Exit 3 unless every puzzle has exactly one solution.")(f)
+    return f
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@solve_options
+@click.option("--unique", is_flag=True, help="Also prove the solution unique (or show a second).")
+def solve(files: tuple[str, ...], unique: bool, **opts: Any) -> None:
+    """Solve the puzzles in FILES (- for standard input)."""
+    _run(files, unique=unique or opts["require_unique"], audit=False, minimize=False, **opts)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@solve_options
+@click.option("--minimize", is_flag=True, help="Also find a minimal clue subset (greedy deletion).")
+def audit(files: tuple[str, ...], minimize: bool, **opts: Any) -> None:
+    """Solve, prove uniqueness, and list the clues that can go (clue minimality)."""
+    _run(files, unique=True, audit=True, minimize=minimize, **opts)
+
+
+@main.command()
+@click.argument("file")
+@input_options
+@click.option("--dimacs", "as_dimacs", is_flag=True, required=True, help="Write DIMACS CNF.")
+@click.option("-o", "--output", help="Output file, directory, or - for stdout [default: cnf_out/].")
+@click.option("--connectivity", type=click.Choice(["eager", "lazy"]), default="eager",
+              show_default=True, help="eager = the CNF alone is exact; lazy = base CNF only.")
+@click.option("--no-clues", is_flag=True, help="Leave the clues out (the empty grid's rules).")
+@click.option("--clue-selectors", is_flag=True, help="Put each clue behind a selector variable.")
+def encode(file: str, as_dimacs: bool, output: str | None, connectivity: str, no_clues: bool,
+           clue_selectors: bool, **opts: Any) -> None:
+    """Export each puzzle in FILE as DIMACS with a variable map (.map.json)."""
+    with reported_errors():
+        if no_clues and clue_selectors:
+            raise click.UsageError("--no-clues and --clue-selectors exclude each other")
+        puzzles = _load((file,), opts)
+        mode = "none" if no_clues else "selectors" if clue_selectors else "plain"
+        stem = "stdin" if file == "-" else Path(file).stem
+        for index, puzzle in enumerate(puzzles, 1):
+            export = dimacs.build(puzzle, connectivity, mode)
+            if output == "-":
+                click.echo(export.text, nl=False)
+                continue
+            name = stem if len(puzzles) == 1 else f"{stem}-{_slug(puzzle.name or str(index))}"
+            target = Path(output) if output else Path("cnf_out")
+            if output is None or target.is_dir() or len(puzzles) > 1:
+                target = target / f"{name}.cnf"
+            sidecar = dimacs.write(export, target)
+            v = export.varmap
+            click.echo(f"{target}: {v['variables']} variables, {v['clauses']} clauses "
+                       f"({v['connectivity']} connectivity, clues {mode}); map in {sidecar}")
+
+
+@main.command()
+def genres() -> None:
+    """List the genres satgrid knows."""
+    width = max(map(len, GENRES))
+    for name, g in GENRES.items():
+        click.echo(f"{name.ljust(width)}  {g.summary}")
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def demo(fmt: str) -> None:
+    """Audit the bundled example puzzles of every genre (solve + uniqueness + clue audit)."""
+    files = [str(resources.files("satgrid") / "data" / g.examples) for g in GENRES.values()]
+    _run(tuple(files), unique=True, audit=True, minimize=False, fmt=fmt, genre=None, symbols=None,
+         box=None, solver=DEFAULT_SOLVER, time_limit=None, conflict_limit=None,
+         connectivity="lazy", jobs=1, require_unique=False)
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text)
+
+
+def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:
+    meta = {"symbols": opts.get("symbols"), "box": opts.get("box")}
+    return api.load(files, opts.get("genre"), meta)
+
+
+def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, options: api.Options) -> api.Result:
+    return api.solve(puzzle, unique=unique, audit=audit, minimize=minimize, options=options)
+
+
+def _run(files, unique, audit, minimize, fmt, jobs, require_unique, **opts) -> None:
+    with reported_errors():
+        puzzles = _load(files, opts)
+        options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
+                              opts["connectivity"])
+        api.session_for(puzzles[0], options)  # a bad solver name fails here, before any work
+        work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, options=options)
+        results = []
+        with contextlib.ExitStack() as stack:
+            if jobs > 1 and len(puzzles) > 1:
+                pool = stack.enter_context(ProcessPoolExecutor(jobs))
+                stream = pool.map(work, puzzles, chunksize=max(1, len(puzzles) // (jobs * 8)))
+            else:
+                stream = map(work, puzzles)
+            if len(puzzles) > 1 and sys.stderr.isatty():
+                stream = stack.enter_context(click.progressbar(stream, length=len(puzzles), file=sys.stderr,
+                                                               label="solving"))
+            for result in stream:
+                results.append(result)
+                if fmt == "json":
+                    click.echo(json.dumps(result.to_json()))
+        if fmt == "text":
+            click.echo(_text_report(results, audit, minimize))
+        if len(results) > 1:
+            click.echo(_summary(results), err=fmt == "json")
+    if require_unique and any(r.status != "unique" for r in results):
+        sys.exit(3)
+
+
+def _clue_list(keys: list) -> str:
+    return ", ".join(cell_name(*k) for k in keys) if keys else "none"
+
+
+def _text_report(results: list[api.Result], audit: bool, minimize: bool) -> str:
+    if len(results) == 1:
+        return _one_report(results[0], audit, minimize)
+    header = f"{'id':<24} {'genre':<11} {'size':>7} {'clues':>5} {'status':<13}"
+    if audit:
+        header += f" {'redundant':>9} {'minimal':>7}"
+    header += f" {'sat calls':>9} {'ms':>9}"
+    lines = [header]
+    for r in results:
+        p = r.puzzle
+        row = f"{r.id[:24]:<24} {p.genre:<11} {f'{p.rows}x{p.cols}':>7} {len(p.clues()):>5} {r.status:<13}"
+        if audit:
+            red = "-" if r.redundant_clues is None else str(len(r.redundant_clues))
+            minimal = "-" if r.minimal is None else ("yes" if r.minimal else "no")
+            row += f" {red:>9} {minimal:>7}"
+        row += f" {r.stats.sat_calls:>9} {r.stats.time_s * 1000:>9.2f}"
+        lines.append(row)
+    return "\n".join(lines)
+
+
+def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
+    g, p = r.genre, r.puzzle
+    lines = [f"puzzle {r.id} ({g.name} {p.rows}x{p.cols}, {len(p.clues())} clues): {r.status}"]
+    if r.note:
+        lines.append(f"note: {r.note}")
+    if r.solution is not None:
+        lines.append(g.render(p, r.solution))
+    if r.second_solution is not None:
+        diff = g.differences(p, r.solution, r.second_solution)
+        lines.append(f"second solution ({len(diff)} differences):")
+        lines.append(g.render(p, r.second_solution))
+    if r.redundant_clues is not None:
+        verdict = "minimal" if r.minimal else "not minimal"
+        lines.append(f"redundant clues: {_clue_list(r.redundant_clues)} "
+                     f"({len(r.redundant_clues)} of {len(p.clues())}): {verdict}")
+    if r.minimal_clues is not None:
+        lines.append(f"a minimal clue set keeps {len(r.minimal_clues)} of {len(p.clues())} clues:")
+        lines.append(g.render(p.with_clues({k: p.clues()[k] for k in r.minimal_clues})))
+    s = r.stats
+    lines.append(f"solver {r.solver}: {s.sat_calls} SAT calls, {s.cegar_iterations} CEGAR "
+                 f"iterations, {s.cuts} cuts, {s.time_s * 1000:.2f} ms")
+    return "\n".join(lines)
+
+
+def _summary(results: list[api.Result]) -> str:
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    total = sum(r.stats.time_s for r in results)
+    parts = ", ".join(f"{n} {status}" for status, n in counts.items())
+    return (f"{len(results)} puzzles: {parts}; {total:.3f} s solver time, "
+            f"{total / len(results) * 1000:.2f} ms per puzzle")
