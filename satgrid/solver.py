@@ -8,7 +8,8 @@ import threading
 import time
 from typing import Iterable, Sequence
 
-from pysat.solvers import Solver, SolverNames
+import pysat.solvers as pysat_solvers
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from .cnf import Clause
 from .errors import SolverError
@@ -32,6 +33,14 @@ def embedded_solver_names() -> list[str]:
     return sorted(set(names))
 
 
+def _canonical_name(name: str) -> str:
+    """python-sat's main name for a solver alias (``kissat`` -> ``kissat404``), else ``name``."""
+    for attr in dir(SolverNames):
+        if not attr.startswith("_") and name in getattr(SolverNames, attr):
+            return attr
+    return name
+
+
 class Assignment:
     """A SAT model as a function from literal to truth value (unset variables are false)."""
 
@@ -50,11 +59,15 @@ class EmbeddedSolver:
     """One python-sat solver, used incrementally."""
 
     def __init__(self, name: str = DEFAULT_SOLVER, conflict_limit: int | None = None):
-        if name in NOT_INCREMENTAL:
-            raise SolverError(f"solver {name} cannot be used here: {NOT_INCREMENTAL[name]}")
+        canonical = _canonical_name(name)
+        if canonical in NOT_INCREMENTAL:
+            raise SolverError(f"solver {name} cannot be used here: {NOT_INCREMENTAL[canonical]}")
+        if name in SolverNames.cryptosat and not pysat_solvers.cms_present:
+            # python-sat would fail an assert (and print a traceback from its destructor)
+            raise SolverError(f"solver {name} needs the pycryptosat package, which is not installed")
         try:
             self._solver = Solver(name=name)
-        except (NotImplementedError, ValueError):
+        except (NoSuchSolverError, NotImplementedError, ValueError):
             raise SolverError(
                 f"unknown solver {name!r}; embedded solvers: {', '.join(embedded_solver_names())}"
             ) from None
@@ -69,12 +82,28 @@ class EmbeddedSolver:
         """True (SAT), False (UNSAT) or None (a limit was hit)."""
         if self.deadline is None and self.conflict_limit is None:
             return self._solver.solve(assumptions=assumptions)
+        if self.deadline is not None and self.deadline - time.monotonic() <= 0:
+            return None
+        try:
+            if self.deadline is not None and not self._can_interrupt():
+                return self._solve_in_slices(assumptions)
+            return self._solve_interruptible(assumptions)
+        except NotImplementedError:
+            raise SolverError(f"solver {self.name} supports no time or conflict limit") from None
+
+    def _can_interrupt(self) -> bool:
+        # python-sat's CaDiCaL and Lingeling raise NotImplementedError on interrupt(); a timer
+        # thread calling it would die with a traceback and never stop the solver.
+        try:
+            self._solver.clear_interrupt()
+        except NotImplementedError:
+            return False
+        return True
+
+    def _solve_interruptible(self, assumptions: Sequence[int]) -> bool | None:
         timer = None
         if self.deadline is not None:
-            remaining = self.deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            timer = threading.Timer(remaining, self._solver.interrupt)
+            timer = threading.Timer(self.deadline - time.monotonic(), self._solver.interrupt)
             timer.daemon = True
             timer.start()
         if self.conflict_limit is not None:
@@ -85,6 +114,24 @@ class EmbeddedSolver:
             if timer is not None:
                 timer.cancel()
                 self._solver.clear_interrupt()
+
+    def _solve_in_slices(self, assumptions: Sequence[int]) -> bool | None:
+        """A time limit for solvers without ``interrupt``: conflict-budgeted calls until the
+        deadline (learnt clauses carry over, so the slices add up to one search)."""
+        budget, left = 1000, self.conflict_limit
+        while True:
+            step = budget if left is None else min(budget, left)
+            self._solver.conf_budget(step)
+            answer = self._solver.solve_limited(assumptions=assumptions)
+            if answer is not None:
+                return answer
+            if left is not None:
+                left -= step
+                if left <= 0:
+                    return None
+            if time.monotonic() >= self.deadline:  # type: ignore[operator]
+                return None
+            budget = min(2 * budget, 64000)
 
     def model(self) -> list[int]:
         return self._solver.get_model()
