@@ -114,9 +114,12 @@ def load(paths: Iterable[str], genre: str | None = None, meta: dict[str, str] | 
 
 
 def _guess_genre(record) -> str:
-    """Only the Sudoku line format is recognisable without a header (see satgrid.reader)."""
-    widths = {len("".join(t.split())) for _, t in record.lines if t.strip()}
-    if widths and all(w in (16, 36, 81, 144, 256, 625) for w in widths):
+    """Only the Sudoku line format is recognisable without a header (see satgrid.reader): every
+    line one word of 16 or more symbols, and not a square grid (which could be another genre)."""
+    words = [t.split() for _, t in record.lines if t.strip()]
+    widths = {len(w[0]) for w in words if len(w) == 1}
+    square = len(widths) == 1 and len(words) in widths
+    if words and all(len(w) == 1 for w in words) and min(widths) >= 16 and not square:
         return "sudoku"
     raise record.error(
         "cannot tell the genre: add a first line 'genre: " + "|".join(GENRES) + "' or pass --genre"

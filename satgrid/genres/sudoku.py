@@ -71,19 +71,21 @@ class SudokuPuzzle:
 
 
 # -- parsing ------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"[^\s|+]+")
+_NUMBER = re.compile(r"\d+|[._]")
 
 
 def _cells(text: str) -> list[tuple[str, int]]:
     """The cell tokens of a line with their 1-based columns; layout characters are skipped.
 
-    Whitespace-separated numbers when the line has several tokens and one is longer than one
-    character, else one symbol a character; ``|``, ``+`` and ``-`` draw box borders and rules.
+    Whitespace-separated numbers when every word is a number or blank and some number has two
+    digits (16x16 and up), else one symbol a character; ``|``, ``+`` and ``-`` draw box borders
+    and rule lines.
     """
-    tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
-    tokens = [(t, col) for t, col in tokens if set(t) - set("-")]
-    if len(tokens) > 1 and any(len(t) > 1 for t, _ in tokens):
-        return tokens
+    words = [(m.group().strip("|+"), m.start() + 1) for m in re.finditer(r"\S+", text)]
+    words = [(w, col) for w, col in words if set(w) - set("-|+")]
+    if (len(words) > 1 and all(_NUMBER.fullmatch(w) for w, _ in words)
+            and any(len(w) > 1 for w, _ in words)):
+        return words
     return [(ch, col + 1) for col, ch in enumerate(text) if ch not in " \t|+-"]
 
 
@@ -94,10 +96,12 @@ def split(record: Record) -> list[Record]:
     puzzles: list[list[tuple[int, str]]] = []
     for group in split_on_blank_lines(record.lines):
         rows = [(n, t) for n, t in group if _cells(t)]
-        if len(rows) > 1 and all(len(_cells(t)) == len(rows) for _, t in rows):
-            puzzles.append(rows)
-        else:
+        widths = [len(_cells(t)) for _, t in rows]
+        square_grid = len(rows) > 1 and set(widths) == {len(rows)}
+        if all(w >= 16 and math.isqrt(w) ** 2 == w for w in widths) and not square_grid:
             puzzles.extend([row] for row in rows)
+        elif rows:
+            puzzles.append(rows)
     return [Record(record.source, lines[0][0], "", record.genre, dict(record.meta), lines)
             for lines in puzzles]
 
