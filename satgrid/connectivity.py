@@ -13,6 +13,14 @@ through a link whose *guard* is true (the far cell's literal, or the link's own 
 anchor's side):  ``t_S & t_R -> OR(guards of the links leaving S)``. The cut depends on the rule
 only, never on clues, so it stays sound for every later query on the same solver.
 
+Anchored cut (optional ``anchors``): a pair ``(lit, nodes)`` adds the rule "when ``lit`` is true,
+some node of ``nodes`` is true" (a Slitherlink clue above 0 behind its selector needs a corner dot
+on the loop). Then a component S that contains no node of an anchor whose ``lit`` holds cannot be
+the whole structure: ``t_S & lit -> OR(guards of the links leaving S)``. The anchor's ``lit`` is
+fixed by an assumption (a clue selector), so the cut acts as soon as one node of S is true; it
+applies to every component, the largest included (SAT_NOTES, "Cuts that worked": the generalised
+subtour cut). Without a usable anchor a component falls back to the pair cut.
+
 Eager form: a root (the anchor, or the first true node in a fixed order), a parent pointer from
 every other true node to a true neighbour over a usable link, and binary ranks that strictly
 decrease along parent pointers (so pointer chains are acyclic and end at the root). Every
@@ -44,6 +52,9 @@ class ConnectedSubgraph:
     anchor: Node | None = None
     #: The most nodes that can be true at once (bounds the eager ranks); None = all nodes.
     max_true: int | None = None
+    #: ``(lit, nodes)``: when ``lit`` is true, some node of ``nodes`` is true. Part of the rule (its
+    #: clauses are added in both lowerings); lazily it strengthens the cuts (see the module doc).
+    anchors: Sequence[tuple[int, Sequence[Node]]] = ()
     _adjacent: dict[Node, list[tuple[Node, int | None]]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -54,8 +65,8 @@ class ConnectedSubgraph:
 
     # -- always-on clauses -------------------------------------------------------------------
     def clauses(self, pool: VarPool) -> list[Clause]:
-        """Clauses the rule needs in both lowerings (none for plain connectivity)."""
-        return []
+        """Clauses the rule needs in both lowerings: one per anchor (none for plain connectivity)."""
+        return [[-lit, *(self.nodes[n] for n in nodes)] for lit, nodes in self.anchors]
 
     # -- lazy lowering ------------------------------------------------------------------------
     def components(self, value: Value) -> list[set[Node]]:
@@ -77,9 +88,33 @@ class ConnectedSubgraph:
         if len(components) < 2:
             return []
         largest = components[0]
-        return [self._cut(s, largest, pool) for s in components[1:]]
+        held = self._anchors_for(components, value) if self.anchors else {}
+        cuts = []
+        for index, s in enumerate(components):
+            if index in held:
+                cuts.append(self._cut(s, None, pool, condition=held[index]))
+            elif index:
+                cuts.append(self._cut(s, largest, pool))
+        return cuts
 
-    def _cut(self, inside: set[Node], other: set[Node] | None, pool: VarPool) -> Cut:
+    def _anchors_for(self, components: list[set[Node]], value: Value) -> dict[int, int]:
+        """For each component (by index) the literal of a true anchor with no node in it."""
+        where = {n: i for i, s in enumerate(components) for n in s}
+        found: dict[int, int] = {}
+        for lit, nodes in self.anchors:
+            if not value(lit):
+                continue
+            touched = {where[n] for n in nodes if n in where}
+            for i in range(len(components)):
+                if i not in touched and i not in found:
+                    found[i] = lit
+            if len(found) == len(components):
+                break
+        return found
+
+    def _cut(
+        self, inside: set[Node], other: set[Node] | None, pool: VarPool, condition: int | None = None
+    ) -> Cut:
         guards = []
         for u in inside:
             for v, lit in self._adjacent[u]:
@@ -88,6 +123,8 @@ class ConnectedSubgraph:
         t_in = pool.fresh("cut")
         cut = [[-self.nodes[u], t_in] for u in inside]
         head = [-t_in]
+        if condition is not None:
+            head.append(-condition)
         if other is not None:
             t_other = pool.fresh("cut")
             cut += [[-self.nodes[u], t_other] for u in other]

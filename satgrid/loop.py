@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Hashable
+from typing import Hashable, Sequence
 
 from .cnf import Clause, VarPool, at_most
 from .connectivity import ConnectedSubgraph, Cut, Value
@@ -27,6 +27,9 @@ class SingleLoop:
     name: str
     edges: dict[tuple[Vertex, Vertex], int]
     pool: VarPool
+    #: ``(lit, vertices)``: when ``lit`` is true the loop passes through one of ``vertices``
+    #: (see :class:`~satgrid.connectivity.ConnectedSubgraph`: anchored subtour cuts).
+    anchors: Sequence[tuple[int, Sequence[Vertex]]] = ()
     connected: ConnectedSubgraph = field(init=False)
     incident: dict[Vertex, list[int]] = field(init=False)
 
@@ -37,7 +40,7 @@ class SingleLoop:
             self.incident[v].append(lit)
         on = {v: self.pool.var(self.name, "on", v) for v in self.incident}
         links = [(u, v, lit) for (u, v), lit in self.edges.items()]
-        self.connected = ConnectedSubgraph(self.name, on, links)
+        self.connected = ConnectedSubgraph(self.name, on, links, anchors=self.anchors)
 
     def clauses(self, pool: VarPool) -> list[Clause]:
         """Degree 0 or 2 at every vertex, ``on_v`` defined, and a non-empty loop."""
@@ -52,7 +55,7 @@ class SingleLoop:
             else:
                 clauses += at_most(lits, 2, pool)
         clauses.append(list(self.edges.values()))
-        return clauses
+        return clauses + self.connected.clauses(pool)
 
     def cuts(self, value: Value, pool: VarPool) -> list[Cut]:
         return self.connected.cuts(value, pool)
