@@ -10,6 +10,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .errors import UnsupportedGenre
+from .genres import slitherlink
 from .genres import sudoku
 
 
@@ -42,6 +43,7 @@ class Genre:
 
 GENRES: dict[str, Genre] = {
     "sudoku": Genre.from_module(sudoku),
+    "slitherlink": Genre.from_module(slitherlink),
 }
 
 #: Other names people use for a genre.

@@ -1,0 +1,56 @@
+"""Slitherlink rules: the chosen edges form one simple closed loop; a clue k in a cell means
+exactly k of the cell's four sides are on the loop.
+
+Edges, as everywhere in satgrid: ``horizontal[i][j]`` lies on dot row ``i`` between dot columns
+``j`` and ``j + 1`` (``rows + 1`` lists of ``cols``), ``vertical[i][j]`` lies in cell row ``i`` on
+dot column ``j`` (``rows`` lists of ``cols + 1``).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import networkx as nx
+
+
+def check_slitherlink(
+    clues: Sequence[Sequence[int | None]],
+    horizontal: Sequence[Sequence[int]],
+    vertical: Sequence[Sequence[int]],
+) -> list[str]:
+    rows = len(clues)
+    cols = len(clues[0]) if rows else 0
+    if rows == 0 or cols == 0 or any(len(row) != cols for row in clues):
+        return ["the clue grid is empty or not rectangular"]
+    if len(horizontal) != rows + 1 or any(len(row) != cols for row in horizontal):
+        return [f"horizontal edges are not {rows + 1} rows of {cols}"]
+    if len(vertical) != rows or any(len(row) != cols + 1 for row in vertical):
+        return [f"vertical edges are not {rows} rows of {cols + 1}"]
+    if any(v not in (0, 1) for grid in (horizontal, vertical) for row in grid for v in row):
+        return ["edge values must be 0 or 1"]
+    problems: list[str] = []
+    for r in range(rows):
+        for c in range(cols):
+            k = clues[r][c]
+            if k is None:
+                continue
+            sides = horizontal[r][c] + horizontal[r + 1][c] + vertical[r][c] + vertical[r][c + 1]
+            if sides != k:
+                problems.append(f"cell r{r + 1}c{c + 1} has clue {k} but {sides} loop sides")
+    loop = nx.Graph()
+    for i in range(rows + 1):
+        for j in range(cols):
+            if horizontal[i][j]:
+                loop.add_edge((i, j), (i, j + 1))
+    for i in range(rows):
+        for j in range(cols + 1):
+            if vertical[i][j]:
+                loop.add_edge((i, j), (i + 1, j))
+    if loop.number_of_edges() == 0:
+        return problems + ["no loop: no edge is chosen"]
+    for dot, degree in sorted(loop.degree()):
+        if degree != 2:
+            problems.append(f"dot ({dot[0]}, {dot[1]}) touches {degree} loop edges, not 0 or 2")
+    parts = nx.number_connected_components(loop)
+    if parts != 1:
+        problems.append(f"the loop edges form {parts} separate pieces, not one loop")
+    return problems

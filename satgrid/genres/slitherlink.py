@@ -1,0 +1,286 @@
+"""Slitherlink (Nikoli; Simon Tatham's Loopy on the square grid).
+
+Rules (as S. Takegaki's Slitherlink thesis, Leiden 2008, states them): choose edges of the dot
+lattice of a rectangular grid so that they form one simple closed loop that never touches or
+crosses itself; a number 0-4 in a cell counts how many of its four sides are on the loop.
+
+Encoding (``encodings/slitherlink.md`` has the clause counts and measurements): one variable per
+edge, ``("edge", "h", i, j)`` on dot row ``i`` between dot columns ``j`` and ``j + 1`` and
+``("edge", "v", i, j)`` in cell row ``i`` on dot column ``j``. The core's
+:class:`~satgrid.loop.SingleLoop` rule states "one loop" (degree 0 or 2 at every dot, non-empty,
+connected), lazily by subtour cuts or eagerly by parent pointers with ranks. A clue ``k`` in cell
+``(r, c)`` is "exactly k of its four sides" behind the selector ``("clue", r, c, k)``, so the base
+CNF is the same for every puzzle of a size and one solver (and its cuts) serves them all.
+
+Clues above 0 also imply ``("loop_at", r, c)``: the loop passes a corner dot of the cell. These
+are the anchors of the loop rule, and they make the lazy cut the *generalised* subtour cut (SAT
+notes): a sub-loop S that no corner of an active positive clue touches cannot be the whole loop,
+so as soon as one dot of S is on the loop an edge must leave S. The cut carries the clue's
+selector literal, so it stays sound when clues are switched off for audits.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..checkers.slitherlink import check_slitherlink
+from ..cnf import VarPool, exactly
+from ..encoding import ClueEncoding, Encoding
+from ..loop import SingleLoop
+from ..puzzle import Source
+from ..reader import Record, split_on_blank_lines
+
+NAME = "slitherlink"
+SUMMARY = "Slitherlink (Loopy): one closed loop on the dot lattice; a cell's number counts its loop sides"
+EXAMPLES = "slitherlink.txt"
+
+MAX_CLUE = 4
+Grid = tuple[tuple[int | None, ...], ...]
+Edges = tuple[tuple[int, ...], ...]
+#: ``(horizontal, vertical)``: ``rows + 1`` rows of ``cols`` and ``rows`` rows of ``cols + 1`` 0/1.
+Solution = tuple[Edges, Edges]
+EdgeKey = tuple[str, int, int]
+
+
+@dataclass(frozen=True)
+class SlitherlinkPuzzle:
+    """Clues (``None`` = no clue, else 0-4) of a ``rows`` x ``cols`` Slitherlink."""
+
+    givens: Grid
+    name: str = ""
+    source: Source = Source()
+    genre: ClassVar[str] = NAME
+
+    @property
+    def rows(self) -> int:
+        return len(self.givens)
+
+    @property
+    def cols(self) -> int:
+        return len(self.givens[0])
+
+    def clues(self) -> dict[tuple[int, int], int]:
+        return {(r, c): k for r, row in enumerate(self.givens) for c, k in enumerate(row) if k is not None}
+
+    def with_clues(self, clues: dict[tuple[int, int], int]) -> "SlitherlinkPuzzle":
+        grid = tuple(tuple(clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows))
+        return SlitherlinkPuzzle(grid, self.name, self.source)
+
+
+# -- parsing ------------------------------------------------------------------------------------
+#: A Loopy game ID ``WxHt0:DESC`` (``WxHt0dh#seed`` is a seed only sgt-loopy can expand).
+_TATHAM = re.compile(r"^(\d+)x(\d+)(t\d+)?(d[a-z])?([:#])(.*)$")
+
+
+def _is_tatham(text: str) -> bool:
+    return _TATHAM.match(text.strip()) is not None
+
+
+def split(record: Record) -> list[Record]:
+    """One record per puzzle: a block, a grid (puzzles separated by blank lines) or a Loopy ID a line."""
+    if record.name:
+        return [record]
+    groups: list[list[tuple[int, str]]] = []
+    for group in split_on_blank_lines(record.lines):
+        if all(_is_tatham(t) for _, t in group):
+            groups.extend([line] for line in group)
+        else:
+            groups.append(group)
+    return [Record(record.source, g[0][0], "", record.genre, dict(record.meta), g) for g in groups]
+
+
+def _cells(text: str) -> list[tuple[str, int]]:
+    """The cell tokens of a line with their 1-based columns: whitespace-separated tokens when the
+    line has inner whitespace, else one cell a character."""
+    if any(ch.isspace() for ch in text.strip()):
+        return [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", text)]
+    start = len(text) - len(text.lstrip())
+    return [(ch, start + i + 1) for i, ch in enumerate(text.strip())]
+
+
+def _clue(record: Record, token: str, line: int, col: int) -> int | None:
+    if token == ".":
+        return None
+    if token.isdigit():
+        k = int(token)
+        if k > MAX_CLUE:
+            raise record.error(f"clue {token} is more than {MAX_CLUE} (a cell has four sides)", line, col)
+        return k
+    raise record.error(f"{token!r} is not a clue: use 0-{MAX_CLUE}, or '.' for no clue", line, col)
+
+
+def parse(record: Record) -> SlitherlinkPuzzle:
+    """A Slitherlink from rows of characters (``.`` no clue, ``0``-``4``), rows of
+    whitespace-separated tokens, or one Loopy game ID ``WxHt0:DESC``."""
+    rows = [(n, t) for n, t in record.lines if t.strip()]
+    if not rows:
+        raise record.error("no Slitherlink grid found")
+    source = Source(record.source, record.line)
+    if len(rows) == 1 and _is_tatham(rows[0][1]):
+        givens = _from_tatham(record, *rows[0])
+    else:
+        grid: list[tuple[int | None, ...]] = []
+        for n, text in rows:
+            if _is_tatham(text):
+                raise record.error("a Loopy game ID must stand alone (one puzzle a line)", n)
+            cells = _cells(text)
+            if grid and len(cells) != len(grid[0]):
+                raise record.error(
+                    f"row has {len(cells)} cells, expected {len(grid[0])} (as in the first row)", n
+                )
+            grid.append(tuple(_clue(record, tok, n, col) for tok, col in cells))
+        givens = tuple(grid)
+    for key, size in (("rows", len(givens)), ("cols", len(givens[0]))):
+        stated = record.meta.get(key)
+        if stated is not None and stated.strip() != str(size):
+            raise record.error(f"the header says {key}: {stated} but the grid has {size}")
+    return SlitherlinkPuzzle(givens, record.name, source)
+
+
+def _from_tatham(record: Record, line: int, text: str) -> Grid:
+    """Decode ``WxHt0:DESC``: faces row by row, a digit is a clue, ``a``-``z`` a run of 1-26
+    faces without one (Simon Tatham's loopy.c)."""
+    m = _TATHAM.match(text.strip())
+    assert m is not None
+    width, height = int(m.group(1)), int(m.group(2))
+    if m.group(3) not in (None, "t0"):
+        raise record.error(f"Loopy grid type {m.group(3)!r} is not the square grid (t0)", line)
+    if m.group(5) == "#":
+        raise record.error("a Loopy random-seed ID; expand it with sgt-loopy --generate first", line)
+    if width < 1 or height < 1:
+        raise record.error(f"a {width}x{height} grid has no cells", line)
+    cells: list[int | None] = []
+    offset = text.index(":") + 1 + (len(text) - len(text.lstrip()))
+    for i, ch in enumerate(m.group(6)):
+        if "a" <= ch <= "z":
+            cells.extend([None] * (ord(ch) - ord("a") + 1))
+        else:
+            cells.append(_clue(record, ch, line, offset + i + 1))
+    if len(cells) != width * height:
+        raise record.error(f"the game ID describes {len(cells)} cells, {width}x{height} has {width * height}", line)
+    return tuple(tuple(cells[r * width:(r + 1) * width]) for r in range(height))
+
+
+def parse_solution(record: Record, puzzle: SlitherlinkPuzzle) -> Solution | None:
+    """The solution drawn in a block's ``solution:`` section (``+`` dots, ``-``/``|`` edges), or
+    None when the block has none."""
+    if not record.solution_lines:
+        return None
+    lines = [t for _, t in record.solution_lines]
+    rows, cols = puzzle.rows, puzzle.cols
+    if len(lines) != 2 * rows + 1:
+        raise record.error(f"the solution drawing has {len(lines)} lines, expected {2 * rows + 1}",
+                           record.solution_lines[0][0])
+    width = 2 * cols + 1
+    lines = [t.ljust(width) for t in lines]
+    horizontal = tuple(tuple(int(lines[2 * i][2 * j + 1] == "-") for j in range(cols)) for i in range(rows + 1))
+    vertical = tuple(tuple(int(lines[2 * i + 1][2 * j] == "|") for j in range(cols + 1)) for i in range(rows))
+    return horizontal, vertical
+
+
+# -- encoding -----------------------------------------------------------------------------------
+def cache_key(puzzle: SlitherlinkPuzzle) -> tuple:
+    """Every Slitherlink of one size has the same base encoding (clues are assumptions)."""
+    return (NAME, puzzle.rows, puzzle.cols)
+
+
+def sides(rows: int, cols: int, r: int, c: int) -> list[EdgeKey]:
+    """The four edges around cell ``(r, c)``: top, bottom, left, right."""
+    return [("h", r, c), ("h", r + 1, c), ("v", r, c), ("v", r, c + 1)]
+
+
+def edge_keys(rows: int, cols: int) -> list[EdgeKey]:
+    """Every edge of the lattice: horizontal ones row-major, then vertical ones row-major."""
+    return [("h", i, j) for i in range(rows + 1) for j in range(cols)] + [
+        ("v", i, j) for i in range(rows) for j in range(cols + 1)
+    ]
+
+
+def _ends(key: EdgeKey) -> tuple[tuple[int, int], tuple[int, int]]:
+    kind, i, j = key
+    return ((i, j), (i, j + 1)) if kind == "h" else ((i, j), (i + 1, j))
+
+
+def build(rows: int, cols: int, anchored: bool = True) -> Encoding:
+    """The base encoding of every ``rows`` x ``cols`` Slitherlink.
+
+    ``anchored=False`` leaves the positive clues out of the loop rule's cuts, so lazy cuts are
+    the core's clue-independent pair cuts only (kept for measurements, see encodings/).
+    """
+    pool = VarPool()
+    edge = {key: pool.var("edge", *key) for key in edge_keys(rows, cols)}
+    anchors = []
+    if anchored:
+        anchors = [
+            (pool.var("loop_at", r, c), [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)])
+            for r in range(rows) for c in range(cols)
+        ]
+    loop = SingleLoop("loop", {_ends(key): lit for key, lit in edge.items()}, pool, anchors)
+
+    def encode_clue(key: tuple[int, int], value: object) -> ClueEncoding:
+        r, c = key
+        k = int(value)  # type: ignore[call-overload]
+        clauses = exactly([edge[s] for s in sides(rows, cols, r, c)], k, pool)
+        if anchored and k > 0:
+            clauses.append([pool.var("loop_at", r, c)])
+        return ClueEncoding(pool.var("clue", r, c, k), tuple(clauses))
+
+    primary = {("edge", *key): lit for key, lit in edge.items()}
+    return Encoding(pool, [], primary, encode_clue, rules=[loop], block_true_only=True)
+
+
+def encode(puzzle: SlitherlinkPuzzle) -> Encoding:
+    return build(puzzle.rows, puzzle.cols)
+
+
+def decode(puzzle: SlitherlinkPuzzle, encoding: Encoding, value) -> Solution:
+    var = encoding.pool.var
+    rows, cols = puzzle.rows, puzzle.cols
+    horizontal = tuple(tuple(int(value(var("edge", "h", i, j))) for j in range(cols)) for i in range(rows + 1))
+    vertical = tuple(tuple(int(value(var("edge", "v", i, j))) for j in range(cols + 1)) for i in range(rows))
+    return horizontal, vertical
+
+
+def check(puzzle: SlitherlinkPuzzle, solution: Solution) -> list[str]:
+    return check_slitherlink(puzzle.givens, *solution)
+
+
+# -- output -------------------------------------------------------------------------------------
+def _symbol(k: int | None) -> str:
+    return "." if k is None else str(k)
+
+
+def render(puzzle: SlitherlinkPuzzle, solution: Solution | None = None) -> str:
+    """The clue rows (without a solution), or the loop drawn on the dot lattice: ``+`` dots,
+    ``-`` and ``|`` loop edges, spaces elsewhere, clues (or ``.``) in the cells."""
+    if solution is None:
+        return "\n".join("".join(_symbol(k) for k in row) for row in puzzle.givens)
+    horizontal, vertical = solution
+    lines = []
+    for i in range(puzzle.rows + 1):
+        lines.append("+" + "".join(("-" if horizontal[i][j] else " ") + "+" for j in range(puzzle.cols)))
+        if i < puzzle.rows:
+            cells = [("|" if vertical[i][j] else " ") + _symbol(k) for j, k in enumerate(puzzle.givens[i])]
+            lines.append("".join(cells) + ("|" if vertical[i][puzzle.cols] else " "))
+    return "\n".join(lines)
+
+
+def solution_json(puzzle: SlitherlinkPuzzle, solution: Solution) -> dict[str, list[list[int]]]:
+    horizontal, vertical = solution
+    return {"horizontal": [list(row) for row in horizontal], "vertical": [list(row) for row in vertical]}
+
+
+def puzzle_json(puzzle: SlitherlinkPuzzle) -> list[list[int | None]]:
+    return [list(row) for row in puzzle.givens]
+
+
+def differences(puzzle: SlitherlinkPuzzle, a: Solution, b: Solution) -> list[EdgeKey]:
+    """The edges on one loop and not the other, as ``("h"|"v", i, j)``."""
+    return [
+        (kind, i, j)
+        for kind, ga, gb in (("h", a[0], b[0]), ("v", a[1], b[1]))
+        for i, (ra, rb) in enumerate(zip(ga, gb))
+        for j, (x, y) in enumerate(zip(ra, rb))
+        if x != y
+    ]
