@@ -23,6 +23,7 @@ class PuzzleQueries:
         self.session = session
         self.selectors = {key: session.selector(key, value) for key, value in clues.items()}
         self._blockers: dict[Projection, int] = {}
+        self._primary = list(session.encoding.primary.values())
 
     # -- building blocks -----------------------------------------------------------------------
     def assumptions(self, without: Iterable[ClueKey] = ()) -> list[int]:
@@ -32,10 +33,12 @@ class PuzzleQueries:
 
     def project(self, assignment: Assignment) -> Projection:
         """The assignment on the primary variables, as the literals that hold."""
-        enc = self.session.encoding
-        if enc.block_true_only:
-            return tuple(v for v in enc.primary.values() if assignment(v))
-        return tuple(v if assignment(v) else -v for v in enc.primary.values())
+        model = assignment.model
+        size = len(model)
+        holds = [v if v <= size and model[v - 1] > 0 else -v for v in self._primary]
+        if self.session.encoding.block_true_only:
+            return tuple(v for v in holds if v > 0)
+        return tuple(holds)
 
     def blocker(self, projection: Projection) -> int:
         """An activation literal that, when assumed, excludes ``projection``."""
@@ -52,14 +55,31 @@ class PuzzleQueries:
         self._blockers.clear()
 
     # -- queries -------------------------------------------------------------------------------
-    def solve(self, without: Iterable[ClueKey] = (), extra: Sequence[int] = ()) -> Outcome:
-        return self.session.solve([*self.assumptions(without), *extra])
+    def solve(self, without: Iterable[ClueKey] = (), extra: Sequence[int] = (),
+              need_model: bool = True) -> Outcome:
+        return self.session.solve([*self.assumptions(without), *extra], need_model)
 
     def other_solution(
-        self, projection: Projection, without: Iterable[ClueKey] = (), extra: Sequence[int] = ()
+        self, projection: Projection, without: Iterable[ClueKey] = (), extra: Sequence[int] = (),
+        need_model: bool = True,
     ) -> Outcome:
         """A solution whose projection differs from ``projection`` ("unsat" = unique)."""
-        return self.solve(without, [*extra, self.blocker(projection)])
+        return self.solve(without, [*extra, self.blocker(projection)], need_model)
+
+    def unique_without(self, projection: Projection, removed: Sequence[ClueKey]) -> str:
+        """Is ``projection`` still the only solution once the clues ``removed`` are dropped?
+
+        "unsat" = yes, "sat" = no, "unknown" = a limit was hit. Precondition: without
+        ``removed[:-1]`` the puzzle has ``projection`` as its only solution. When the last removed
+        clue is a literal (a Sudoku given), the cheaper equivalent question is asked: is there a
+        solution without the clues where that literal is false? ("Reduction to absurdity": every
+        such solution would satisfy the clue, so it would be a solution of the puzzle without
+        ``removed[:-1]``, which is unique.)
+        """
+        lit = self.selectors[removed[-1]]
+        if lit in self.session.literal_clues:
+            return self.solve(removed, [-lit], need_model=False).status
+        return self.other_solution(projection, removed, need_model=False).status
 
     def backbone(self, projection: Projection) -> set[int]:
         """The primary literals that hold in every solution (given one solution's projection).
@@ -86,7 +106,7 @@ class PuzzleQueries:
         """
         redundant, unknown = [], []
         for key in self.selectors:
-            status = self.other_solution(projection, without=(key,)).status
+            status = self.unique_without(projection, (key,))
             if status == "unsat":
                 redundant.append(key)
             elif status == "unknown":
@@ -104,7 +124,7 @@ class PuzzleQueries:
         """
         removed: list[ClueKey] = []
         for key in order if order is not None else list(self.selectors):
-            status = self.other_solution(projection, without=[*removed, key]).status
+            status = self.unique_without(projection, [*removed, key])
             if status == "unknown":
                 return None
             if status == "unsat":

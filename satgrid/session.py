@@ -71,6 +71,8 @@ class Session:
                 self.solver.add(rule.eager_clauses(enc.pool))
         self.lazy_rules = list(enc.rules) if self.connectivity == "lazy" else []
         self._selectors: dict[tuple[ClueKey, object], int] = {}
+        #: Selectors that are the clue itself (a Sudoku given): their negation is assumable.
+        self.literal_clues: set[int] = set()
 
     # -- clues ---------------------------------------------------------------------------------
     def selector(self, key: ClueKey, value: object) -> int:
@@ -82,6 +84,8 @@ class Session:
         clue: ClueEncoding = self.encoding.encode_clue(key, value)
         if clue.clauses:
             self.solver.add([[*c, -clue.selector] for c in clue.clauses])
+        else:
+            self.literal_clues.add(clue.selector)
         self._selectors[key, value] = clue.selector
         return clue.selector
 
@@ -90,8 +94,12 @@ class Session:
         """Every query from now on stops (status "unknown") ``seconds`` from now."""
         self.solver.deadline = None if seconds is None else time.monotonic() + seconds
 
-    def solve(self, assumptions: Sequence[int] = ()) -> Outcome:
-        """Find an assignment obeying every clause and global rule under ``assumptions``."""
+    def solve(self, assumptions: Sequence[int] = (), need_model: bool = True) -> Outcome:
+        """Find an assignment obeying every clause and global rule under ``assumptions``.
+
+        With ``need_model=False`` and no lazy rule, a SAT answer comes without its assignment
+        (reading a model costs more than a small incremental call).
+        """
         start = time.perf_counter()
         pool, stats = self.encoding.pool, self.stats
         try:
@@ -102,6 +110,8 @@ class Session:
                     return Outcome("unknown")
                 if not answer:
                     return Outcome("unsat")
+                if not need_model and not self.lazy_rules:
+                    return Outcome("sat")
                 value = Assignment(self.solver.model())
                 cuts = [cut for rule in self.lazy_rules for cut in rule.cuts(value, pool)]
                 if not cuts:

@@ -203,6 +203,7 @@ def encode(puzzle: SudokuPuzzle) -> Encoding:
     n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
     pool = VarPool()
     x = {(r, c, d): pool.var("digit", r, c, d) for r in range(n) for c in range(n) for d in range(1, n + 1)}
+    assert x[n - 1, n - 1, n] == n ** 3  # decode relies on this numbering
     groups = [[[x[r, c, d] for d in range(1, n + 1)] for r in range(n) for c in range(n)]]
     for d in range(1, n + 1):
         groups.append([[x[r, c, d] for c in range(n)] for r in range(n)])
@@ -226,12 +227,16 @@ def encode(puzzle: SudokuPuzzle) -> Encoding:
 
 
 def decode(puzzle: SudokuPuzzle, encoding: Encoding, value) -> Solution:
+    """Read the digits off the model: ``encode`` numbers ("digit", r, c, d) as 1 + (r*n + c)*n +
+    d - 1, so the true literals among the first n**3 give the grid (0 marks a cell left empty,
+    which the checker rejects)."""
     n = puzzle.size
-    var = encoding.pool.var
-    return tuple(
-        tuple(next((d for d in range(1, n + 1) if value(var("digit", r, c, d))), 0) for c in range(n))
-        for r in range(n)
-    )
+    grid = [[0] * n for _ in range(n)]
+    for lit in value.model[: n ** 3]:
+        if lit > 0:
+            cell, d = divmod(lit - 1, n)
+            grid[cell // n][cell % n] = d + 1
+    return tuple(map(tuple, grid))
 
 
 def check(puzzle: SudokuPuzzle, solution: Solution) -> list[str]:
