@@ -10,6 +10,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .errors import UnsupportedGenre
+from .genres import nurikabe
 from .genres import slitherlink
 from .genres import sudoku
 
@@ -44,6 +45,7 @@ class Genre:
 GENRES: dict[str, Genre] = {
     "sudoku": Genre.from_module(sudoku),
     "slitherlink": Genre.from_module(slitherlink),
+    "nurikabe": Genre.from_module(nurikabe),
 }
 
 #: Other names people use for a genre.
