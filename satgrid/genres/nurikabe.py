@@ -48,6 +48,8 @@ SUMMARY = "Nurikabe: numbered white islands of their size, one connected black w
 EXAMPLES = "nurikabe.txt"
 
 UNKNOWN = "?"
+#: Islands up to this size anchor the black wall's cuts (see encode).
+SMALL_ISLAND = 4
 Cell = tuple[int, int]
 Number = Union[int, str]  # a size, or "?"
 Grid = tuple[tuple[Union[Number, None], ...], ...]
@@ -205,7 +207,7 @@ class Variant:
     ``black_degree``: with every clue on and no ``?``, a black cell has a black neighbour.
     """
 
-    islands: str = "local"
+    eager_from: int = 10**9
     black_degree: bool = True
 
 
@@ -222,8 +224,14 @@ class Islands:
 
     name = "islands"
 
-    def __init__(self, black: dict[Cell, int], numbers: list[Cell], links: list[tuple[Cell, Cell]]):
+    def __init__(self, black: dict[Cell, int], numbers: list[Cell], links: list[tuple[Cell, Cell]],
+                 labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int]):
         self.black, self.numbers, self.links = black, numbers, links
+        self.labels, self.selectors = labels, selectors
+        self.labels_at: dict[Cell, list[tuple[Cell, int]]] = {p: [] for p in black}
+        for (i, q), lit in labels.items():
+            if i in selectors and q in self.labels_at:
+                self.labels_at[q].append((i, lit))
         self.numbered = set(numbers)
         self.region = ConnectedSubgraph("white", {p: -x for p, x in black.items()},
                                         [(p, q, None) for p, q in links])
@@ -241,6 +249,7 @@ class Islands:
             numbers = [p for p in region if p in self.numbered]
             if not numbers:
                 cuts.append(self._grow(region, pool))
+                cuts += self._reconnect(region, value, pool)
             elif len(numbers) > 1:
                 cuts.append([[self.black[p] for p in self._path(region, numbers[0])]])
         return cuts
@@ -249,6 +258,20 @@ class Islands:
         black, t = self.black, pool.fresh("cut")
         border = {q for p in region for q in self.adjacent[p] if q not in region}
         return [*([black[p], t] for p in region), [-t, *sorted(-black[q] for q in border)]]
+
+    def _reconnect(self, region: set[Cell], value, pool: VarPool) -> list[list[Clause]]:
+        """For each switched-on clue i labelling ``region``: island i is connected and holds its
+        number, so a labelled cell of ``region`` has a labelled path out of it. The cut depends on
+        clue i, so it carries i's selector (sound for every later query)."""
+        on = {i for p in region for i, lit in self.labels_at[p] if value(lit) and value(self.selectors[i])}
+        cuts = []
+        for i in on:
+            t, labels = pool.fresh("cut"), self.labels
+            inside = [labels[i, p] for p in region if (i, p) in labels]
+            border = {labels[i, q] for p in region for q in self.adjacent[p]
+                      if q not in region and (i, q) in labels}
+            cuts.append([*([-x, t] for x in inside), [-self.selectors[i], -t, *sorted(border)]])
+        return cuts
 
     def _path(self, region: set[Cell], start: Cell) -> list[Cell]:
         """The unnumbered cells of a shortest path inside ``region`` from ``start`` to another
@@ -322,9 +345,9 @@ def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
     # no clue reaches are black) and, with no "?" and two or more black cells, a black cell has a
     # black neighbour.
     everything = pool.var("all")
-    selectors = [pool.var("clue", *p, v) for p, v in sized.items()]
-    clauses += [[-everything, s] for s in selectors]
-    clauses.append([everything, *(-s for s in selectors)])
+    selectors = {p: pool.var("clue", *p, v) for p, v in sized.items()}
+    clauses += [[-everything, s] for s in selectors.values()]
+    clauses.append([everything, *(-s for s in selectors.values())])
     for p in cells:
         if p not in numbers and p not in dark:
             clauses.append([black[p], -everything, *labels_of[p]])
@@ -333,13 +356,25 @@ def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
             if p not in numbers:
                 clauses.append([-black[p], -everything, *(black[q] for q in near[p] if q not in numbers)])
 
+    # Anchors for the wall's cuts (a black component that misses an anchor cannot be the whole
+    # wall): a cell touching two numbers is black; a switched-on island smaller than the grid has
+    # a black cell next to it, inside its reach or on the reach's rim.
+    true = pool.var("true")
+    clauses.append([true])
+    anchors: list[tuple[int, list[Cell]]] = [(true, [p]) for p in sorted(dark)]
+    for i, n in sized.items():
+        if n <= SMALL_ISLAND and n < rows * cols:
+            rim = {s for q in reaches[i] for s in near[q]} | set(reaches[i])
+            anchors.append((selectors[i], sorted(rim - set(numbers))))
     open_cells = {p: black[p] for p in cells if p not in dark}
     rules = [
-        Islands(open_cells, list(numbers), [(p, q) for p, q in edges if p in open_cells and q in open_cells]),
+        Islands(open_cells, list(numbers), [(p, q) for p, q in edges if p in open_cells and q in open_cells],
+                label, selectors),
         ConnectedSubgraph(
             "black",
             {p: black[p] for p in cells if p not in numbers},
             [(p, q, None) for p, q in edges if p not in numbers and q not in numbers],
+            anchors=anchors,
         ),
     ]
 
@@ -362,9 +397,9 @@ def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
                     inside.append(label[key, s])
                 elif s not in dark:  # the island stops at its reach
                     clue_clauses.append([-lit, black[s]])
-            if q != key and value > 1 and variant.islands == "local":
+            if q != key and value > 1 and not value >= variant.eager_from:
                 clue_clauses.append([-lit, *inside])  # an island cell has an island neighbour
-        if value > 1 and variant.islands == "eager":
+        if value > 1 and value >= variant.eager_from:
             clue_clauses += ConnectedSubgraph(
                 f"island{key}", {q: label[key, q] for q in dist},
                 [(q, s, None) for q in dist for s in near[q] if s in dist and q < s],
