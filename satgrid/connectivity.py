@@ -84,7 +84,7 @@ class ConnectedSubgraph:
         """Cut clauses excluding this assignment's disconnected parts (empty when it obeys)."""
         components = self.components(value)
         if self.anchor is not None:
-            return [self._cut(s, None, pool) for s in components if self.anchor not in s]
+            return [self._cut(s, None, pool, value) for s in components if self.anchor not in s]
         if len(components) < 2:
             return []
         largest = components[0]
@@ -92,9 +92,9 @@ class ConnectedSubgraph:
         cuts = []
         for index, s in enumerate(components):
             if index in held:
-                cuts.append(self._cut(s, None, pool, condition=held[index]))
+                cuts.append(self._cut(s, None, pool, value, condition=held[index]))
             elif index:
-                cuts.append(self._cut(s, largest, pool))
+                cuts.append(self._cut(s, largest, pool, value))
         return cuts
 
     def _anchors_for(self, components: list[set[Node]], value: Value) -> dict[int, int]:
@@ -113,13 +113,22 @@ class ConnectedSubgraph:
         return found
 
     def _cut(
-        self, inside: set[Node], other: set[Node] | None, pool: VarPool, condition: int | None = None
+        self,
+        inside: set[Node],
+        other: set[Node] | None,
+        pool: VarPool,
+        value: Value,
+        condition: int | None = None,
     ) -> Cut:
+        # A link leaving S is usable only if its far node and its own literal are both true, so
+        # either one alone is a sound guard. Take one that is false now, or the cut would not
+        # exclude this assignment and the CEGAR loop would spin: a link literal can be true
+        # beside a false far node unless the genre ties links to their ends (loops do).
         guards = []
         for u in inside:
             for v, lit in self._adjacent[u]:
                 if v not in inside:
-                    guards.append(self.nodes[v] if lit is None else lit)
+                    guards.append(self.nodes[v] if lit is None or value(lit) else lit)
         t_in = pool.fresh("cut")
         cut = [[-self.nodes[u], t_in] for u in inside]
         head = [-t_in]
