@@ -290,7 +290,7 @@ def test_checker_names_each_broken_rule(numbers, solution, words):
 
 
 def test_checker_accepts_every_brute_force_solution():
-    numbers = {(0, 0): 2, (2, 2): "?", (3, 1): 1}
+    numbers = {(0, 0): 2, (2, 2): "?"}
     solutions = brute_force(4, 3, numbers)
     assert len(solutions) > 1
     assert all(check_nurikabe(4, 3, numbers, s) == [] for s in solutions)
