@@ -1,0 +1,261 @@
+"""ConnectedSubgraph, lazy and eager, counted against brute force on small grids.
+
+A solution is projected on the node literals (and link literals where links have their own); the
+set of projections must equal the brute-force set of connected subsets, whatever the lowering.
+"""
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from satgrid.cnf import VarPool, at_most, exactly, guarded
+from satgrid.connectivity import ConnectedSubgraph
+from satgrid.encoding import ClueEncoding, Encoding
+from satgrid.session import Session
+
+MODES = ["lazy", "eager"]
+
+
+def grid(rows: int, cols: int) -> tuple[list[tuple[int, int]], list[tuple[tuple[int, int], tuple[int, int]]]]:
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    adjacent = [((r, c), (r, c + 1)) for r in range(rows) for c in range(cols - 1)]
+    adjacent += [((r, c), (r + 1, c)) for r in range(rows - 1) for c in range(cols)]
+    return cells, adjacent
+
+
+def is_connected(mask: int, neighbours: list[int]) -> bool:
+    """Whether the nodes in bit ``mask`` form one component (the empty set counts as connected)."""
+    if not mask:
+        return True
+    reach = mask & -mask
+    while True:
+        grown, rest = reach, reach
+        while rest:
+            bit = rest & -rest
+            grown |= neighbours[bit.bit_length() - 1]
+            rest ^= bit
+        grown &= mask
+        if grown == reach:
+            return reach == mask
+        reach = grown
+
+
+@lru_cache(maxsize=None)
+def connected_subsets(n: int, links: tuple[tuple[int, int], ...]) -> frozenset[int]:
+    """Every node subset (as a bit mask) of the graph that is connected, the empty set included."""
+    neighbours = [0] * n
+    for u, v in links:
+        neighbours[u] |= 1 << v
+        neighbours[v] |= 1 << u
+    return frozenset(m for m in range(1 << n) if is_connected(m, neighbours))
+
+
+def brute(rows: int, cols: int) -> tuple[list[tuple[int, int]], frozenset[int]]:
+    cells, adjacent = grid(rows, cols)
+    index = {cell: i for i, cell in enumerate(cells)}
+    links = tuple((index[u], index[v]) for u, v in adjacent)
+    return cells, connected_subsets(len(cells), links)
+
+
+def masks(projections: set[tuple[bool, ...]]) -> set[int]:
+    return {sum(1 << i for i, t in enumerate(p) if t) for p in projections}
+
+
+def no_clue(key, value) -> ClueEncoding:
+    raise AssertionError("these encodings have no clues")
+
+
+def region_session(
+    rows: int, cols: int, mode: str, anchor=None, max_true=None, extra=None
+) -> tuple[Session, list[int], VarPool]:
+    """A session whose only rule is "the true cells of a rows x cols grid are connected"."""
+    pool = VarPool()
+    cells, adjacent = grid(rows, cols)
+    nodes = {cell: pool.var("black", *cell) for cell in cells}
+    rule = ConnectedSubgraph("region", nodes, [(u, v, None) for u, v in adjacent], anchor, max_true)
+    clauses = extra(pool, list(nodes.values())) if extra else []
+    encoding = Encoding(pool, clauses, {("black", *c): v for c, v in nodes.items()}, no_clue, [rule])
+    return Session(encoding, connectivity=mode), list(nodes.values()), pool
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("rows,cols", [(1, 1), (2, 2), (3, 3), (3, 4), (2, 5)])
+def test_all_connected_subsets(projections, mode: str, rows: int, cols: int) -> None:
+    _, expected = brute(rows, cols)
+    session, lits, _ = region_session(rows, cols, mode)
+    assert masks(projections(session, lits)) == expected
+    if mode == "lazy" and rows * cols > 4:
+        assert session.stats.cuts > 0  # the lazy rule did the work
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_connected_k_subsets_of_4x4(projections, mode: str) -> None:
+    """Exactly-k constraints behind selectors, one session for every k (cuts persist)."""
+    _, expected = brute(4, 4)
+    selectors: dict[int, int] = {}
+
+    def by_size(pool: VarPool, lits: list[int]) -> list[list[int]]:
+        clauses = []
+        for k in range(17):
+            selectors[k] = pool.var("size", k)
+            clauses += guarded(exactly(lits, k, pool), selectors[k])
+        return clauses
+
+    session, lits, _ = region_session(4, 4, mode, extra=by_size)
+    total = 0
+    for k in [1, 2, 3, 4, 5, 6, 14, 15, 16, 0]:
+        found = masks(projections(session, lits, [selectors[k]]))
+        assert found == {m for m in expected if m.bit_count() == k}, k
+        total += len(found)
+    # Connected k-cell sets of a 4x4 = fixed polyomino placements: 16 monominoes, 24 dominoes,
+    # 16 + 36 triominoes, 8 I + 9 O + 24 T + 24 S/Z + 48 L/J tetrominoes.
+    sizes = {k: sum(1 for m in expected if m.bit_count() == k) for k in range(17)}
+    assert [sizes[k] for k in (0, 1, 2, 3, 4, 16)] == [1, 16, 24, 52, 113, 1]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("k", [3, 5, 8])
+def test_max_true_bounds_the_ranks(projections, mode: str, k: int) -> None:
+    """With at most k true nodes and ``max_true=k`` (fewer rank bits), nothing is lost or added."""
+    _, expected = brute(4, 4)
+    session, lits, _ = region_session(
+        4, 4, mode, max_true=k, extra=lambda pool, lits: at_most(lits, k, pool)
+    )
+    assert masks(projections(session, lits)) == {m for m in expected if m.bit_count() <= k}
+
+
+def test_max_true_rank_bits_are_tight() -> None:
+    """A path of 8 cells needs ranks 0..7 (3 bits): max_true=8 allows it, so the long snake
+    across a 1x8 strip must be found eagerly with the smallest rank width."""
+    pool = VarPool()
+    cells, adjacent = grid(1, 8)
+    nodes = {cell: pool.var("black", *cell) for cell in cells}
+    rule = ConnectedSubgraph("strip", nodes, [(u, v, None) for u, v in adjacent], max_true=8)
+    session = Session(Encoding(pool, [], {}, no_clue, [rule]), connectivity="eager")
+    assert session.solve(list(nodes.values())).status == "sat"
+    assert session.solve([nodes[0, 0], -nodes[0, 3], nodes[0, 7]]).status == "unsat"
+    assert session.solve([nodes[0, 0], nodes[0, 7]]).assignment is not None
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("anchor", [(0, 0), (1, 2)])
+def test_anchored_region(projections, mode: str, anchor) -> None:
+    """"Every true node reaches the anchor": the connected sets holding the anchor, plus the empty
+    set (with the anchor false no node can reach it, so nothing else may be true)."""
+    cells, expected = brute(3, 4)
+    bit = 1 << cells.index(anchor)
+    session, lits, _ = region_session(3, 4, mode, anchor=anchor)
+    with_anchor = {m for m in expected if m & bit}
+    assert masks(projections(session, lits)) == with_anchor | {0}
+    anchor_lit = lits[cells.index(anchor)]
+    assert masks(projections(session, lits, [anchor_lit])) == with_anchor
+    assert masks(projections(session, lits, [-anchor_lit])) == {0}
+
+
+def dot_grid_session(rows: int, cols: int, mode: str, edges_need_ends: bool):
+    """Dots joined by edge literals: the true dots, over the true edges, form one component."""
+    pool = VarPool()
+    dots, adjacent = grid(rows, cols)
+    nodes = {d: pool.var("dot", *d) for d in dots}
+    edges = {(u, v): pool.var("edge", u, v) for u, v in adjacent}
+    rule = ConnectedSubgraph("dots", nodes, [(u, v, lit) for (u, v), lit in edges.items()])
+    clauses = []
+    if edges_need_ends:
+        clauses = [[-lit, nodes[end]] for (u, v), lit in edges.items() for end in (u, v)]
+    encoding = Encoding(pool, clauses, {}, no_clue, [rule])
+    return Session(encoding, connectivity=mode), nodes, edges
+
+
+@lru_cache(maxsize=None)
+def brute_dot_grid(rows: int, cols: int, edges_need_ends: bool) -> frozenset[tuple[bool, ...]]:
+    """Every (dots, edges) assignment whose true dots are connected over usable edges."""
+    dots, adjacent = grid(rows, cols)
+    index = {d: i for i, d in enumerate(dots)}
+    found = set()
+    for node_bits in itertools.product((False, True), repeat=len(dots)):
+        mask = sum(1 << i for i, t in enumerate(node_bits) if t)
+        inside = [e for e, (u, v) in enumerate(adjacent) if node_bits[index[u]] and node_bits[index[v]]]
+        outside = [e for e in range(len(adjacent)) if e not in inside]
+        for inside_bits in itertools.product((False, True), repeat=len(inside)):
+            neighbours = [0] * len(dots)
+            for e, on in zip(inside, inside_bits):
+                u, v = (index[d] for d in adjacent[e])
+                if on:
+                    neighbours[u] |= 1 << v
+                    neighbours[v] |= 1 << u
+            if not is_connected(mask, neighbours):
+                continue
+            # An edge with a false end never connects anything; it may be true only when edges
+            # are not tied to their ends.
+            choices = [(False,)] if edges_need_ends else [(False, True)]
+            for outside_bits in itertools.product(*choices * len(outside)):
+                edge_bits = [False] * len(adjacent)
+                for e, on in [*zip(inside, inside_bits), *zip(outside, outside_bits)]:
+                    edge_bits[e] = on
+                found.add(node_bits + tuple(edge_bits))
+    return frozenset(found)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("rows,cols,edges_need_ends", [(2, 3, True), (3, 3, True), (2, 3, False)])
+def test_links_with_their_own_literals(projections, mode, rows, cols, edges_need_ends) -> None:
+    """A link is usable only when its literal and both ends are true. Without the "edge -> ends"
+    clauses an edge may be true beside a false dot; it must not connect anything then."""
+    session, nodes, edges = dot_grid_session(rows, cols, mode, edges_need_ends)
+    lits = [*nodes.values(), *edges.values()]
+    expected = brute_dot_grid(rows, cols, edges_need_ends)
+    assert projections(session, lits) == expected
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rows=st.integers(1, 3),
+    cols=st.integers(1, 4),
+    data=st.data(),
+)
+def test_random_graphs_lazy_and_eager_agree_with_brute_force(rows, cols, data) -> None:
+    """Random subgraphs of a small grid, optional anchor, some nodes forced true or false."""
+    from .conftest import _projections
+
+    cells, adjacent = grid(rows, cols)
+    kept = [link for link in adjacent if data.draw(st.booleans(), label=f"keep {link}")]
+    anchor = data.draw(st.one_of(st.none(), st.sampled_from(cells)), label="anchor")
+    index = {cell: i for i, cell in enumerate(cells)}
+    expected = connected_subsets(len(cells), tuple((index[u], index[v]) for u, v in kept))
+    if anchor is not None:
+        expected = frozenset(m for m in expected if not m or m >> index[anchor] & 1)
+    fixed = data.draw(st.dictionaries(st.sampled_from(cells), st.booleans(), max_size=3), label="fixed")
+    expected = frozenset(
+        m for m in expected if all((m >> index[c] & 1) == int(t) for c, t in fixed.items())
+    )
+    for mode in MODES:
+        pool = VarPool()
+        nodes = {cell: pool.var("black", *cell) for cell in cells}
+        rule = ConnectedSubgraph("g", nodes, [(u, v, None) for u, v in kept], anchor)
+        session = Session(Encoding(pool, [], {}, no_clue, [rule]), connectivity=mode)
+        assumptions = [nodes[c] if t else -nodes[c] for c, t in fixed.items()]
+        assert masks(_projections(session, list(nodes.values()), assumptions)) == expected, mode
+
+
+def test_cut_excludes_the_disconnected_assignment() -> None:
+    """Each cut is violated by the assignment it came from (else the CEGAR loop could spin)."""
+    pool = VarPool()
+    cells, adjacent = grid(3, 3)
+    nodes = {cell: pool.var("black", *cell) for cell in cells}
+    rule = ConnectedSubgraph("region", nodes, [(u, v, None) for u, v in adjacent])
+    true = {nodes[0, 0], nodes[2, 2], nodes[0, 2], nodes[1, 2]}
+    value = lambda lit: (abs(lit) in true) == (lit > 0)
+    components = rule.components(value)
+    assert sorted(map(len, components)) == [1, 3]
+    cuts = rule.cuts(value, pool)
+    assert len(cuts) == 1
+    # Auxiliaries t are free: the cut is violated iff no extension of ``value`` satisfies it.
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=cuts[0]) as solver:
+        fixed = [v if v in true else -v for v in nodes.values()]
+        assert not solver.solve(assumptions=fixed)
+    assert rule.cuts(lambda lit: (abs(lit) in true - {nodes[0, 0]}) == (lit > 0), pool) == []
