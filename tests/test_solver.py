@@ -1,0 +1,150 @@
+"""The solver layer and Session: names, limits ("unknown", never an exception), reuse afterwards."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+import pysat.solvers
+
+from satgrid.cnf import VarPool, at_least, at_most, guarded
+from satgrid.encoding import Encoding
+from satgrid.errors import SatgridError, SolverError
+from satgrid.session import Session
+from satgrid.solver import Assignment, EmbeddedSolver, embedded_solver_names
+
+#: Solvers with python-sat's ``interrupt`` (a timer stops them) and without it (CaDiCaL: the time
+#: limit runs as conflict-budget slices).
+LIMITED_SOLVERS = ["cadical153", "cadical195", "glucose4", "minisat22", "maplechrono"]
+
+
+def pigeonhole(pigeons: int, holes: int):
+    """PHP(pigeons, holes) with the last pigeon's "needs a hole" clause behind a selector.
+
+    With the selector assumed and more pigeons than holes it is UNSAT and hard for resolution;
+    without it, easy and satisfiable.
+    """
+    pool = VarPool()
+    x = {(p, h): pool.var("in", p, h) for p in range(pigeons) for h in range(holes)}
+    last = pool.var("last pigeon")
+    clauses = []
+    for p in range(pigeons):
+        needs = at_least([x[p, h] for h in range(holes)], 1, pool)
+        clauses += guarded(needs, last) if p == pigeons - 1 else needs
+    for h in range(holes):
+        clauses += at_most([x[p, h] for p in range(pigeons)], 1, pool)
+    encoding = Encoding(pool, clauses, {("in", *k): v for k, v in x.items()}, _no_clue)
+    return encoding, x, last
+
+
+def _no_clue(key, value):
+    raise AssertionError("no clues here")
+
+
+def valid_placement(x, assignment: Assignment, pigeons: int, holes: int) -> bool:
+    per_hole = [sum(assignment(x[p, h]) for p in range(pigeons)) for h in range(holes)]
+    placed = [sum(assignment(x[p, h]) for h in range(holes)) for p in range(pigeons - 1)]
+    return max(per_hole) <= 1 and min(placed) >= 1
+
+
+def test_unknown_solver_name_lists_the_known_ones() -> None:
+    with pytest.raises(SolverError) as caught:
+        Session(pigeonhole(2, 2)[0], "minisat99")
+    message = str(caught.value)
+    assert "minisat99" in message
+    for known in ("cadical153", "glucose4", "minisat22", "lingeling"):
+        assert known in message
+    assert isinstance(caught.value, SatgridError)
+    assert set(embedded_solver_names()) >= {"cadical153", "cd15", "kissat404", "m22"}
+
+
+@pytest.mark.parametrize("name", ["kissat404", "kissat", "ks4"])
+def test_kissat_is_refused_for_incremental_use(name: str) -> None:
+    with pytest.raises(SolverError, match=r"kissat.*assumptions.*one-shot"):
+        Session(pigeonhole(2, 2)[0], name)
+
+
+def test_solver_without_its_package_is_a_solver_error() -> None:
+    if pysat.solvers.cms_present:
+        pytest.skip("pycryptosat is installed here")
+    with pytest.raises(SolverError, match="pycryptosat"):
+        EmbeddedSolver("cryptominisat5")
+
+
+def test_bad_connectivity_mode() -> None:
+    with pytest.raises(SolverError, match="lazy or eager"):
+        Session(pigeonhole(2, 2)[0], connectivity="sometimes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", LIMITED_SOLVERS)
+def test_conflict_limit_gives_unknown_and_the_session_goes_on(name: str) -> None:
+    encoding, x, last = pigeonhole(10, 9)
+    session = Session(encoding, name, conflict_limit=1)
+    assert session.solve([last]).status == "unknown"
+    assert session.solve([last]).status == "unknown"  # again: no exception, no stale state
+    # Queries settled by propagation alone need no conflict: the session still answers them.
+    diagonal = [x[p, p] for p in range(9)]
+    outcome = session.solve(diagonal)
+    assert outcome.status == "sat" and valid_placement(x, outcome.assignment, 10, 9)
+    assert session.solve([x[0, 0], x[1, 0]]).status == "unsat"
+    assert session.stats.sat_calls == 4
+
+
+@pytest.mark.parametrize("name", LIMITED_SOLVERS)
+def test_time_limit_gives_unknown_and_the_session_goes_on(name: str) -> None:
+    encoding, x, last = pigeonhole(10, 9)
+    session = Session(encoding, name)
+    session.set_time_limit(0.05)
+    assert session.solve([last]).status == "unknown"
+    session.set_time_limit(None)
+    outcome = session.solve()
+    assert outcome.status == "sat" and valid_placement(x, outcome.assignment, 10, 9)
+    # A limit already used up answers "unknown" at once, even for an easy query.
+    session.set_time_limit(-1.0)
+    assert session.solve().status == "unknown"
+    session.set_time_limit(30.0)  # a generous limit: easy queries are still answered
+    assert session.solve([x[0, 0], -x[1, 1]]).status == "sat"
+    assert session.solve([last, x[0, 0], x[1, 0]]).status == "unsat"
+
+
+def test_solver_without_limits_says_so() -> None:
+    encoding, _, last = pigeonhole(3, 2)
+    session = Session(encoding, "lingeling")
+    assert session.solve([last]).status == "unsat"  # no limit set: a plain solve
+    session.set_time_limit(10.0)
+    with pytest.raises(SolverError, match="lingeling.*limit"):
+        session.solve([last])
+
+
+@pytest.mark.parametrize("name", ["cadical153", "glucose4", "minisat22", "maplechrono", "lingeling"])
+def test_solvers_agree_on_the_number_of_placements(projections, name: str) -> None:
+    """5 pigeons in 5 holes: 5! placements, whichever embedded solver enumerates them."""
+    encoding, x, last = pigeonhole(5, 5)
+    session = Session(encoding, name)
+    found = projections(session, list(x.values()), [last])
+    assert len(found) == math.factorial(5)
+    expected = {
+        tuple(perm[p] == h for p in range(5) for h in range(5))
+        for perm in itertools.permutations(range(5))
+    }
+    assert found == expected
+    # The enumeration's blocking clauses are switched off afterwards.
+    assert session.solve([last]).status == "sat"
+    assert session.solve([last, *(x[p, (p + 1) % 5] for p in range(5))]).status == "sat"
+
+
+def test_assignment_reads_literals() -> None:
+    value = Assignment([1, -2, 3])
+    assert value(1) and not value(-1)
+    assert not value(2) and value(-2)
+    assert value(3) and not value(-3)
+    assert not value(7) and value(-7)  # beyond the model: unset, read as false
+
+
+def test_propagate() -> None:
+    encoding, x, last = pigeonhole(3, 3)
+    session = Session(encoding, "glucose4")
+    ok, implied = session.propagate([x[0, 0]])
+    assert ok and -x[1, 0] in implied and -x[2, 0] in implied
+    ok, _ = session.propagate([x[0, 0], x[1, 0]])
+    assert not ok
