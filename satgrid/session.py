@@ -14,7 +14,7 @@ from typing import Literal, Sequence
 from .cnf import Clause
 from .encoding import ClueEncoding, ClueKey, Encoding
 from .errors import SolverError
-from .solver import DEFAULT_SOLVER, Assignment, EmbeddedSolver
+from .solver import DEFAULT_SOLVER, Assignment, open_solver
 
 Connectivity = Literal["lazy", "eager"]
 Status = Literal["sat", "unsat", "unknown"]
@@ -63,7 +63,7 @@ class Session:
         if self.connectivity not in ("lazy", "eager"):
             raise SolverError(f"connectivity must be lazy or eager, not {self.connectivity!r}")
         enc = self.encoding
-        self.solver = EmbeddedSolver(self.solver_name, self.conflict_limit)
+        self.solver = open_solver(self.solver_name, self.conflict_limit)
         self.solver.add(enc.clauses)
         for rule in enc.rules:
             self.solver.add(rule.clauses(enc.pool))

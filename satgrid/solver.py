@@ -41,6 +41,16 @@ def _canonical_name(name: str) -> str:
     return name
 
 
+def open_solver(name: str = DEFAULT_SOLVER, conflict_limit: int | None = None):
+    """The solver called ``name``: ``external:<binary>`` runs a separate SAT binary
+    (:class:`satgrid.external.ExternalSolver`), any other name is a python-sat solver."""
+    from .external import ExternalSolver, is_external
+
+    if is_external(name):
+        return ExternalSolver(name, conflict_limit)
+    return EmbeddedSolver(name, conflict_limit)
+
+
 class Assignment:
     """A SAT model as a function from literal to truth value (unset variables are false)."""
 
