@@ -82,7 +82,7 @@ def region_session(
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("rows,cols", [(1, 1), (2, 2), (3, 3), (3, 4), (2, 5)])
+@pytest.mark.parametrize("rows,cols", [(1, 1), (2, 2), (3, 3), (3, 4), (2, 5), (4, 4)])
 def test_all_connected_subsets(projections, mode: str, rows: int, cols: int) -> None:
     _, expected = brute(rows, cols)
     session, lits, _ = region_session(rows, cols, mode)
@@ -106,7 +106,7 @@ def test_connected_k_subsets_of_4x4(projections, mode: str) -> None:
 
     session, lits, _ = region_session(4, 4, mode, extra=by_size)
     total = 0
-    for k in [1, 2, 3, 4, 5, 6, 14, 15, 16, 0]:
+    for k in [1, 2, 3, 4, 16, 15, 14, 13, 0, 5, 6, 7, 8, 9, 10, 11, 12]:
         found = masks(projections(session, lits, [selectors[k]]))
         assert found == {m for m in expected if m.bit_count() == k}, k
         total += len(found)
@@ -114,6 +114,7 @@ def test_connected_k_subsets_of_4x4(projections, mode: str) -> None:
     # 16 + 36 triominoes, 8 I + 9 O + 24 T + 24 S/Z + 48 L/J tetrominoes.
     sizes = {k: sum(1 for m in expected if m.bit_count() == k) for k in range(17)}
     assert [sizes[k] for k in (0, 1, 2, 3, 4, 16)] == [1, 16, 24, 52, 113, 1]
+    assert total == len(expected) == 11507
 
 
 @pytest.mark.parametrize("mode", MODES)
