@@ -357,7 +357,7 @@ def available(name: str) -> bool:
         for mod in modules:
             importlib.import_module(mod)
         return True
-    except BaseException:  # ImportError, or a broken install raising anything else
+    except Exception:  # ImportError, or a broken install raising anything else
         return False
 
 
