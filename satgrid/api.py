@@ -133,7 +133,12 @@ _MAX_SESSIONS = 8
 
 def session_for(puzzle: Any, options: Options) -> tuple[Session, bool]:
     """A session for ``puzzle`` (shared with earlier puzzles of the same encoding) and whether
-    the caller owns it (True: close it when done)."""
+    the caller owns it (True: close it when done).
+
+    Sessions on external solvers (``external:NAME``) are shared too: their clause list only grows
+    by sound clauses (rule cuts, clue clauses behind selectors, blocking clauses switched off by
+    ``retire``), which is what makes sharing an embedded solver correct; cuts found for one
+    puzzle then save runs for the next."""
     g = GENRES[puzzle.genre]
     key = g.cache_key(puzzle)
     if key is None:

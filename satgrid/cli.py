@@ -19,6 +19,7 @@ import click
 from . import __version__, api, dimacs
 from .errors import SatgridError
 from .puzzle import cell_name
+from .reader import read_text
 from .registry import GENRES
 from .solver import DEFAULT_SOLVER
 
@@ -52,7 +53,10 @@ def input_options(f):
 def solve_options(f):
     f = input_options(f)
     f = click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
-                     help="python-sat solver name (cadical153, cadical195, minisat22, glucose4, ...).")(f)
+                     help="python-sat solver name (cadical153, cadical195, minisat22, glucose4, ...), or "
+                          "external:cadical, external:minisat, external:picosat, "
+                          "external:cryptominisat5, external:/path/to/binary (a separate SAT "
+                          "binary, run once per SAT call).")(f)
     f = click.option("--time-limit", type=click.FloatRange(min=0), help="Seconds per puzzle.")(f)
     f = click.option("--conflict-limit", type=click.IntRange(min=1), help="Conflicts per SAT call.")(f)
     f = click.option("--connectivity", type=click.Choice(["lazy", "eager"]), default="lazy",
@@ -118,6 +122,68 @@ def encode(file: str, as_dimacs: bool, output: str | None, connectivity: str, no
 
 
 @main.command()
+@click.argument("file")
+@click.argument("model")
+@input_options
+@click.option("--map", "map_path", help="The export's .map.json: take the options from it and "
+              "check that the variable ids match.")
+@click.option("--connectivity", type=click.Choice(["eager", "lazy"]),
+              help="Connectivity of the export the model is of [default: eager].")
+@click.option("--no-clues", is_flag=True, help="The export was made with --no-clues.")
+@click.option("--clue-selectors", is_flag=True, help="The export was made with --clue-selectors.")
+@click.option("--puzzle", "puzzle_id", help="Which puzzle of FILE (when it holds several).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def decode(file: str, model: str, map_path: str | None, connectivity: str | None, no_clues: bool,
+           clue_selectors: bool, puzzle_id: str | None, fmt: str, **opts: Any) -> None:
+    """Read a solver's MODEL of FILE's DIMACS export back as a checked solution.
+
+    MODEL is SAT-competition output ('s'/'v' lines), minisat's result file, or a list of
+    literals. Variable ids come from a fresh export with the same options (exports are
+    deterministic), so pass the options used with 'satgrid encode', or --map. The solution is
+    printed only when it passes the rule checker; otherwise the error says what is broken (a model
+    of a lazy export may break the loop or connectivity rule).
+    """
+    with reported_errors():
+        if no_clues and clue_selectors:
+            raise click.UsageError("--no-clues and --clue-selectors exclude each other")
+        varmap = None
+        if map_path is not None:
+            if connectivity or no_clues or clue_selectors:
+                raise click.UsageError("--map gives the export options; leave out --connectivity, "
+                                       "--no-clues and --clue-selectors")
+            varmap = _read_json(map_path)
+        puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, varmap, file)
+        source, text = read_text(model)
+        answer = dimacs.read_model(text, source)
+        if answer.status != "sat":
+            raise SatgridError(f"{source}: the solver answered {answer.status.upper()}: no model "
+                               "to decode" + (" (an UNSAT exact export means the puzzle has no "
+                               "solution)" if answer.status == "unsat" else ""))
+        mode = "none" if no_clues else "selectors" if clue_selectors else "plain"
+        decoded = dimacs.decode_model(puzzle, answer.literals, connectivity or "eager", mode,
+                                      varmap, source)
+        g, name = GENRES[puzzle.genre], puzzle.name or str(puzzle.source)
+        if decoded.problems:
+            why = "; ".join(decoded.problems[:3])
+            more = f" (and {len(decoded.problems) - 3} more)" if len(decoded.problems) > 3 else ""
+            if decoded.broken_rules:
+                why = (f"it breaks the {', '.join(decoded.broken_rules)} rule, which a lazy export "
+                       f"leaves out (re-export with --connectivity eager): {why}")
+            raise SatgridError(f"{source}: not a solution of puzzle {name}: {why}{more}")
+        if fmt == "json":
+            click.echo(json.dumps({"id": name, "genre": g.name, "rows": puzzle.rows,
+                                   "cols": puzzle.cols, "status": "solved",
+                                   "puzzle": g.puzzle_json(puzzle),
+                                   "solution": g.solution_json(puzzle, decoded.solution),
+                                   "model": source}))
+        else:
+            click.echo(f"puzzle {name} ({g.name} {puzzle.rows}x{puzzle.cols}): the model of "
+                       f"{source} is a solution (checked)")
+            click.echo(g.render(puzzle, decoded.solution))
+
+
+@main.command()
 def genres() -> None:
     """List the genres satgrid knows."""
     width = max(map(len, GENRES))
@@ -136,6 +202,28 @@ def demo(fmt: str) -> None:
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _read_json(path: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise SatgridError(f"{path}: cannot read: {exc.strerror}") from None
+    except ValueError as exc:
+        raise SatgridError(f"{path}: not a JSON variable map: {exc}") from None
+
+
+def _pick_puzzle(puzzles: list[Any], puzzle_id: str | None, varmap: Any, file: str) -> Any:
+    """The one puzzle of ``puzzles`` a model is about: by --puzzle, by the map, or the only one."""
+    wanted = puzzle_id or (varmap.get("puzzle") if isinstance(varmap, dict) and len(puzzles) > 1 else None)
+    if wanted is None:
+        if len(puzzles) > 1:
+            raise SatgridError(f"{file} holds {len(puzzles)} puzzles: name one with --puzzle ID")
+        return puzzles[0]
+    chosen = [p for p in puzzles if (p.name or str(p.source)) == wanted]
+    if not chosen:
+        raise SatgridError(f"{file}: no puzzle {wanted!r}")
+    return chosen[0]
+
+
 def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text)
 

@@ -124,6 +124,7 @@ class ExternalSolver:
         self.clauses: list[tuple[int, ...]] = []
         self._lines: list[str] = []  # each clause rendered once, as it will be written
         self._top = 0
+        self._call_top = 0  # the largest variable of the last call (assumptions included)
         self._model: list[int] | None = None
         #: Binary runs so far and the wall time spent in them (process start to exit).
         self.runs = 0
@@ -148,7 +149,7 @@ class ExternalSolver:
             if timeout <= 0:
                 return None
         units = [(lit,) for lit in assumptions]
-        top = max([self._top, *(abs(lit) for lit in assumptions)])
+        top = self._call_top = max([self._top, *(abs(lit) for lit in assumptions)])
         with tempfile.TemporaryDirectory(prefix="satgrid-") as tmp:
             cnf = Path(tmp) / "in.cnf"
             with open(cnf, "w") as handle:
@@ -283,7 +284,7 @@ class ExternalSolver:
 
     def _full_model(self, values: list[int], code: int, out: str, err: str) -> list[int]:
         """The assignment as python-sat gives it: entry v-1 is v or -v for every variable."""
-        model = [-v for v in range(1, self._top + 1)]
+        model = [-v for v in range(1, self._call_top + 1)]
         seen: dict[int, int] = {}
         for lit in values:
             var = abs(lit)
@@ -297,18 +298,15 @@ class ExternalSolver:
 
     def _check_assignment(self, units: list[tuple[int, ...]]) -> None:
         """Every clause sent must hold, or the SAT answer is not believed."""
-        model = self._model
-        assert model is not None
-        size = len(model)
-
-        def holds(lit: int) -> bool:
-            var = lit if lit > 0 else -lit
-            return var <= size and (model[var - 1] > 0) == (lit > 0)
-
-        for index, clause in enumerate([*self.clauses, *units]):
-            if not any(holds(lit) for lit in clause):
-                self._model = None
-                what = "assumption" if index >= len(self.clauses) else f"clause {index + 1}"
+        assert self._model is not None
+        true = set(self._model)  # every variable up to the largest one used appears, as v or -v
+        clauses = self.clauses
+        if not any(map(true.isdisjoint, clauses)) and not any(map(true.isdisjoint, units)):
+            return
+        self._model = None
+        for index, clause in enumerate([*clauses, *units]):
+            if true.isdisjoint(clause):
+                what = "assumption" if index >= len(clauses) else f"clause {index + 1}"
                 raise SolverError(
                     f"{self.label} said SATISFIABLE but its assignment falsifies {what} "
                     f"({' '.join(map(str, clause))} 0); no answer taken from it")
