@@ -31,7 +31,8 @@ test: install-test solvers
 	$(BIN)/python -m pytest -q
 
 bench: install-test
-	$(BIN)/python bench/bench_sudoku.py
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,13 +1,13 @@
 """Shared test helpers: the shared data folder and the block format's solutions."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-if not SHARED.exists():  # a clone elsewhere: look beside the checkout's parent too
-    SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+#: ``shared/`` stands beside the checkout (in CI too); SATGRID_SHARED points elsewhere.
+SHARED = Path(os.environ.get("SATGRID_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 DATA = SHARED / "data"
 
 
