@@ -260,3 +260,34 @@ def test_cut_excludes_the_disconnected_assignment() -> None:
         fixed = [v if v in true else -v for v in nodes.values()]
         assert not solver.solve(assumptions=fixed)
     assert rule.cuts(lambda lit: (abs(lit) in true - {nodes[0, 0]}) == (lit > 0), pool) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_components_match_networkx(data) -> None:
+    """``components`` (read straight off a model, or through a plain function) against networkx."""
+    import networkx as nx
+
+    from satgrid.solver import Assignment
+
+    rows, cols = data.draw(st.integers(1, 5), label="rows"), data.draw(st.integers(1, 5), label="cols")
+    pool = VarPool()
+    cells, adjacent = grid(rows, cols)
+    nodes = {cell: pool.var("cell", *cell) for cell in cells}
+    own = data.draw(st.booleans(), label="links have literals")
+    links = [(u, v, pool.var("link", u, v) if own else None) for u, v in adjacent]
+    rule = ConnectedSubgraph("g", nodes, links)
+    model = [v if data.draw(st.booleans(), label=f"x{v}") else -v for v in range(1, pool.top + 1)]
+    model = model[: data.draw(st.integers(0, len(model)), label="model length")]  # unset = false
+    value = Assignment(model)
+    graph = nx.Graph()
+    graph.add_nodes_from(n for n, lit in nodes.items() if value(lit))
+    graph.add_edges_from(
+        (u, v) for u, v, lit in links if u in graph and v in graph and (lit is None or value(lit))
+    )
+    expected = sorted(map(frozenset, nx.connected_components(graph)), key=sorted)
+    for reader in (value, lambda lit: value(lit)):
+        found = rule.components(reader)
+        assert [len(s) for s in found] == sorted((len(s) for s in found), reverse=True)
+        assert sorted(map(frozenset, found), key=sorted) == expected
+        assert (rule.cuts(reader, pool) == []) == (len(expected) <= 1)
