@@ -291,3 +291,29 @@ def test_components_match_networkx(data) -> None:
         assert [len(s) for s in found] == sorted((len(s) for s in found), reverse=True)
         assert sorted(map(frozenset, found), key=sorted) == expected
         assert (rule.cuts(reader, pool) == []) == (len(expected) <= 1)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_anchor_literals(projections, mode: str) -> None:
+    """``anchors=[(lit, nodes)]``: when ``lit`` holds, some node of ``nodes`` is true (and the
+    region, being connected, reaches it). Two such literals on one session, in every combination."""
+    cells, expected = brute(3, 4)
+    pool = VarPool()
+    _, adjacent = grid(3, 4)
+    nodes = {cell: pool.var("black", *cell) for cell in cells}
+    corners, middle = [(0, 0), (2, 3)], [(1, 1)]
+    a, b = pool.var("a"), pool.var("b")
+    rule = ConnectedSubgraph(
+        "region", nodes, [(u, v, None) for u, v in adjacent], anchors=[(a, corners), (b, middle)]
+    )
+    session = Session(Encoding(pool, [], {}, no_clue, [rule]), connectivity=mode)
+
+    def touching(group):
+        bits = sum(1 << cells.index(cell) for cell in group)
+        return {m for m in expected if m & bits}
+
+    lits = list(nodes.values())
+    assert masks(projections(session, lits, [a])) == touching(corners)
+    assert masks(projections(session, lits, [b])) == touching(middle)
+    assert masks(projections(session, lits, [a, b])) == touching(corners) & touching(middle)
+    assert masks(projections(session, lits, [-a, -b])) == set(expected)
