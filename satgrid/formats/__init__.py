@@ -1,0 +1,127 @@
+"""Other programs' puzzle formats: puzz.link URLs, pzprv3 files, Tatham game IDs, ipuz Sudoku.
+
+:func:`read` recognises a text in one of these formats and returns its puzzles (or None, and the
+reader's own formats take over); :func:`looks_inline` tells whether a command-line argument is a
+URL or game ID rather than a file name; :func:`write` converts a puzzle (and its solution) out.
+
+Recognised, first match wins:
+1. a JSON object: ipuz Sudoku;
+2. a first line ``pzprv3``: pzprv3 files (several may follow each other);
+3. lines that are puzz.link URLs or Tatham game IDs, one a line, after optional header lines
+   (``genre: NAME`` or a bare genre name, which must agree with the URLs).
+
+The genre comes from the URL's pid, the pzprv3 header or the game's parameters; a ``genre``
+passed in (``--genre``, a ``genre:`` header) must agree, and decides between Solo and Loopy when
+a game ID's parameters leave it open. Never a guess: an ID both games could read is an error.
+"""
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+from typing import Any
+
+from ..errors import ParseError, UnsupportedGenre
+from ..registry import ALIASES, GENRES
+from . import ipuz, puzzlink, pzprv3, tatham
+
+#: ``--to`` targets of :func:`write` (``svg`` is drawn by :mod:`satgrid.render_svg`).
+TARGETS = ("url", "pzprv3", "text", "tatham", "ipuz")
+_HEADER = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
+
+
+def _genre_name(name: str | None) -> str | None:
+    if name is None:
+        return None
+    key = ALIASES.get(name.lower(), name.lower())
+    if key not in GENRES:
+        raise UnsupportedGenre(f"unknown genre {name!r}; known genres: {', '.join(GENRES)}")
+    return key
+
+
+def kind_of_line(text: str) -> str | None:
+    """``"url"``, ``"id"`` or None for one line."""
+    if puzzlink.looks_like_url(text):
+        return "url"
+    if tatham.looks_like_id(text):
+        return "id"
+    return None
+
+
+def looks_inline(argument: str) -> bool:
+    """Whether a command-line argument is a URL or game ID itself (not a file name)."""
+    return "\n" not in argument and kind_of_line(argument) is not None
+
+
+def read(text: str, source: str = "<text>", genre: str | None = None) -> list[Any] | None:
+    """The puzzles of ``text`` when it is in one of these formats, else None."""
+    return [loaded.puzzle for loaded in read_with_solutions(text, source, genre) or []] or None
+
+
+def read_with_solutions(text: str, source: str = "<text>", genre: str | None = None) -> list[pzprv3.Loaded] | None:
+    """Like :func:`read`, keeping the answers that pzprv3 and ipuz files hold."""
+    genre = _genre_name(genre)
+    if ipuz.is_json(text):
+        puzzle, solution = ipuz.read(text, source, genre)
+        return [pzprv3.Loaded(puzzle, solution)]
+    if pzprv3.is_pzprv3(text):
+        return pzprv3.read(text, source, genre)
+    first_body = None
+    for n, raw in enumerate(io.StringIO(text), 1):  # header lines, then the first puzzle line
+        word = raw.strip()
+        if not word or word.startswith("#"):
+            continue
+        header = _HEADER.match(word)
+        if kind_of_line(word):
+            first_body = n
+            break
+        if word.lower() in GENRES or word.lower() in ALIASES:
+            genre = genre or _genre_name(word)
+        elif header and header.group(1).lower() == "genre":
+            genre = genre or _genre_name(header.group(2).strip())
+        elif not header:
+            return None
+    if first_body is None:
+        return None
+    lines = [(i + 1, raw.rstrip("\r")) for i, raw in enumerate(text.split("\n"))]
+    body = [(n, t) for n, t in lines[first_body - 1:] if t.strip() and not t.lstrip().startswith("#")]
+    kinds = [kind_of_line(t) for _, t in body]
+    out = []
+    for (n, t), kind in zip(body, kinds):
+        if kind is None:
+            raise ParseError(source, n, "not a puzz.link URL or a game ID: a file of URLs and game IDs "
+                                        "holds one a line (lines starting with # are comments)", 1)
+        decode = puzzlink.decode if kind == "url" else tatham.decode
+        out.append(pzprv3.Loaded(decode(t, source, n, genre)))
+    return out
+
+
+def write(puzzle: Any, to: str, solution: Any = None) -> str:
+    """``puzzle`` (and, for pzprv3 and ipuz, its solution) as ``to``: one of :data:`TARGETS`."""
+    if to == "url":
+        return puzzlink.encode(puzzle) + "\n"
+    if to == "pzprv3":
+        return pzprv3.write(puzzle, solution)
+    if to == "tatham":
+        return tatham.encode(puzzle) + "\n"
+    if to == "ipuz":
+        return ipuz.write(puzzle, solution)
+    if to == "text":
+        return text_of(puzzle)
+    raise UnsupportedGenre(f"unknown output format {to!r}; choose from {', '.join(TARGETS)}, svg")
+
+
+def text_of(puzzle: Any) -> str:
+    """satgrid's own text format (a ``genre:`` header and the genre's grid), which reads back."""
+    g = GENRES[puzzle.genre]
+    header = [f"genre: {g.name}"]
+    if puzzle.genre == "sudoku":
+        from ..genres.sudoku import DEFAULT_BOX
+
+        if DEFAULT_BOX.get(puzzle.size) != (puzzle.box_height, puzzle.box_width):
+            header.append(f"box: {puzzle.box_height}x{puzzle.box_width}")
+        if puzzle.symbols is None and puzzle.size > 9:
+            puzzle = dataclasses.replace(puzzle, symbols=ipuz.WIDE[: puzzle.size])
+        if puzzle.symbols:
+            header.append(f"symbols: {puzzle.symbols}")
+    return "\n".join(header) + "\n" + g.render(puzzle) + "\n"
