@@ -14,8 +14,10 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Hashable, Iterable
 
+from . import formats
 from .errors import CheckFailed, SatgridError
 from .queries import PuzzleQueries
 from .reader import read_text, split_records
@@ -88,7 +90,11 @@ class Result:
 # -- loading ------------------------------------------------------------------------------------
 def load_text(text: str, source: str = "<text>", genre: str | None = None,
               meta: dict[str, str] | None = None) -> list[Any]:
-    """Every puzzle in ``text`` (see :mod:`satgrid.reader` for formats and genre detection)."""
+    """Every puzzle in ``text`` (see :mod:`satgrid.reader` for formats and genre detection; puzz.link
+    URLs, pzprv3 files, Tatham game IDs and ipuz JSON are read by :mod:`satgrid.formats`)."""
+    found = formats.read(text, source, genre)
+    if found is not None:
+        return found
     records = split_records(source, text, set(GENRES), genre)
     puzzles = []
     for record in records:
@@ -105,10 +111,14 @@ def load_text(text: str, source: str = "<text>", genre: str | None = None,
 
 
 def load(paths: Iterable[str], genre: str | None = None, meta: dict[str, str] | None = None) -> list[Any]:
-    """Every puzzle in the files ``paths`` (``-`` is standard input)."""
+    """Every puzzle in the files ``paths`` (``-`` is standard input); a path that is no file but a
+    puzz.link URL or a Tatham game ID is read as the puzzle itself."""
     puzzles = []
     for path in paths:
-        source, text = read_text(path)
+        if formats.looks_inline(path) and not Path(path).exists():
+            source, text = "<argument>", path
+        else:
+            source, text = read_text(path)
         puzzles += load_text(text, source, genre, meta)
     return puzzles
 

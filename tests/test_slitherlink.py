@@ -212,9 +212,9 @@ def test_puzzles_separated_by_blank_lines():
     ("2 . 12\n. . .\n", "clue 12 is more than 4", 2, 5),
     ("22.\n3.x\n", "'x' is not a clue", 3, 3),
     ("22.\n3.\n", "row has 2 cells, expected 3", 3, None),
-    ("10x10t0dh#seed\n", "random-seed ID", 2, None),
-    ("3x3t1:a2a\n", "not the square grid", 2, None),
-    ("3x3t0:a2a\n", "describes 3 cells", 2, None),
+    ("10x10t0dh#seed\n", "random-seed ID", 2, 10),
+    ("3x3t1:a2a\n", "not the square grid", 2, 4),
+    ("3x3t0:a2a\n", "describes 3 cells", 2, 10),
     ("3x3t0:a2a9f\n", "clue 9 is more than 4", 2, 10),
 ])
 def test_bad_input_is_a_parse_error_with_a_place(text, message, line, column):
