@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test install install-test solvers bench clean
+.PHONY: demo test install install-test solvers pzpr bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,7 @@ install: $(BIN)/python
 
 install-test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[png]' || echo "cairosvg not installed: PNG output and its test will be skipped"
 
 demo: install
 	$(BIN)/satgrid demo
@@ -27,7 +28,14 @@ solvers:
 	  if [ -n "$$missing" ]; then apt-get update -qq && apt-get install -y -qq cadical minisat picosat cryptominisat >/dev/null; fi; \
 	else echo "not root: external solvers not installed; tests that need them will be skipped"; fi
 
-test: install-test solvers
+# pzpr 0.10.1 (the puzz.link engine, an npm package) for the URL/pzprv3 cross-checks in
+# tests/test_pzpr.py, installed into tests/node/ (ignored by git); skipped when npm is missing.
+pzpr:
+	@if command -v npm >/dev/null; then \
+	  [ -f tests/node/node_modules/pzpr/package.json ] || npm install --silent --no-audit --no-fund --no-save --prefix tests/node pzpr@0.10.1; \
+	else echo "npm not found: pzpr not installed; the pzpr cross-checks will be skipped when node is missing too"; fi
+
+test: install-test solvers pzpr
 	$(BIN)/python -m pytest -q
 
 bench: install-test
