@@ -17,9 +17,11 @@ Anchored cut (optional ``anchors``): a pair ``(lit, nodes)`` adds the rule "when
 some node of ``nodes`` is true" (a Slitherlink clue above 0 behind its selector needs a corner dot
 on the loop). Then a component S that contains no node of an anchor whose ``lit`` holds cannot be
 the whole structure: ``t_S & lit -> OR(guards of the links leaving S)``. The anchor's ``lit`` is
-fixed by an assumption (a clue selector), so the cut acts as soon as one node of S is true; it
-applies to every component, the largest included (SAT_NOTES, "Cuts that worked": the generalised
-subtour cut). Without a usable anchor a component falls back to the pair cut.
+fixed by an assumption (a clue selector), so the cut acts as soon as one node of S is true, and
+it needs no ``t_R`` clauses over the largest component (SAT_NOTES, "Cuts that worked": the
+generalised subtour cut). Like the pair cut it is made for every component but the largest (on
+60x60 Slitherlinks cutting the largest too cost |largest| clauses an iteration and was slower).
+Without a usable anchor a component falls back to the pair cut.
 
 Eager form: a root (the anchor, or the first true node in a fixed order), a parent pointer from
 every other true node to a true neighbour over a usable link, and binary ranks that strictly
@@ -108,25 +110,26 @@ class ConnectedSubgraph:
         largest = components[0]
         held = self._anchors_for(components, value) if self.anchors else {}
         cuts = []
-        for index, s in enumerate(components):
+        for index, s in enumerate(components[1:], 1):
             if index in held:
                 cuts.append(self._cut(s, None, pool, value, condition=held[index]))
-            elif index:
+            else:
                 cuts.append(self._cut(s, largest, pool, value))
         return cuts
 
     def _anchors_for(self, components: list[set[Node]], value: Value) -> dict[int, int]:
-        """For each component (by index) the literal of a true anchor with no node in it."""
+        """For each component but the largest (by index) the literal of a true anchor with no
+        node in it."""
         where = {n: i for i, s in enumerate(components) for n in s}
         found: dict[int, int] = {}
         for (lit, nodes), on in zip(self.anchors, holds(value, [lit for lit, _ in self.anchors])):
             if not on:
                 continue
             touched = {where[n] for n in nodes if n in where}
-            for i in range(len(components)):
+            for i in range(1, len(components)):
                 if i not in touched and i not in found:
                     found[i] = lit
-            if len(found) == len(components):
+            if len(found) == len(components) - 1:
                 break
         return found
 
