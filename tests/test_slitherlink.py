@@ -62,8 +62,9 @@ def brute_solutions(givens) -> list[sl.Solution]:
                    for r, row in enumerate(givens) for c, k in enumerate(row))]
 
 
-def enumerate_all(puzzle: sl.SlitherlinkPuzzle, connectivity: str, anchored: bool = True) -> set:
-    session = Session(sl.build(puzzle.rows, puzzle.cols, anchored), connectivity=connectivity)
+def enumerate_all(puzzle: sl.SlitherlinkPuzzle, connectivity: str, anchored: bool = True,
+                  inside: bool = False) -> set:
+    session = Session(sl.build(puzzle.rows, puzzle.cols, anchored, inside), connectivity=connectivity)
     queries = PuzzleQueries(session, puzzle.clues())
     found, blocked = set(), []
     while (outcome := queries.solve(extra=blocked)).status == "sat":
@@ -89,9 +90,10 @@ def test_every_loop_of_an_empty_grid_lazy(rows, cols, count):
 
 
 @pytest.mark.parametrize("rows, cols", [(1, 2), (2, 2), (2, 3), (3, 3)])
-def test_every_loop_of_an_empty_grid_eager_and_pair_cuts(rows, cols):
+def test_every_loop_of_an_empty_grid_eager_pair_cuts_and_colouring(rows, cols):
     assert enumerate_all(blank(rows, cols), "eager") == set(all_loops(rows, cols))
     assert enumerate_all(blank(rows, cols), "lazy", anchored=False) == set(all_loops(rows, cols))
+    assert enumerate_all(blank(rows, cols), "lazy", inside=True) == set(all_loops(rows, cols))
 
 
 def test_clued_puzzle_counts_match_in_every_lowering():
@@ -105,6 +107,7 @@ def test_clued_puzzle_counts_match_in_every_lowering():
         assert enumerate_all(puzzle, "lazy") == want
         assert enumerate_all(puzzle, "eager") == want
         assert enumerate_all(puzzle, "lazy", anchored=False) == want
+        assert enumerate_all(puzzle, "eager", inside=True) == want
 
 
 @st.composite
