@@ -23,6 +23,16 @@ DIRECT_LIMIT = 6
 PAIRWISE_AMO_LIMIT = 16
 
 
+class _AuxMarker:
+    """First element of every ``fresh`` key: unequal to any string a genre could use."""
+
+    def __repr__(self) -> str:
+        return "aux"
+
+
+_AUX = _AuxMarker()
+
+
 class VarPool:
     """A python-sat ``IDPool`` whose variables are named by readable keys."""
 
@@ -35,9 +45,10 @@ class VarPool:
         return self.idpool.id(key)
 
     def fresh(self, tag: str = "aux") -> int:
-        """A new auxiliary variable, never returned before."""
+        """A new auxiliary variable, never returned before (its key starts with a private marker,
+        so no readable key can collide with it)."""
         self._fresh += 1
-        return self.idpool.id(("_" + tag, self._fresh))
+        return self.idpool.id((_AUX, tag, self._fresh))
 
     def key(self, var: int) -> Key | None:
         """The key of ``var``, or None for a cardinality auxiliary."""

@@ -36,3 +36,7 @@ class CheckFailed(SatgridError):
 
     This means an encoding bug; satgrid never prints such a solution.
     """
+
+
+class LimitReached(SatgridError):
+    """A time or conflict limit stopped a query that has no "unknown" answer to give."""

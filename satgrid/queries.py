@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from .encoding import ClueKey
+from .errors import LimitReached
 from .session import Outcome, Session
 from .solver import Assignment
 
@@ -93,7 +94,7 @@ class PuzzleQueries:
             outcome = self.other_solution(tuple(sorted(candidates, key=abs)))
             if outcome.status != "sat":
                 if outcome.status == "unknown":
-                    raise TimeoutError("backbone: limit reached")
+                    raise LimitReached("backbone: a time or conflict limit was reached")
                 break
             assert outcome.assignment is not None
             candidates = {lit for lit in candidates if outcome.assignment(lit)}
