@@ -374,3 +374,17 @@ def test_propagate_is_not_supported(tmp_path):
     with pytest.raises(SolverError, match="not executable"):
         ExternalSolver(f"external:{not_exec}")
     assert os.path.exists(fake)
+
+
+@needs("picosat")
+def test_a_model_the_checker_rejects_is_never_printed(monkeypatch):
+    """The rule checker has the last word on external answers too (here made to object)."""
+    import dataclasses
+
+    from satgrid.errors import CheckFailed
+
+    g = GENRES["sudoku"]
+    monkeypatch.setitem(GENRES, "sudoku", dataclasses.replace(g, check=lambda p, s: ["row 1 twice"]))
+    [puzzle] = api.load_text(SUDOKU)
+    with pytest.raises(CheckFailed, match=r"breaks a rule \(row 1 twice\)"):
+        api.solve(puzzle, options=api.Options(solver="external:picosat"))
