@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import click
 
-from . import __version__, api, dimacs
+from . import __version__, api, dimacs, formats, render_svg
 from .errors import SatgridError
 from .puzzle import cell_name
 from .reader import read_text
@@ -61,8 +61,9 @@ def solve_options(f):
     f = click.option("--conflict-limit", type=click.IntRange(min=1), help="Conflicts per SAT call.")(f)
     f = click.option("--connectivity", type=click.Choice(["lazy", "eager"]), default="lazy",
                      show_default=True, help="Lowering of connectivity and loop rules.")(f)
-    f = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-                     show_default=True)(f)
+    f = click.option("--format", "fmt", type=click.Choice(["text", "json", "pzprv3"]), default="text",
+                     show_default=True,
+                     help="pzprv3: puzz.link's file format with the solution filled in.")(f)
     f = click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Worker processes for files with many puzzles.")(f)
     f = click.option("--require-unique", is_flag=True,
@@ -201,7 +202,82 @@ def demo(fmt: str) -> None:
          connectivity="lazy", jobs=1, require_unique=False)
 
 
+@main.command()
+@click.argument("source", metavar="INPUT")
+@click.option("--to", "target", type=click.Choice([*formats.TARGETS, "svg"]), required=True,
+              help="url: puzz.link; pzprv3: puzz.link's file; text: satgrid's text; tatham: a Solo "
+                   "or Loopy game ID; ipuz: ipuz Sudoku JSON; svg: a drawing.")
+@click.option("-o", "--output", help="Output file [default: standard output]; with several puzzles, "
+                                      "svg and ipuz go to OUTPUT-1.ext, OUTPUT-2.ext, ...")
+@click.option("--solution", is_flag=True, help="Solve and include the solution (pzprv3, ipuz, svg).")
+@input_options
+def convert(source: str, target: str, output: str | None, solution: bool, **opts: Any) -> None:
+    """Convert the puzzles in INPUT (a file, a puzz.link URL or a game ID) to another format."""
+    with reported_errors():
+        puzzles = _load((source,), opts)
+        solutions = [api.solve(p).solution if solution else None for p in puzzles]
+        if target in ("svg", "ipuz"):
+            texts = [render_svg.svg(p, s) if target == "svg" else formats.write(p, target, s)
+                     for p, s in zip(puzzles, solutions)]
+            _emit(texts, output, target)
+        else:
+            _emit([formats.write_all(puzzles, target, solutions)], output, target)
+
+
+@main.command()
+@click.argument("file")
+@click.option("-o", "--output", required=True,
+              help="out.svg, or out.png (needs the png extra); - writes SVG to standard output; "
+                   "several puzzles go to out-1.svg, out-2.svg, ...")
+@click.option("--solution", is_flag=True,
+              help="Draw the solution; a second solution, if any, beside it with the differences marked.")
+@click.option("--audit", is_flag=True, help="Mark the redundant clues (proves uniqueness first).")
+@input_options
+@click.option("--solver", default=DEFAULT_SOLVER, show_default=True, help="python-sat solver name.")
+@click.option("--time-limit", type=click.FloatRange(min=0), help="Seconds per puzzle.")
+def render(file: str, output: str, solution: bool, audit: bool, solver: str, time_limit: float | None,
+           **opts: Any) -> None:
+    """Draw the puzzles in FILE as SVG or PNG, with --solution their solutions."""
+    with reported_errors():
+        puzzles = _load((file,), opts)
+        drawings = []
+        for puzzle in puzzles:
+            first = second = None
+            redundant: list = []
+            if solution or audit:
+                result = api.solve(puzzle, unique=True, audit=audit,
+                                   options=api.Options(solver=solver, time_limit=time_limit))
+                if result.solution is None:
+                    click.echo(f"satgrid: {result.id}: {result.status}, drawn without a solution", err=True)
+                if solution:
+                    first, second = result.solution, result.second_solution
+                redundant = result.redundant_clues or []
+            drawings.append(render_svg.svg(puzzle, first, second, redundant))
+        _emit(drawings, output, "svg")
+
+
 # -- helpers ------------------------------------------------------------------------------------
+def _emit(texts: list[str], output: str | None, ext: str) -> None:
+    """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ..."""
+    if output in (None, "-"):
+        if len(texts) > 1:
+            raise SatgridError(f"{len(texts)} puzzles: give -o NAME.{ext} to write NAME-1.{ext}, ...")
+        click.echo(texts[0], nl=False)
+        return
+    path = Path(output)
+    targets = [path] if len(texts) == 1 else [
+        path.with_name(f"{path.stem}-{i}{path.suffix or '.' + ext}") for i in range(1, len(texts) + 1)]
+    for target, text in zip(targets, texts):
+        try:
+            if ext == "svg":
+                render_svg.write(text, str(target))
+            else:
+                target.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise SatgridError(f"{target}: cannot write: {exc.strerror}") from None
+        click.echo(f"wrote {target}", err=True)
+
+
 def _read_json(path: str) -> Any:
     try:
         return json.loads(Path(path).read_text())
@@ -258,10 +334,14 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, **opts) -> N
                 results.append(result)
                 if fmt == "json":
                     click.echo(json.dumps(result.to_json()))
+                elif fmt == "pzprv3":
+                    click.echo(formats.write(result.puzzle, "pzprv3", result.solution), nl=False)
+                    if result.solution is None:
+                        click.echo(f"satgrid: {result.id}: {result.status}, written without an answer", err=True)
         if fmt == "text":
             click.echo(_text_report(results, audit, minimize))
         if len(results) > 1:
-            click.echo(_summary(results), err=fmt == "json")
+            click.echo(_summary(results), err=fmt != "text")
     if require_unique and any(r.status != "unique" for r in results):
         sys.exit(3)
 

@@ -111,8 +111,31 @@ def write(puzzle: Any, to: str, solution: Any = None) -> str:
     raise UnsupportedGenre(f"unknown output format {to!r}; choose from {', '.join(TARGETS)}, svg")
 
 
+def write_all(puzzles: list[Any], to: str, solutions: list[Any] | None = None) -> str:
+    """Several puzzles in one text: one URL or game ID a line, pzprv3 files one after the other,
+    satgrid's block format (``puzzle ... end``) for text; ipuz holds one puzzle a document."""
+    solutions = solutions or [None] * len(puzzles)
+    if len(puzzles) == 1:
+        return write(puzzles[0], to, solutions[0])
+    if to == "ipuz":
+        raise UnsupportedGenre("an ipuz document holds one puzzle: write each to its own file")
+    if to != "text":
+        return "".join(write(p, to, s) for p, s in zip(puzzles, solutions))
+    blocks = []
+    for index, puzzle in enumerate(puzzles, 1):
+        headers, grid = _text_parts(puzzle)
+        blocks.append("\n".join([f"puzzle {puzzle.name or index}", *headers, "givens:", grid, "end"]))
+    return "\n\n".join(blocks) + "\n"
+
+
 def text_of(puzzle: Any) -> str:
     """satgrid's own text format (a ``genre:`` header and the genre's grid), which reads back."""
+    headers, grid = _text_parts(puzzle)
+    return "\n".join(headers) + "\n" + grid + "\n"
+
+
+def _text_parts(puzzle: Any) -> tuple[list[str], str]:
+    """The header lines (genre, and a Sudoku's box and symbols when needed) and the grid."""
     g = GENRES[puzzle.genre]
     header = [f"genre: {g.name}"]
     if puzzle.genre == "sudoku":
@@ -124,4 +147,4 @@ def text_of(puzzle: Any) -> str:
             puzzle = dataclasses.replace(puzzle, symbols=ipuz.WIDE[: puzzle.size])
         if puzzle.symbols:
             header.append(f"symbols: {puzzle.symbols}")
-    return "\n".join(header) + "\n" + g.render(puzzle) + "\n"
+    return header, g.render(puzzle)
