@@ -126,6 +126,8 @@ class ExternalSolver:
         self._top = 0
         self._call_top = 0  # the largest variable of the last call (assumptions included)
         self._model: list[int] | None = None
+        self._tmp: tempfile.TemporaryDirectory | None = None
+        self._tmp_pid = 0
         #: Binary runs so far and the wall time spent in them (process start to exit).
         self.runs = 0
         self.run_time_s = 0.0
@@ -150,29 +152,37 @@ class ExternalSolver:
                 return None
         units = [(lit,) for lit in assumptions]
         top = self._call_top = max([self._top, *(abs(lit) for lit in assumptions)])
-        with tempfile.TemporaryDirectory(prefix="satgrid-") as tmp:
-            cnf = Path(tmp) / "in.cnf"
-            with open(cnf, "w") as handle:
-                handle.write(f"p cnf {top} {len(self.clauses) + len(units)}\n")
-                handle.writelines(self._lines)
-                handle.writelines(f"{lit} 0\n" for lit in assumptions)
-            result = Path(tmp) / "out.txt"
-            command = self._command(cnf, result, timeout)
-            started = time.perf_counter()
-            ran = run(command, timeout)
-            self.runs += 1
-            self.run_time_s += time.perf_counter() - started
-            if ran is None:
-                return None
-            code, out, err = ran
-            if self.profile.minisat_output:
-                text = result.read_text(errors="replace") if result.exists() else None
-                answer = self._read_minisat(code, text, out, err)
-            else:
-                answer = self._read_competition(code, out, err)
+        cnf, result = self._files()
+        with open(cnf, "w") as handle:
+            handle.write(f"p cnf {top} {len(self.clauses) + len(units)}\n")
+            handle.writelines(self._lines)
+            handle.writelines(f"{lit} 0\n" for lit in assumptions)
+        result.unlink(missing_ok=True)  # never read a result file left by an earlier call
+        command = self._command(cnf, result, timeout)
+        started = time.perf_counter()
+        ran = run(command, timeout)
+        self.runs += 1
+        self.run_time_s += time.perf_counter() - started
+        if ran is None:
+            return None
+        code, out, err = ran
+        if self.profile.minisat_output:
+            text = result.read_text(errors="replace") if result.exists() else None
+            answer = self._read_minisat(code, text, out, err)
+        else:
+            answer = self._read_competition(code, out, err)
         if answer is True:
             self._check_assignment(units)
         return answer
+
+    def _files(self) -> tuple[Path, Path]:
+        """This solver's input and result files, in a private temporary directory that goes away
+        with the solver (``close`` or garbage collection). A forked copy of the solver (worker
+        processes) makes its own directory rather than share the parent's files."""
+        if self._tmp is None or self._tmp_pid != os.getpid():
+            self._tmp = tempfile.TemporaryDirectory(prefix="satgrid-")
+            self._tmp_pid = os.getpid()
+        return Path(self._tmp.name) / "in.cnf", Path(self._tmp.name) / "out.txt"
 
     def model(self) -> list[int]:
         if self._model is None:
@@ -186,6 +196,9 @@ class ExternalSolver:
     def close(self) -> None:
         self.clauses.clear()
         self._lines.clear()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
 
     # -- running -------------------------------------------------------------------------------
     def _command(self, cnf: Path, result: Path, timeout: float | None) -> list[str]:
@@ -284,16 +297,13 @@ class ExternalSolver:
 
     def _full_model(self, values: list[int], code: int, out: str, err: str) -> list[int]:
         """The assignment as python-sat gives it: entry v-1 is v or -v for every variable."""
-        model = [-v for v in range(1, self._call_top + 1)]
-        seen: dict[int, int] = {}
+        top = max(self._call_top, max(map(abs, values), default=0))
+        model = list(range(-1, -top - 1, -1))
         for lit in values:
-            var = abs(lit)
-            if seen.get(var, lit) != lit:
-                raise self._fault(f"assignment sets variable {var} both ways", code, out, err)
-            seen[var] = lit
-            if var > len(model):
-                model.extend(-v for v in range(len(model) + 1, var + 1))
-            model[var - 1] = lit
+            model[(lit if lit > 0 else -lit) - 1] = lit
+        if len(set(values)) != len(set(map(abs, values))):
+            var = next(abs(lit) for lit in values if -lit in set(values))
+            raise self._fault(f"assignment sets variable {var} both ways", code, out, err)
         return model
 
     def _check_assignment(self, units: list[tuple[int, ...]]) -> None:

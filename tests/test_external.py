@@ -388,3 +388,15 @@ def test_a_model_the_checker_rejects_is_never_printed(monkeypatch):
     [puzzle] = api.load_text(SUDOKU)
     with pytest.raises(CheckFailed, match=r"breaks a rule \(row 1 twice\)"):
         api.solve(puzzle, options=api.Options(solver="external:picosat"))
+
+
+@needs("cadical")
+def test_jobs_with_an_external_solver_give_the_same_answers(tmp_path):
+    text = shared_file("sudoku", "tatham.txt").read_text()
+    path = tmp_path / "few.txt"
+    path.write_text(text[:text.index("puzzle solo-3x3db-1")])
+    args = ["solve", str(path), "--solver", "external:cadical", "--unique", "--format", "json"]
+    one = CliRunner().invoke(main, args, catch_exceptions=False).stdout.splitlines()
+    two = CliRunner().invoke(main, [*args, "--jobs", "2"], catch_exceptions=False).stdout.splitlines()
+    strip = lambda lines: [{k: v for k, v in json.loads(x).items() if k != "stats"} for x in lines]  # noqa: E731
+    assert strip(one) == strip(two) and len(one) == 4
