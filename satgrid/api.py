@@ -119,7 +119,7 @@ def load(paths: Iterable[str], genre: str | None = None, meta: dict[str, str] | 
             source, text = "<argument>", path
         else:
             source, text = read_text(path)
-        puzzles += load_text(text, source, genre, meta)
+        puzzles += load_text(text, source, genre or formats.genre_of_path(path), meta)
     return puzzles
 
 

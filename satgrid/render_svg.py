@@ -77,9 +77,14 @@ def _line(cls: str, x1: float, y1: float, x2: float, y2: float, colour: str, wid
             f'stroke-width="{width:g}" stroke-linecap="round"/>')
 
 
-def _cells(puzzle: Any, fills: dict[tuple[int, int], str]) -> list[str]:
-    return [_rect("cell", r, c, fills.get((r, c), "#fff"), GREY)
-            for r in range(puzzle.rows) for c in range(puzzle.cols)]
+def _cells(puzzle: Any, marks: dict[tuple[int, int], tuple[str, str]]) -> list[str]:
+    """One rect per cell; ``marks`` gives a cell an extra class and its fill."""
+    out = []
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
+            extra, fill = marks.get((r, c), ("", "#fff"))
+            out.append(_rect(f"cell {extra}".strip(), r, c, fill, GREY))
+    return out
 
 
 def _border(puzzle: Any) -> str:
@@ -87,10 +92,11 @@ def _border(puzzle: Any) -> str:
             f'fill="none" stroke="{INK}" stroke-width="3"/>')
 
 
-def _marks(cells: dict, diff: set, redundant: set) -> dict:
-    fills = {k: YELLOW for k in cells if k in redundant}
-    fills.update({k: PALE_RED for k in diff})
-    return fills
+def _marks(cells: dict, diff: set, redundant: set) -> dict[tuple[int, int], tuple[str, str]]:
+    """Redundant clue cells yellow, cells that differ between two solutions pale red."""
+    marks = {k: ("redundant", YELLOW) for k in cells if k in redundant}
+    marks.update({k: ("diff", PALE_RED) for k in diff})
+    return marks
 
 
 def _sudoku(puzzle: Any, solution: Any, diff: set, redundant: set) -> list[str]:
@@ -111,24 +117,22 @@ def _sudoku(puzzle: Any, solution: Any, diff: set, redundant: set) -> list[str]:
         for c in range(n):
             given = puzzle.givens[r][c]
             if given is not None:
-                cls = "clue redundant" if (r, c) in redundant else "clue"
-                out.append(_text(cls, r, c, label(given), INK, size, "bold"))
+                out.append(_text("clue", r, c, label(given), INK, size, "bold"))
             elif solution is not None and solution[r][c]:
-                colour = RED if (r, c) in diff else BLUE
-                out.append(_text("value", r, c, label(solution[r][c]), colour, size))
+                cls, colour = ("value diff", RED) if (r, c) in diff else ("value", BLUE)
+                out.append(_text(cls, r, c, label(solution[r][c]), colour, size))
     return out
 
 
 def _nurikabe(puzzle: Any, solution: Any, diff: set, redundant: set) -> list[str]:
     numbers = puzzle.numbers()
-    fills = _marks(numbers, diff, redundant)
-    out = _cells(puzzle, fills)
+    out = _cells(puzzle, _marks(numbers, diff, redundant))
     if solution is not None:
         for r in range(puzzle.rows):
             for c in range(puzzle.cols):
                 if solution[r][c] == "#":
                     colour = "#7a1f1a" if (r, c) in diff else INK
-                    out.append(_rect("shaded", r, c, colour, "#555"))
+                    out.append(_rect("shaded diff" if (r, c) in diff else "shaded", r, c, colour, "#555"))
                 elif (r, c) not in numbers:
                     out.append(f'<circle class="white" cx="{c * CELL + CELL / 2:g}" cy="{r * CELL + CELL / 2:g}" '
                                f'r="2.5" fill="{GREY}"/>')
@@ -136,8 +140,7 @@ def _nurikabe(puzzle: Any, solution: Any, diff: set, redundant: set) -> list[str
     for (r, c), v in numbers.items():
         label = str(v)
         size = CELL * (0.6 if len(label) < 3 else 0.42)
-        cls = "clue redundant" if (r, c) in redundant else "clue"
-        out.append(_text(cls, r, c, label, INK, size, "bold"))
+        out.append(_text("clue", r, c, label, INK, size, "bold"))
     return out
 
 
@@ -160,8 +163,7 @@ def _slitherlink(puzzle: Any, solution: Any, diff: set, redundant: set) -> list[
         for j in range(cols + 1):
             out.append(f'<circle class="dot" cx="{j * CELL}" cy="{i * CELL}" r="2.8" fill="{INK}"/>')
     for (r, c), k in puzzle.clues().items():
-        cls = "clue redundant" if (r, c) in redundant else "clue"
-        out.append(_text(cls, r, c, str(k), INK, CELL * 0.55, "bold"))
+        out.append(_text("clue", r, c, str(k), INK, CELL * 0.55, "bold"))
     return out
 
 

@@ -48,6 +48,16 @@ def kind_of_line(text: str) -> str | None:
     return None
 
 
+#: File name endings that name a genre's format (``.sdk``, ``.ss``: Sudoku text).
+SUFFIX_GENRE = {".sdk": "sudoku", ".ss": "sudoku"}
+
+
+def genre_of_path(path: str) -> str | None:
+    """The genre a file name's ending declares (``puzzle.sdk`` is a Sudoku), else None."""
+    dot = path.rfind(".")
+    return SUFFIX_GENRE.get(path[dot:].lower()) if dot > path.rfind("/") else None
+
+
 def looks_inline(argument: str) -> bool:
     """Whether a command-line argument is a URL or game ID itself (not a file name)."""
     return "\n" not in argument and kind_of_line(argument) is not None

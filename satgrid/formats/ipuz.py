@@ -65,7 +65,7 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
     n = len(rows)
     if n not in DEFAULT_BOX:
         raise fail(f"a {n}x{n} grid has no standard box shape")
-    charset = doc.get("charset", DIGITS if n <= 9 else None)
+    charset = doc.get("charset", DIGITS[:n] if n <= 9 else None)
     if charset is None:
         raise fail(f"a {n}x{n} ipuz Sudoku needs its 'charset'", "puzzle")
     if not isinstance(charset, str) or len(charset) != n or len(set(charset)) != n:

@@ -39,7 +39,7 @@ UNKNOWN = "?"
 Cell = Union[int, str, None]  # a value, "?" or None (blank)
 
 _PID = re.compile(r"([a-z][a-z0-9]*?)(?:_(edit|play|test|make))?")
-_URL_START = re.compile(r"^(?:https?://\S*?\?|[a-z][a-z0-9_]*/)")
+_URL_START = re.compile(r"^(?:https?://\S|(?:p(?:\.html)?\?)?[a-z][a-z0-9_]*/)")
 
 
 def looks_like_url(text: str) -> bool:
@@ -91,7 +91,7 @@ def split(text: str, source: str = "<url>", line: int = 1) -> Url:
     sizes = []
     for name in ("columns", "rows"):
         if not rest:
-            raise _error(source, line, col, f"the URL ends before its number of {name}")
+            raise _error(source, line, lead + len(s) + 1, f"the URL ends before its number of {name}")
         value, at = rest.pop(0)
         if not value.isdigit():
             raise _error(source, line, at, f"number of {name} {value!r} is not a number")
@@ -242,6 +242,9 @@ def decode(text: str, source: str = "<url>", line: int = 1, genre: str | None = 
     def fail(index: int, message: str) -> ParseError:
         return _error(source, line, url.body_col + index, message)
 
+    if url.genre == "sudoku" and (url.cols != url.rows or url.cols not in SUDOKU_BOX):
+        raise _error(source, line, url.body_col,
+                     f"a {url.cols}x{url.rows} Sudoku: puzz.link's Sudoku is 4x4, 6x6, 9x9, 16x16 or 25x25")
     n = url.cols * url.rows
     reader = decode_four if url.genre == "slitherlink" else decode_numbers
     cells = reader(url.body, n, fail)
@@ -266,9 +269,6 @@ def decode(text: str, source: str = "<url>", line: int = 1, genre: str | None = 
 
 def _sudoku(url: Url, grid, src: Source, fail) -> SudokuPuzzle:
     size = url.cols
-    if url.cols != url.rows or size not in SUDOKU_BOX:
-        raise _error(src.file, src.line, url.body_col,
-                     f"a {url.cols}x{url.rows} Sudoku: puzz.link's Sudoku is 4x4, 6x6, 9x9, 16x16 or 25x25")
     for row in grid:
         for v, at in row:
             if v == UNKNOWN:

@@ -70,7 +70,8 @@ class _Cursor:
         while self.at < len(self.lines) and not self.lines[self.at][1].strip():
             self.at += 1
         if self.at >= len(self.lines):
-            raise self.error(f"the file ends before {what} (truncated pzprv3 file)", self.lines[-1][0])
+            last = max(n for n, t in self.lines if t.strip())
+            raise self.error(f"the file ends before {what} (truncated pzprv3 file)", last)
         self.at += 1
         return self.lines[self.at - 1]
 
@@ -121,8 +122,10 @@ def _read_one(lines: list[Line], source: str, genre: str | None) -> Loaded:
     return _slither(cur, src, rows, cols, version == "pzprv3.1")
 
 
-def _clue(cur: _Cursor, token: tuple[str, int, int], top: int, extra: dict[str, Any] = {}) -> Any:
+def _clue(cur: _Cursor, token: tuple[str, int, int], low: int, top: int, extra: dict[str, Any] | None = None) -> Any:
+    """A clue token: None (``.``), ``"?"`` (``-``), a number ``low..top``, or ``extra[token]``."""
     word, n, col = token
+    extra = extra or {}
     if word == ".":
         return None
     if word == "-":
@@ -130,8 +133,8 @@ def _clue(cur: _Cursor, token: tuple[str, int, int], top: int, extra: dict[str, 
     if word in extra:
         return extra[word]
     if word.isdigit():
-        if not (0 if top == 4 else 1) <= int(word) <= top:
-            raise cur.error(f"clue {word} is out of range {0 if top == 4 else 1}..{top}", n, col)
+        if not low <= int(word) <= top:
+            raise cur.error(f"clue {word} is out of range {low}..{top}", n, col)
         return int(word)
     raise cur.error(f"{word!r} is not a clue ('.', '-' or a number)", n, col)
 
@@ -143,7 +146,7 @@ def _sudoku(cur: _Cursor, src: Source) -> Loaded:
     clues = cur.grid(size, size, "clue grid")
     givens = []
     for row in clues:
-        values = [_clue(cur, tok, size) for tok in row]
+        values = [_clue(cur, tok, 1, size) for tok in row]
         for v, (_, n, col) in zip(values, row):
             if v == "?":
                 raise cur.error("a '?' given: a Sudoku given needs its value", n, col)
@@ -176,7 +179,7 @@ def _sudoku(cur: _Cursor, src: Source) -> Loaded:
 def _nurikabe(cur: _Cursor, src: Source, rows: int, cols: int) -> Loaded:
     grid = cur.grid(rows, cols, "grid")
     marks = {"#": "#", "+": "+"}
-    cells = [[_clue(cur, tok, rows * cols, marks) for tok in row] for row in grid]
+    cells = [[_clue(cur, tok, 1, rows * cols, marks) for tok in row] for row in grid]
     puzzle = NurikabePuzzle(
         tuple(tuple(None if v in marks else v for v in row) for row in cells), "", src)
     if not any(v == "#" for row in cells for v in row):
@@ -191,7 +194,7 @@ def _slither(cur: _Cursor, src: Source, rows: int, cols: int, v31: bool) -> Load
         for word, n, col in row:
             if word == "-":
                 raise cur.error("a '?' clue: satgrid's Slitherlink has clues 0-4 only", n, col)
-    puzzle = SlitherlinkPuzzle(tuple(tuple(_clue(cur, tok, 4) for tok in row) for row in clues), "", src)
+    puzzle = SlitherlinkPuzzle(tuple(tuple(_clue(cur, tok, 0, 4) for tok in row) for row in clues), "", src)
     if not cur.more():
         return Loaded(puzzle)
     if v31:
