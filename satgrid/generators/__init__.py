@@ -1,0 +1,172 @@
+"""Puzzle generators: a literal dict from genre name to ``generate(rows, cols, rng, *, flavour,
+**options) -> puzzle``, and the driver that makes, checks and reports a batch of puzzles.
+
+Every puzzle the driver hands out has passed :func:`satgrid.api.solve` with ``audit=True``: a
+solution that passes the genre's independent checker, status "unique", and, where the generator
+promises it (Sudoku level 5, the other genres' "hard" flavour), no redundant clue. A puzzle that
+fails is an internal error (:class:`GenerationFailed`), never printed.
+
+Seeds: puzzle ``i`` of a run with seed ``S`` is made from its own seed, ``S`` itself for the first
+puzzle and a hash of ``(S, i)`` for the others; each puzzle reports its seed, and ``--seed`` with
+that seed and ``--count 1`` makes that puzzle again.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import importlib.util
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from .. import api
+from ..errors import SatgridError, UnsupportedGenre
+from . import sudoku
+
+
+def _optional(name: str):
+    """A sibling generator module if its file exists (import errors inside it are not hidden)."""
+    if importlib.util.find_spec(f"{__name__}.{name}") is None:
+        return None
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+slitherlink = _optional("slitherlink")
+nurikabe = _optional("nurikabe")
+
+GENERATORS: dict[str, Callable[..., Any]] = {
+    "sudoku": sudoku.generate,
+    **({"slitherlink": slitherlink.generate} if slitherlink else {}),
+    **({"nurikabe": nurikabe.generate} if nurikabe else {}),
+}
+
+FLAVOURS = ("normal", "hard")
+
+
+class GenerationFailed(SatgridError):
+    """Internal error: a generated puzzle failed its check (not unique, not minimal)."""
+
+
+def _grader() -> Callable[[Any], int] | None:
+    if importlib.util.find_spec("satgrid.grading") is None:
+        return None
+    return importlib.import_module("satgrid.grading").grade
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """The seed of puzzle ``index`` of a run with ``seed`` (``seed`` itself for the first)."""
+    if index == 0:
+        return seed
+    digest = hashlib.sha256(f"satgrid/{seed}/{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def promises_minimal(genre: str, level: int | None, flavour: str | None) -> bool:
+    """Does the generator promise a clue-minimal puzzle for these settings?"""
+    if genre == "sudoku":
+        return sudoku.promises_minimal(level, flavour or "hard")
+    return flavour != "normal"
+
+
+@dataclass
+class GeneratedPuzzle:
+    """One generated puzzle and its audit."""
+
+    result: api.Result
+    seed: int
+    level: int | None
+    flavour: str | None
+    grade: int | None = None
+    generate_s: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def puzzle(self) -> Any:
+        return self.result.puzzle
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.result.to_json()
+        out["minimal"] = self.result.minimal
+        if self.grade is not None:
+            out["grade"] = self.grade
+        out["seed"] = self.seed
+        if self.level is not None:
+            out["level"] = self.level
+        if self.flavour is not None:
+            out["flavour"] = self.flavour
+        out.update(self.extra)
+        out["generate_s"] = round(self.generate_s, 6)
+        return out
+
+
+def check_request(genre: str, rows: int, cols: int, level: int | None, flavour: str | None) -> None:
+    """Refuse a request the generator cannot serve, with a message naming what would work."""
+    if genre not in GENERATORS:
+        raise UnsupportedGenre(f"no generator for {genre!r}; generators: {', '.join(GENERATORS)}")
+    if rows < 1 or cols < 1:
+        raise SatgridError(f"size {cols}x{rows} is empty")
+    if level is not None and flavour is not None:
+        raise SatgridError("give a level or a flavour, not both")
+    if flavour is not None and flavour not in FLAVOURS:
+        raise SatgridError(f"flavour must be one of {', '.join(FLAVOURS)}, not {flavour!r}")
+    if genre == "sudoku":
+        sudoku.resolve_level(level, flavour or "hard")
+        sudoku._box(rows, cols, None)
+    elif level is not None:
+        raise SatgridError(f"{genre} has flavours ({', '.join(FLAVOURS)}), not levels")
+
+
+def generate_one(genre: str, rows: int, cols: int, seed: int, level: int | None = None,
+                 flavour: str | None = None, options: api.Options = api.Options(),
+                 genre_options: dict[str, Any] | None = None) -> GeneratedPuzzle:
+    """Make the puzzle of ``seed``, audit it, grade it; raise :class:`GenerationFailed` if the
+    audit disagrees with what the generator promises."""
+    check_request(genre, rows, cols, level, flavour)
+    kwargs = dict(genre_options or {})
+    if genre == "sudoku":
+        kwargs.update(level=level, flavour=flavour or "hard", options=options)
+    elif flavour is not None:
+        kwargs["flavour"] = flavour
+    start = time.perf_counter()
+    puzzle = GENERATORS[genre](rows, cols, random.Random(seed), **kwargs)
+    generate_s = time.perf_counter() - start
+    puzzle = dataclasses.replace(puzzle, name=f"{genre}-{cols}x{rows}-{seed}")
+    result = api.solve(puzzle, audit=True, options=options)
+    where = f"generated {genre} {cols}x{rows} puzzle (seed {seed})"
+    if result.status != "unique":
+        raise GenerationFailed(f"internal error: the {where} is {result.status}, not unique")
+    if result.minimal is None:
+        raise GenerationFailed(f"internal error: the audit of the {where} was cut short: {result.note}")
+    if promises_minimal(genre, level, flavour) and not result.minimal:
+        raise GenerationFailed(f"internal error: the {where} has redundant clues "
+                               f"{result.redundant_clues}")
+    grade = _grader()
+    out = GeneratedPuzzle(result, seed, level, flavour, None if grade is None else grade(puzzle),
+                          generate_s)
+    if genre == "sudoku":
+        out.level = sudoku.resolve_level(level, flavour or "hard")
+        out.extra["paper_level"] = sudoku.paper_level(puzzle)
+    return out
+
+
+def _one(args: tuple) -> GeneratedPuzzle:
+    return generate_one(*args)
+
+
+def generate_puzzles(genre: str, rows: int, cols: int, count: int, seed: int,
+                     level: int | None = None, flavour: str | None = None,
+                     options: api.Options = api.Options(),
+                     genre_options: dict[str, Any] | None = None,
+                     jobs: int = 1) -> Iterator[GeneratedPuzzle]:
+    """``count`` checked puzzles in seed order (``jobs`` worker processes when > 1)."""
+    check_request(genre, rows, cols, level, flavour)
+    work = [(genre, rows, cols, derive_seed(seed, i), level, flavour, options, genre_options)
+            for i in range(count)]
+    if jobs > 1 and count > 1:
+        with ProcessPoolExecutor(min(jobs, count)) as pool:
+            yield from pool.map(_one, work)
+    else:
+        yield from map(_one, work)
