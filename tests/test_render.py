@@ -1,0 +1,149 @@
+"""Drawings: every SVG parses, draws one clue per clue and one cell (Slitherlink: one dot) per
+cell, the solution's digits, shaded cells or loop edges, a second solution beside the first with
+exactly the differing cells or edges marked, and an audit's redundant clues; PNG through cairosvg;
+the render command."""
+from __future__ import annotations
+
+import builtins
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from satgrid import api, render_svg
+from satgrid.cli import main
+from satgrid.errors import SatgridError
+
+from .helpers import shared_file
+
+ROOT = Path(__file__).resolve().parents[1]
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def parse(text: str) -> ET.Element:
+    return ET.fromstring(text)
+
+
+def by_class(svg: ET.Element, name: str) -> list[ET.Element]:
+    return [e for e in svg.iter() if name in e.get("class", "").split()]
+
+
+def panels(svg: ET.Element) -> list[ET.Element]:
+    return by_class(svg, "panel")
+
+
+def puzzles() -> list:
+    out = []
+    for example in ("sudoku.txt", "nurikabe.txt", "slitherlink.txt"):
+        out += api.load([str(ROOT / "satgrid" / "data" / example)])
+    out += api.load([str(shared_file("sudoku", "tatham.txt"))])[-2:]  # 9x9 and 16x16
+    out += api.load([str(shared_file("nurikabe", "jwiki.txt"))])[-1:]  # 14x24
+    return out
+
+
+def drawn_clues(puzzle) -> int:
+    return len(puzzle.numbers()) if puzzle.genre == "nurikabe" else len(puzzle.clues())
+
+
+@pytest.mark.parametrize("with_solution", [False, True])
+def test_each_drawing_has_its_clues_and_cells(with_solution):
+    for puzzle in puzzles():
+        solution = api.solve(puzzle).solution if with_solution else None
+        svg = parse(render_svg.svg(puzzle, solution))
+        assert svg.tag == NS + "svg"
+        assert len(panels(svg)) == 1
+        assert len(by_class(svg, "clue")) == drawn_clues(puzzle), puzzle.name
+        labels = [e.text for e in by_class(svg, "clue")]
+        if puzzle.genre == "slitherlink":
+            assert len(by_class(svg, "dot")) == (puzzle.rows + 1) * (puzzle.cols + 1)
+            assert sorted(labels) == sorted(str(k) for k in puzzle.clues().values())
+            edges = sum(map(sum, solution[0])) + sum(map(sum, solution[1])) if solution else 0
+            assert len(by_class(svg, "loop")) == edges
+        else:
+            assert len(by_class(svg, "cell")) == puzzle.rows * puzzle.cols
+        if puzzle.genre == "sudoku":
+            blanks = puzzle.size ** 2 - len(puzzle.clues())
+            assert len(by_class(svg, "value")) == (blanks if solution else 0)
+            assert len(by_class(svg, "box")) == puzzle.size // puzzle.box_width - 1 + puzzle.size // puzzle.box_height - 1
+            if puzzle.symbols is None:
+                assert sorted(labels) == sorted(str(v) for v in puzzle.clues().values())
+        if puzzle.genre == "nurikabe":
+            shaded = sum(row.count("#") for row in solution) if solution else 0
+            assert len(by_class(svg, "shaded")) == shaded
+            assert sorted(labels) == sorted(str(v) for v in puzzle.numbers().values())
+        # sized by the grid
+        assert float(svg.get("width")) == puzzle.cols * render_svg.CELL + 2 * render_svg.MARGIN
+        assert float(svg.get("height")) == puzzle.rows * render_svg.CELL + 2 * render_svg.MARGIN
+
+
+@pytest.mark.parametrize("text, what", [
+    ("genre: slitherlink\n3.\n..\n", "edges"),
+    ("genre: nurikabe\n. . .\n. 2 .\n. . .\n", "cells"),
+    ("genre: sudoku\n12..\n..12\n....\n....\n", "cells"),
+])
+def test_a_second_solution_is_drawn_beside_with_the_differences(text, what):
+    [puzzle] = api.load_text(text)
+    result = api.solve(puzzle, unique=True)
+    assert result.status == "multiple"
+    svg = parse(render_svg.svg(puzzle, result.solution, result.second_solution))
+    left, right = panels(svg)
+    differences = result.genre.differences(puzzle, result.solution, result.second_solution)
+    assert differences
+    width = puzzle.cols * render_svg.CELL + 2 * render_svg.MARGIN
+    assert float(svg.get("width")) == 2 * width + render_svg.GAP
+    captions = [e.text for e in by_class(svg, "caption")]
+    assert captions == ["solution 1", f"solution 2 ({len(differences)} {what} differ)"]
+    if puzzle.genre == "slitherlink":
+        # each panel marks its own loop edges that the other loop lacks
+        marked = len(by_class(left, "diff")) + len(by_class(right, "diff"))
+        assert marked == len(differences)
+    else:
+        for panel in (left, right):
+            assert len([e for e in by_class(panel, "diff") if "cell" in e.get("class")]) == len(differences)
+            assert len(by_class(panel, "clue")) == drawn_clues(puzzle)
+
+
+def test_audit_marks_the_redundant_clues():
+    [puzzle] = api.load_text("genre: sudoku\n12..\n3..2\n....\n.1.4\n")
+    result = api.solve(puzzle, audit=True)
+    assert result.status == "unique" and result.redundant_clues
+    svg = parse(render_svg.svg(puzzle, redundant=result.redundant_clues))
+    assert len(by_class(svg, "redundant")) == len(result.redundant_clues)
+    out = CliRunner().invoke(main, ["render", "-", "--audit", "-o", "-"],
+                             input="genre: sudoku\n12..\n3..2\n....\n.1.4\n")
+    assert out.exit_code == 0, out.output
+    assert len(by_class(parse(out.stdout), "redundant")) == len(result.redundant_clues)
+
+
+def test_render_command_writes_svg_files(tmp_path):
+    target = tmp_path / "loop.svg"
+    out = CliRunner().invoke(main, ["render", "slither/5/5/cbcbcddad", "--solution", "-o", str(target)])
+    assert out.exit_code == 0, out.output
+    svg = parse(target.read_text())
+    assert len(by_class(svg, "loop")) > 0 and len(by_class(svg, "clue")) == 9
+    out = CliRunner().invoke(main, ["render", str(shared_file("nurikabe", "jwiki.txt")), "-o", str(tmp_path / "n.svg")])
+    assert out.exit_code == 0 and len(list(tmp_path.glob("n-*.svg"))) == 7
+
+
+def test_png_through_cairosvg(tmp_path):
+    pytest.importorskip("cairosvg", reason="the png extra (cairosvg) is not installed")
+    target = tmp_path / "sudoku.png"
+    out = CliRunner().invoke(main, ["render", "sudoku/4/4/g1k23k3g", "--solution", "-o", str(target)])
+    assert out.exit_code == 0, out.output
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_png_without_cairosvg_is_a_clear_error(tmp_path, monkeypatch):
+    real_import = builtins.__import__
+
+    def no_cairosvg(name, *args, **kwargs):
+        if name == "cairosvg":
+            raise ImportError("No module named 'cairosvg'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_cairosvg)
+    with pytest.raises(SatgridError, match=r"PNG output needs the optional package cairosvg.*satgrid\[png\]"):
+        render_svg.write("<svg/>", str(tmp_path / "x.png"))
+    out = CliRunner().invoke(main, ["render", "sudoku/4/4/g1k23k3g", "-o", str(tmp_path / "y.png")])
+    assert out.exit_code == 1 and out.stderr.startswith("satgrid: error: PNG output needs")
