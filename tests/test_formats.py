@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from satgrid import api, formats
 from satgrid.checkers.slitherlink import check_slitherlink
 from satgrid.cli import main
-from satgrid.errors import ParseError, SatgridError, UnsupportedGenre
+from satgrid.errors import ParseError, UnsupportedGenre
 from satgrid.formats import ipuz, puzzlink, pzprv3, tatham
 from satgrid.genres.nurikabe import NurikabePuzzle
 from satgrid.genres.slitherlink import SlitherlinkPuzzle

@@ -86,10 +86,10 @@ def game_of(text: str, genre: str | None, source: str, line: int) -> str:
     elif sep == "#":
         raise ParseError(source, line, f"random-seed ID {s!r}: only the game can expand a seed, and "
                                        "this one could be Solo or Loopy; paste the game ID (PARAMS:DESC)", colon)
-    elif _cells("loopy", desc)[0] == int(width) * int(height or width) and not _fits_solo(width, height, desc):
+    elif _fits_loopy(width, height, desc) and not _fits_solo(width, height, desc):
         game = "loopy"  # a Loopy ID written without its t0
     elif _fits_solo(width, height, desc):
-        if _cells("loopy", desc)[0] == int(width) * int(height or width):
+        if _fits_loopy(width, height, desc):
             raise ParseError(
                 source, line,
                 f"{s[:m.end(3)]!r} fits both Solo (sudoku) and Loopy (slitherlink): write Loopy IDs "
@@ -107,8 +107,8 @@ def game_of(text: str, genre: str | None, source: str, line: int) -> str:
         program = "sgt-solo" if game == "solo" else "sgt-loopy"
         raise ParseError(source, line,
                          f"{s!r} is a random-seed ID: only the game can expand it into a puzzle "
-                         f"({program} --generate 1 '{s}' prints the game ID, or the game's "
-                         "Game > Specific... menu)", colon)
+                         f"({program} --generate 1 '{s}' prints its game ID; in the game, enter the "
+                         "seed with Game > Random Seed... and copy the ID from Game > Specific...)", colon)
     return game
 
 
@@ -130,6 +130,10 @@ def _cells(game: str, desc: str) -> tuple[int, int | None]:
 def _fits_solo(width: str, height: str | None, desc: str) -> bool:
     n = int(width) * int(height or width)
     return _cells("solo", desc) == (n * n, None)
+
+
+def _fits_loopy(width: str, height: str | None, desc: str) -> bool:
+    return _cells("loopy", desc) == (int(width) * int(height or width), None)
 
 
 # -- Solo -----------------------------------------------------------------------------------------
