@@ -85,6 +85,7 @@ def bounds(level: int, n: int) -> tuple[tuple[int, int] | None, int]:
         return None, line
     scale = n * n / 81
     low, high = (round(g * scale) for g in spec.givens)
+    low = max(low, line * n)  # the line bound alone keeps line * n givens (4x4 level 2: 8)
     return (low, max(low, high)), line
 
 
