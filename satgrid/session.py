@@ -129,5 +129,13 @@ class Session:
     def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
         return self.solver.propagate(assumptions)
 
+    def core(self) -> list[int]:
+        """After an "unsat" answer: assumptions that alone are unsatisfiable (with the rules' cuts
+        learnt so far, which hold in every solution)."""
+        core = getattr(self.solver, "core", None)
+        if core is None:
+            raise SolverError(f"solver {self.solver_name} reports no unsatisfiable core")
+        return core()
+
     def close(self) -> None:
         self.solver.close()

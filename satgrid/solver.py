@@ -148,8 +148,16 @@ class EmbeddedSolver:
 
     def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
         """Unit propagation under ``assumptions``: (no conflict, implied literals)."""
-        ok, lits = self._solver.propagate(assumptions=assumptions)
+        try:
+            ok, lits = self._solver.propagate(assumptions=assumptions)
+        except NotImplementedError:
+            raise SolverError(f"solver {self.name} has no unit propagation call (python-sat implements "
+                              "it in cadical153, cadical195 and the minisat family)") from None
         return bool(ok), list(lits)
+
+    def core(self) -> list[int]:
+        """After an UNSAT answer: assumptions that alone are unsatisfiable (the solver's core)."""
+        return list(self._solver.get_core() or [])
 
     def close(self) -> None:
         self._solver.delete()
