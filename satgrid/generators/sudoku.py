@@ -265,6 +265,7 @@ class _Digger:
         self.queries = queries
         self.lits = {key: lit for key, lit in queries.selectors.items()}
         self.stats = DigStats()
+        self.singles = True
 
     def box_cells(self, b: int) -> Iterable[tuple[int, int]]:
         top, left = (b // (self.n // self.w)) * self.h, (b % (self.n // self.w)) * self.w
@@ -295,7 +296,7 @@ class _Digger:
 
     def unique_without(self, r: int, c: int) -> bool:
         """Is the puzzle still unique once (r, c) is dug? (Reduction to absurdity.)"""
-        if self.forced(r, c):
+        if self.singles and self.forced(r, c):
             self.stats.singles += 1
             return True
         self.stats.sat_calls += 1
@@ -355,8 +356,10 @@ def _box(rows: int, cols: int, box: tuple[int, int] | None) -> tuple[int, int]:
 
 def make(rows: int, cols: int, rng: random.Random, *, level: int | None = None,
          flavour: str | None = "hard", box: tuple[int, int] | None = None,
-         options: api.Options = api.Options(), transform: bool = True) -> Generated:
-    """A unique Sudoku of ``level`` (1..5, or from ``flavour``), with its solution and counters."""
+         options: api.Options = api.Options(), transform: bool = True,
+         singles: bool = True) -> Generated:
+    """A unique Sudoku of ``level`` (1..5, or from ``flavour``), with its solution and counters.
+    ``singles=False`` asks the SAT solver about every cell (for benchmarks)."""
     level = resolve_level(level, flavour)
     h, w = _box(rows, cols, box)
     n = rows
@@ -374,7 +377,7 @@ def make(rows: int, cols: int, rng: random.Random, *, level: int | None = None,
     session.set_time_limit(options.time_limit)
     try:
         digger = _Digger(grid, h, w, PuzzleQueries(session, full.clues()))
-        digger.stats = stats
+        digger.stats, digger.singles = stats, singles
         digger.run(order, givens_bound, line)
     finally:
         session.set_time_limit(None)
