@@ -3,6 +3,7 @@
 (unique, clue-minimal at the hardest level) and its solution checked by the independent checker."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import subprocess
@@ -253,6 +254,10 @@ def test_cli_json_contract_and_resolve():
         assert obj["genre"] == "sudoku" and obj["rows"] == obj["cols"] == 9
         assert obj["status"] == "unique" and obj["minimal"] is True
         assert isinstance(obj["seed"], int) and 1 <= obj["paper_level"] <= 5
+        if importlib.util.find_spec("satgrid.grading") is not None:
+            assert obj["grade"] in (0, 1, 2)
+        else:
+            assert "grade" not in obj
         grid = obj["puzzle"]
         assert all(len(row) == 9 and all(0 <= d <= 9 for d in row) for row in grid)
         text = "".join(str(d) for row in grid for d in row)

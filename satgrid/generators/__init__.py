@@ -80,6 +80,7 @@ class GeneratedPuzzle:
     level: int | None
     flavour: str | None
     grade: int | None = None
+    graded: bool = False  # False when satgrid.grading is not there (no "grade" field)
     generate_s: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -90,7 +91,7 @@ class GeneratedPuzzle:
     def to_json(self) -> dict[str, Any]:
         out = self.result.to_json()
         out["minimal"] = self.result.minimal
-        if self.grade is not None:
+        if self.graded:
             out["grade"] = self.grade
         out["seed"] = self.seed
         if self.level is not None:
@@ -144,8 +145,9 @@ def generate_one(genre: str, rows: int, cols: int, seed: int, level: int | None 
         raise GenerationFailed(f"internal error: the {where} has redundant clues "
                                f"{result.redundant_clues}")
     grade = _grader()
-    out = GeneratedPuzzle(result, seed, level, flavour, None if grade is None else grade(puzzle),
-                          generate_s)
+    out = GeneratedPuzzle(result, seed, level, flavour, generate_s=generate_s)
+    if grade is not None:
+        out.grade, out.graded = grade(puzzle, solver=options.solver), True
     if genre == "sudoku":
         out.level = sudoku.resolve_level(level, flavour or "hard")
         out.extra["paper_level"] = sudoku.paper_level(puzzle)
