@@ -324,6 +324,82 @@ def _generated_text(item: Any) -> str:
     return f"puzzle {r.id} ({', '.join(facts)}): {r.status}\n{r.genre.render(p)}\n"
 
 
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@input_options
+@click.option("--connectivity", type=click.Choice(["eager", "lazy"]), default="lazy",
+              show_default=True, help="Lowering of the loop and connectivity rules while grading: "
+                                      "their cuts on the partial assignment are used in both, eager "
+                                      "adds the complete CNF.")
+@click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
+              help="python-sat solver with unit propagation (cadical153, cadical195, minisat22, ...).")
+@click.option("--time-limit", type=click.FloatRange(min=0), help="Seconds per puzzle for the grade.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def grade(files: tuple[str, ...], connectivity: str, solver: str, time_limit: float | None, fmt: str,
+          **opts: Any) -> None:
+    """Grade puzzles on the propagation ladder: 0 = unit propagation solves it, 1 = failed-literal
+    probing does, 2 = it needs search (or has no unique solution). See encodings/grading.md."""
+    from . import grading
+
+    with reported_errors():
+        puzzles = _load(files, opts)
+        rows = []
+        for puzzle in puzzles:
+            result = api.solve(puzzle, unique=True, options=api.Options(solver=solver, time_limit=time_limit))
+            graded = grading.assess(puzzle, solver, connectivity, time_limit)  # type: ignore[arg-type]
+            rows.append((result, graded))
+            if fmt == "json":
+                out = {"id": result.id, "genre": puzzle.genre, "rows": puzzle.rows, "cols": puzzle.cols,
+                       "status": result.status, **graded.to_json()}
+                click.echo(json.dumps(out))
+        if fmt == "text":
+            click.echo(f"{'id':<24} {'genre':<11} {'size':>7} {'clues':>5} {'status':<13} {'grade':>5} "
+                       f"{'method':<22} {'propagation':>11} {'probing':>9} {'ms':>9}")
+            for result, graded in rows:
+                p = result.puzzle
+                level = "-" if graded.level is None else str(graded.level)
+                method = graded.note if graded.level is None else grading.LEVELS[graded.level]
+                click.echo(f"{result.id[:24]:<24} {p.genre:<11} {f'{p.rows}x{p.cols}':>7} "
+                           f"{len(p.clues()):>5} {result.status:<13} {level:>5} {method[:22]:<22} "
+                           f"{f'{graded.fixed_by_propagation}/{graded.primary}':>11} "
+                           f"{f'{graded.fixed_by_probing}/{graded.primary}':>9} {graded.time_s * 1000:>9.1f}")
+
+
+@main.command()
+@click.argument("file")
+@click.option("--state", "state_path", metavar="PARTIAL",
+              help="A partial solution in the genre's state format: Sudoku the grid with more "
+                   "digits ('.' undecided); Nurikabe '#' black, '.' white, '?' undecided, numbers "
+                   "as in the puzzle; Slitherlink the dot lattice as 'solve' prints it, '-'/'|' on "
+                   "the loop, 'x' crossed, blank undecided.")
+@click.option("--puzzle", "puzzle_id", help="Which puzzle of FILE (when it holds several).")
+@input_options
+@click.option("--connectivity", type=click.Choice(["eager", "lazy"]), default="lazy", show_default=True)
+@click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
+              help="python-sat solver with unit propagation and cores.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity: str, solver: str,
+         fmt: str, **opts: Any) -> None:
+    """The next forced cell (or edge) of the puzzle in FILE, from the empty grid or from
+    --state PARTIAL, proved by the weakest ladder level that can (unit propagation, failed-literal
+    probing, search), with the clues involved. A state that contradicts the solution is reported
+    as wrong."""
+    from . import grading
+
+    with reported_errors():
+        puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, None, file)
+        state = None
+        if state_path is not None:
+            source, text = read_text(state_path)
+            state = grading.read_state(puzzle, text, source)
+        answer = grading.hint(puzzle, state, solver, connectivity)  # type: ignore[arg-type]
+        if fmt == "json":
+            click.echo(json.dumps({"id": puzzle.name or str(puzzle.source), "genre": puzzle.genre,
+                                   **answer.to_json()}))
+        else:
+            click.echo(answer.message)
+
+
 # -- helpers ------------------------------------------------------------------------------------
 def _emit(texts: list[str], output: str | None, ext: str) -> None:
     """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ..."""

@@ -1,0 +1,289 @@
+"""Slitherlink generator after van Dam's thesis ("Takegaki", Leiden 2008), on one shared
+incremental solver per size.
+
+1. A loop: the boundary of a region of cells grown from one random cell (a unit square loop) by
+   about ``10 * rows * cols`` applications of three growth rules, picked at random with the
+   ``ratios`` (default 33/33/34):
+
+   * rule 1, *shrink*: a cell of the region leaves it (the loop is pulled in over one cell);
+   * rule 2, *extend*: a cell with exactly one side on the region joins it (the loop pushes out
+     a corridor; with 33/67/0 tight corridors span the grid);
+   * rule 3, *fatten*: a cell with two or more sides on the region joins it (it fills a bay;
+     with 33/7/60 the loop stays broad and in a small part of the grid).
+
+   A change is made only when the boundary stays one simple loop: the region and its complement
+   stay 4-connected, no hole appears and no two region cells touch by a corner alone (the loop
+   would touch itself at a dot). This is checked locally, with a table of the 256 patterns of a
+   cell's eight neighbours (the classic simple-point test of digital topology): the changed cell
+   has exactly one run of region cells and one of outside cells around it, and no 2x2 block
+   around it becomes a checkerboard. The thesis text gives the rule ratios and their effects;
+   the three rules above are our reading of them.
+2. Every cell gets its edge count; if that full grid has another solution, start over.
+3. Numbers are removed in shuffled order; a removal that breaks uniqueness (one SAT call: a
+   solution other than the loop without the removed numbers, by assumptions on the shared
+   solver, cuts kept) is undone. Removing clues only relaxes a puzzle, so a number that must stay
+   once must stay later, and one pass reaches the fixpoint of the thesis's "reshuffle and repeat
+   until no number can go": the result is clue-minimal.
+4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
+   puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
+   propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as
+   clues go, so one pass is again the fixpoint. Normal puzzles are minimal for that property,
+   not necessarily clue-minimal.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from .. import api
+from ..errors import SatgridError
+from ..genres.slitherlink import SlitherlinkPuzzle
+from ..grading import assess_clues, grading_session
+from ..queries import PuzzleQueries
+from ..solver import DEFAULT_SOLVER
+
+RATIOS = (33, 33, 34)
+#: Lowering of the loop rule while grading "normal" removals; the audit grades with the same
+#: default (lazy), so the grade a generated puzzle reports is the one the generator checked.
+GRADE_CONNECTIVITY = "lazy"
+FLAVOURS = ("normal", "hard")
+
+# The eight neighbours of a cell in ring order: N, NE, E, SE, S, SW, W, NW (even = orthogonal).
+_RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+def _runs(bits: list[bool]) -> int:
+    """Runs of True in the cyclic sequence ``bits`` (all True counts as one)."""
+    if all(bits):
+        return 1
+    return sum(1 for i in range(8) if bits[i] and not bits[i - 1])
+
+
+def _simple(ring: int, inside: bool) -> bool:
+    """May the cell whose eight neighbours are ``ring`` (bit i = neighbour i is in the region)
+    change sides? ``inside`` = it is in the region now (so it would leave)."""
+    bits = [bool(ring >> i & 1) for i in range(8)]
+    # After the change the cell is on the side it is not on now; "same" marks neighbours there.
+    same = [not b for b in bits] if inside else bits
+    if not any(same[i] for i in (0, 2, 4, 6)) or all(same):
+        return False  # it would be cut off, or it would fill a hole
+    if _runs(same) != 1 or _runs([not b for b in same]) != 1:
+        return False  # it would join two parts of its side, or split the other side
+    for d in (1, 3, 5, 7):  # a 2x2 checkerboard: the loop would touch itself at a dot
+        if same[d] and not same[d - 1] and not same[(d + 1) % 8]:
+            return False
+    return True
+
+
+_CAN_JOIN = [_simple(ring, False) for ring in range(256)]
+_CAN_LEAVE = [_simple(ring, True) for ring in range(256)]
+_SIDES_IN = [sum(ring >> i & 1 for i in (0, 2, 4, 6)) for ring in range(256)]
+
+
+class Region:
+    """A set of cells whose boundary is one simple loop, on a grid padded by an outside frame."""
+
+    def __init__(self, rows: int, cols: int, start: tuple[int, int]):
+        self.rows, self.cols, self.width = rows, cols, cols + 2
+        self.inside = [False] * ((rows + 2) * self.width)
+        self.offsets = [dr * self.width + dc for dr, dc in _RING]
+        self.orthogonal = self.offsets[0::2]
+        self.in_grid = [1 <= i // self.width <= rows and 1 <= i % self.width <= cols
+                        for i in range((rows + 2) * self.width)]
+        self.cells: list[int] = []
+        self.where: dict[int, int] = {}
+        self._add(self.index(*start))
+
+    def index(self, r: int, c: int) -> int:
+        return (r + 1) * self.width + c + 1
+
+    def ring(self, i: int) -> int:
+        """The pattern of the eight neighbours (bit k = ring neighbour k is in the region)."""
+        inside = self.inside
+        n, ne, e, se, s, sw, w, nw = self.offsets
+        return (inside[i + n] | inside[i + ne] << 1 | inside[i + e] << 2 | inside[i + se] << 3
+                | inside[i + s] << 4 | inside[i + sw] << 5 | inside[i + w] << 6 | inside[i + nw] << 7)
+
+    def _add(self, i: int) -> None:
+        self.inside[i] = True
+        self.where[i] = len(self.cells)
+        self.cells.append(i)
+
+    def _remove(self, i: int) -> None:
+        self.inside[i] = False
+        k = self.where.pop(i)
+        last = self.cells.pop()
+        if last != i:
+            self.cells[k] = last
+            self.where[last] = k
+
+    def apply(self, rule: int, rng: random.Random, tries: int = 8) -> bool:
+        """Apply growth rule 1, 2 or 3 to a random fitting cell; False if none was found."""
+        cells, inside, random_ = self.cells, self.inside, rng.random
+        for _ in range(tries):
+            anchor = cells[int(random_() * len(cells))]
+            if rule == 1:
+                if len(cells) > 1 and _CAN_LEAVE[self.ring(anchor)]:
+                    self._remove(anchor)
+                    return True
+                continue
+            i = anchor + self.orthogonal[int(random_() * 4)]
+            if inside[i] or not self.in_grid[i]:
+                continue
+            ring = self.ring(i)
+            if (_SIDES_IN[ring] == 1) == (rule == 2) and _CAN_JOIN[ring]:
+                self._add(i)
+                return True
+        return False
+
+    def clues(self) -> dict[tuple[int, int], int]:
+        """Every cell's count of loop sides (sides between the region and the rest)."""
+        inside, w = self.inside, self.width
+        out = {}
+        for r in range(self.rows):
+            for c in range(self.cols):
+                i = self.index(r, c)
+                out[r, c] = sum(inside[i] != inside[i + off] for off in (-w, w, -1, 1))
+        return out
+
+    def loop_edges(self) -> list[tuple[str, int, int]]:
+        """The loop's edges as ``("h"|"v", i, j)`` keys of the Slitherlink encoding."""
+        inside, index = self.inside, self.index
+        edges = []
+        for i in range(self.rows + 1):
+            for j in range(self.cols):
+                if inside[index(i - 1, j)] != inside[index(i, j)]:
+                    edges.append(("h", i, j))
+        for i in range(self.rows):
+            for j in range(self.cols + 1):
+                if inside[index(i, j - 1)] != inside[index(i, j)]:
+                    edges.append(("v", i, j))
+        return edges
+
+
+def grow(rows: int, cols: int, rng: random.Random, ratios: tuple[int, int, int] = RATIOS,
+         steps: int | None = None) -> Region:
+    """A random region (its boundary is the loop), grown by ``steps`` (default 10*rows*cols) rule
+    applications."""
+    if rows * cols < 1:
+        raise SatgridError("a Slitherlink needs at least one cell")
+    if len(ratios) != 3 or min(ratios) < 0 or sum(ratios) <= 0:
+        raise SatgridError(f"growth ratios must be three non-negative weights, not {ratios!r}")
+    region = Region(rows, cols, (rng.randrange(rows), rng.randrange(cols)))
+    rules = rng.choices((1, 2, 3), weights=ratios, k=steps if steps is not None else 10 * rows * cols)
+    for rule in rules:
+        region.apply(rule, rng)
+    return region
+
+
+@dataclass
+class Generated:
+    """A generated puzzle with its loop and counters."""
+
+    puzzle: SlitherlinkPuzzle
+    loop: list[tuple[str, int, int]]
+    attempts: int = 0
+    checks: int = 0
+    graded: int = 0
+    times: dict[str, float] = field(default_factory=dict)
+
+
+def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
+         ratios: tuple[int, int, int] = RATIOS, steps: int | None = None,
+         options: api.Options = api.Options(), max_attempts: int = 1000) -> Generated:
+    """A unique ``rows`` x ``cols`` Slitherlink (see the module doc), with counters."""
+    if flavour not in FLAVOURS:
+        raise SatgridError(f"flavour must be one of {', '.join(FLAVOURS)}, not {flavour!r}")
+    template = SlitherlinkPuzzle(tuple(tuple([None] * cols) for _ in range(rows)))
+    session, owned = api.session_for(template, options)
+    grader = grading_session(template, DEFAULT_SOLVER, GRADE_CONNECTIVITY)[0] if flavour == "normal" else None
+    times = {"grow": 0.0, "unique": 0.0, "remove": 0.0}
+    try:
+        for attempt in range(1, max_attempts + 1):
+            start = time.perf_counter()
+            region = grow(rows, cols, rng, ratios, steps)
+            clues = region.clues()
+            times["grow"] += time.perf_counter() - start
+            start = time.perf_counter()
+            queries = PuzzleQueries(session, clues)
+            edge = session.encoding.primary
+            loop = region.loop_edges()
+            projection = tuple(sorted(edge["edge", *key] for key in loop))
+            try:
+                status = queries.other_solution(projection, need_model=False).status
+                times["unique"] += time.perf_counter() - start
+                if status == "unknown":
+                    raise SatgridError("a limit was reached while generating")
+                if status == "sat":
+                    continue
+                if grader is not None and assess_clues(grader, clues).level not in (0, 1):
+                    continue
+                start = time.perf_counter()
+                kept, checks, graded = _remove(queries, projection, clues, rng, grader)
+                times["remove"] += time.perf_counter() - start
+            finally:
+                queries.retire()
+            givens = tuple(tuple(kept.get((r, c)) for c in range(cols)) for r in range(rows))
+            return Generated(SlitherlinkPuzzle(givens), loop, attempt, checks, graded, times)
+        raise SatgridError(f"no unique {cols}x{rows} Slitherlink in {max_attempts} loops")
+    finally:
+        if owned:
+            session.close()
+
+
+def _remove(queries: PuzzleQueries, projection: tuple[int, ...], clues: dict, rng: random.Random,
+            grader) -> tuple[dict, int, int]:
+    """Greedy removal in shuffled order (see the module doc); the kept clues and the counts of
+    SAT uniqueness checks and grades.
+
+    A cheaper sufficient test comes first: if unit propagation on the shared solver (its cuts and
+    learnt clauses hold in every solution) fixes the four sides of the cell without its number,
+    every solution of the smaller puzzle still has that number there, so it is still unique."""
+    session = queries.session
+    side_lits = _side_literals(session, projection, clues)
+    order = sorted(clues)
+    rng.shuffle(order)
+    removed: list = []
+    checks = graded = 0
+    for key in order:
+        trial = [*removed, key]
+        ok, implied = session.propagate(queries.assumptions(trial))
+        if not (ok and side_lits[key] <= set(implied)):
+            checks += 1
+            status = queries.unique_without(projection, trial)
+            if status == "unknown":
+                raise SatgridError("a limit was reached while generating")
+            if status != "unsat":
+                continue
+        if grader is not None:
+            graded += 1
+            rest = {k: v for k, v in clues.items() if k not in set(trial)}
+            if assess_clues(grader, rest).level not in (0, 1):
+                continue
+        removed = trial
+    gone = set(removed)
+    return {k: v for k, v in clues.items() if k not in gone}, checks, graded
+
+
+def _side_literals(session, projection: tuple[int, ...], clues: dict) -> dict:
+    """For each cell, the literals of its four sides in the loop ``projection``."""
+    from ..genres.slitherlink import sides
+
+    on, edge = set(projection), session.encoding.primary
+    rows = 1 + max(r for r, _ in clues)
+    cols = 1 + max(c for _, c in clues)
+    out = {}
+    for r, c in clues:
+        lits = [edge["edge", *s] for s in sides(rows, cols, r, c)]
+        out[r, c] = {x if x in on else -x for x in lits}
+    return out
+
+
+def generate(rows: int, cols: int, rng: random.Random, *, flavour: str | None = "hard",
+             ratios: tuple[int, int, int] = RATIOS, steps: int | None = None,
+             options: api.Options = api.Options()) -> SlitherlinkPuzzle:
+    """A unique ``rows`` x ``cols`` Slitherlink: "hard" clue-minimal, "normal" solvable by
+    propagation and probing (grade <= 1) and minimal for that."""
+    return make(rows, cols, rng, flavour=flavour or "hard", ratios=ratios, steps=steps,
+                options=options).puzzle

@@ -1,0 +1,570 @@
+"""Difficulty grades (a propagation ladder) and hints, for every genre.
+
+The ladder (``encodings/grading.md`` has the definitions, examples and references):
+
+* **level 0**: unit propagation from the clues fixes every primary variable (every cell or edge).
+  Propagation runs over the base clauses, the clue clauses and the global rules: each rule adds
+  the cuts its lazy lowering would add for the *partial* assignment propagation has reached (the
+  components of the cells or edges already fixed true; for example a closed sub-loop, a walled-in
+  island without a number, a black wall cut in two). With ``connectivity="eager"`` the rules'
+  complete CNF is loaded too.
+* **level 1**: failed-literal probing to a fixpoint fixes them all: for every unfixed primary
+  literal ``l``, propagate the clues with ``l``; a conflict proves ``not l``, which is kept, and
+  the probing repeats until nothing changes (Freeman's POSIT "failed literals"; Lynce and
+  Ouaknine, "Sudoku as a SAT problem", 2006, graded Sudokus by these same steps).
+* **level 2**: neither does; the puzzle needs search (or has no unique solution).
+
+Grades do not depend on history: a grade runs on a solver that only ever propagates (it never
+searches, so it holds no learnt clauses), and the cuts and facts found while grading sit behind an
+activation literal that is switched off afterwards. ``propagate`` exists in python-sat's
+cadical153, cadical195 and the minisat family, not in cadical103 (SAT_NOTES).
+
+Hints: :func:`hint` names the next cell or edge whose value is forced, by the weakest level that
+proves it, with the clues (and decided cells of a partial state) involved: a deletion-minimal set
+for levels 0 and 1 (re-checked by propagation), the solver's UNSAT core shrunk by deletion for
+level 2.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Sequence
+
+from . import api
+from .errors import ParseError, SatgridError
+from .external import is_external
+from .puzzle import cell_name
+from .queries import PuzzleQueries
+from .registry import GENRES
+from .session import Connectivity, Session
+from .solver import DEFAULT_SOLVER
+
+LEVELS = {0: "unit propagation", 1: "failed-literal probing", 2: "search"}
+
+
+class _Partial:
+    """A partial assignment as a value for the rules' ``cuts``: a literal holds iff it is fixed
+    true (an unassigned variable makes both its literals false).
+
+    ``model`` lets :func:`satgrid.connectivity.holds` read it without a call per literal: ``v``
+    for a variable fixed true, ``-v`` fixed false, NaN unassigned (NaN is neither > 0 nor <= 0).
+    """
+
+    __slots__ = ("true", "model")
+
+    def __init__(self, lits: Sequence[int], top: int):
+        self.true = set(lits)
+        model: list[float] = [math.nan] * top
+        for lit in lits:
+            if abs(lit) <= top:
+                model[abs(lit) - 1] = lit
+        self.model = model
+
+    def __call__(self, lit: int) -> bool:
+        return lit in self.true
+
+    def false(self, lit: int) -> bool:
+        return -lit in self.true
+
+
+class Ladder:
+    """Propagation and failed-literal probing for one puzzle on a session that never searches.
+
+    ``assumptions`` switch the puzzle on (clue selectors, decided cells). Everything this ladder
+    adds to the solver (rule cuts, probed facts) carries ``-act``; :meth:`close` switches ``act``
+    off for good, so the next ladder on the same session starts from the same clauses.
+    """
+
+    def __init__(self, session: Session, assumptions: Sequence[int]):
+        self.session = session
+        self.pool = session.encoding.pool
+        self.rules = list(session.encoding.rules)
+        self.act = self.pool.fresh("grade")
+        self.base = [*assumptions, self.act]
+        self.primary = list(session.encoding.primary.values())
+        self._cuts: set[tuple] = set()
+        self.probes = 0
+        self.propagations = 0
+
+    def close(self) -> None:
+        self.session.add([[-self.act]])
+
+    def learn(self, lit: int) -> None:
+        """Keep a proved fact for the rest of this ladder."""
+        self.session.add([[lit, -self.act]])
+
+    def propagate(self, assumptions: Sequence[int] | None = None,
+                  extra: Sequence[int] = ()) -> tuple[bool, list[int]]:
+        """Unit propagation with the rules' cuts, to a fixpoint: (no conflict, fixed literals).
+
+        ``assumptions`` replaces the puzzle's own (``act`` is always added)."""
+        lits_in = [*(self.base if assumptions is None else [*assumptions, self.act]), *extra]
+        while True:
+            self.propagations += 1
+            ok, lits = self.session.propagate(lits_in)
+            if not ok or not self.rules or not self._new_cuts(lits):
+                return ok, lits
+
+    def _new_cuts(self, lits: Sequence[int]) -> bool:
+        """Add the rules' cuts for this partial assignment that act now: the last clause of a cut
+        (its head: "... -> some guard") has at most one literal over the old variables that is
+        not fixed false (a conflict or a unit). Cuts that act on nothing are left out: made for
+        every path segment of a partial loop, they would cost more than they prove."""
+        top, added = self.pool.top, False
+        value = _Partial(lits, top)
+        for rule in self.rules:
+            for cut in rule.cuts(value, self.pool):
+                open_guards = [x for x in cut[-1] if abs(x) <= top and not value.false(x)]
+                if len(open_guards) > 1:
+                    continue
+                key = _canonical(cut, top)
+                if key not in self._cuts:
+                    self._cuts.add(key)
+                    self.session.add([[*clause, -self.act] for clause in cut])
+                    added = True
+        return added
+
+    def unfixed(self, fixed: set[int]) -> list[int]:
+        return [v for v in self.primary if v not in fixed and -v not in fixed]
+
+    def probe(self, deadline: float | None = None,
+              stop: Callable[[set[int]], bool] | None = None) -> tuple[str, set[int]]:
+        """Failed-literal probing to a fixpoint (or until ``stop(fixed)`` holds).
+
+        Returns ("fixpoint" | "stopped" | "conflict" | "limit", fixed literals). "conflict" means
+        the assumptions contradict the rules (the puzzle has no solution)."""
+        ok, lits = self.propagate()
+        if not ok:
+            return "conflict", set(lits)
+        fixed = set(lits)
+        while True:
+            progress = False
+            # A literal implied by a probe that succeeded cannot fail in the same state
+            # (propagation is monotone), so it is skipped until a new fact is learnt.
+            harmless: set[int] = set()
+            for v in self.unfixed(fixed):
+                for lit in (v, -v):
+                    if lit in harmless or v in fixed or -v in fixed:
+                        continue
+                    if deadline is not None and time.monotonic() > deadline:
+                        return "limit", fixed
+                    self.probes += 1
+                    ok, implied = self.propagate(extra=[lit])
+                    if ok:
+                        harmless.update(implied)
+                        continue
+                    self.learn(-lit)
+                    ok, lits = self.propagate()
+                    if not ok:
+                        return "conflict", set(lits)
+                    fixed, harmless, progress = set(lits), set(), True
+                    if stop is not None and stop(fixed):
+                        return "stopped", fixed
+            if not progress:
+                return "fixpoint", fixed
+
+
+_FRESH = 1 << 40  # placeholder names of fresh variables, above any real variable
+
+
+def _canonical(cut: list[list[int]], top: int) -> tuple:
+    """A cut with its fresh variables (above ``top``) renamed by first appearance, so the same cut
+    made twice is recognised."""
+    names: dict[int, int] = {}
+
+    def rename(lit: int) -> int:
+        var = abs(lit)
+        if var <= top:
+            return lit
+        name = names.setdefault(var, _FRESH + len(names))
+        return name if lit > 0 else -name
+
+    return tuple(sorted(tuple(sorted(rename(x) for x in clause)) for clause in cut))
+
+
+# -- sessions that only propagate ---------------------------------------------------------------
+_GRADERS: "OrderedDict[Hashable, Session]" = OrderedDict()
+_MAX_GRADERS = 6
+
+
+def grading_session(puzzle: Any, solver: str = DEFAULT_SOLVER,
+                    connectivity: Connectivity = "lazy") -> tuple[Session, bool]:
+    """A session for grading ``puzzle`` (shared by puzzles with the same encoding; it is never
+    asked to search) and whether the caller owns it (True: close it when done)."""
+    if is_external(solver):
+        solver = DEFAULT_SOLVER  # a separate binary cannot propagate; grades do not depend on it
+    g = GENRES[puzzle.genre]
+    key = g.cache_key(puzzle)
+    if key is None:
+        return Session(g.encode(puzzle), solver, connectivity), True
+    full = (key, solver, connectivity)
+    if full in _GRADERS:
+        _GRADERS.move_to_end(full)
+        return _GRADERS[full], False
+    session = Session(g.encode(puzzle), solver, connectivity)
+    _GRADERS[full] = session
+    if len(_GRADERS) > _MAX_GRADERS:
+        _GRADERS.popitem(last=False)[1].close()
+    return session, False
+
+
+# -- grades -------------------------------------------------------------------------------------
+@dataclass
+class Grade:
+    """A puzzle's place on the ladder. ``level`` None: a time limit was reached, or propagation
+    found the clues contradictory (``note`` says which)."""
+
+    level: int | None
+    primary: int
+    fixed_by_propagation: int
+    fixed_by_probing: int
+    probes: int
+    time_s: float
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"grade": self.level, "method": None if self.level is None else LEVELS[self.level],
+                "primary": self.primary, "fixed_by_propagation": self.fixed_by_propagation,
+                "fixed_by_probing": self.fixed_by_probing, "probes": self.probes,
+                "time_s": round(self.time_s, 6), **({"note": self.note} if self.note else {})}
+
+
+def assess_clues(session: Session, clues: dict, time_limit: float | None = None,
+                 max_level: int = 2) -> Grade:
+    """The grade of the clue set ``clues`` on a grading ``session`` (see :func:`assess`).
+
+    ``max_level=0`` stops after propagation (a level-2 answer then means "not level 0")."""
+    start = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    ladder = Ladder(session, [session.selector(k, v) for k, v in clues.items()])
+    try:
+        primary = len(ladder.primary)
+        ok, lits = ladder.propagate()
+        if not ok:
+            return Grade(None, primary, 0, 0, 0, time.perf_counter() - start,
+                         "propagation finds the clues contradictory (no solution)")
+        fixed0 = primary - len(ladder.unfixed(set(lits)))
+        if fixed0 == primary or max_level == 0:
+            level = 0 if fixed0 == primary else 2
+            return Grade(level, primary, fixed0, fixed0, 0, time.perf_counter() - start)
+        status, fixed = ladder.probe(deadline, stop=lambda f: not ladder.unfixed(f))
+        fixed1 = primary - len(ladder.unfixed(fixed))
+        elapsed = time.perf_counter() - start
+        if status == "conflict":
+            return Grade(None, primary, fixed0, fixed1, ladder.probes, elapsed,
+                         "probing finds the clues contradictory (no solution)")
+        if status == "limit":
+            return Grade(None, primary, fixed0, fixed1, ladder.probes, elapsed, "time limit reached")
+        return Grade(1 if fixed1 == primary else 2, primary, fixed0, fixed1, ladder.probes, elapsed)
+    finally:
+        ladder.close()
+
+
+def assess(puzzle: Any, solver: str = DEFAULT_SOLVER, connectivity: Connectivity = "lazy",
+           time_limit: float | None = None) -> Grade:
+    """Where ``puzzle`` sits on the ladder: level 0, 1 or 2 (None: limit or contradiction)."""
+    session, owned = grading_session(puzzle, solver, connectivity)
+    try:
+        return assess_clues(session, puzzle.clues(), time_limit)
+    finally:
+        if owned:
+            session.close()
+
+
+def grade(puzzle: Any, solver: str = DEFAULT_SOLVER, connectivity: Connectivity = "lazy",
+          time_limit: float | None = None) -> int | None:
+    """The ladder level of ``puzzle``: 0 propagation, 1 probing, 2 search (None: see :class:`Grade`)."""
+    return assess(puzzle, solver, connectivity, time_limit).level
+
+
+# -- partial states -----------------------------------------------------------------------------
+State = dict[Hashable, bool]  # primary key -> value
+
+
+@dataclass(frozen=True)
+class StateFormat:
+    """How a genre writes a partial solution, and how its decisions read."""
+
+    parse: Callable[[Any, str, str], State]
+    describe: Callable[[Any, Hashable, bool], str]
+    #: Can the player write this fact in the state? (Sudoku: a digit, not a crossed-out candidate.)
+    decision: Callable[[Hashable, bool], bool]
+    help: str
+    #: Facts the puzzle itself shows (Sudoku givens, Nurikabe's white numbered cells): never hinted.
+    shown: Callable[[Any], State] = lambda puzzle: {}
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    return [(n, t.rstrip("\r\n")) for n, t in enumerate(text.split("\n"), 1)]
+
+
+def _sudoku_state(puzzle: Any, text: str, source: str) -> State:
+    meta = {"box": f"{puzzle.box_height}x{puzzle.box_width}", "symbols": puzzle.symbols}
+    found = api.load_text(text, source, "sudoku", meta)
+    if len(found) != 1 or found[0].size != puzzle.size:
+        raise ParseError(source, None, f"expected one {puzzle.size}x{puzzle.size} Sudoku grid as the state")
+    return {("digit", r, c, d): True for (r, c), d in found[0].clues().items()}
+
+
+def _sudoku_describe(puzzle: Any, key: Hashable, value: bool) -> str:
+    _, r, c, d = key  # type: ignore[misc]
+    symbol = puzzle.symbols[d - 1] if puzzle.symbols else str(d)
+    return f"{cell_name(r, c)} is {'' if value else 'not '}{symbol}"
+
+
+def _slitherlink_state(puzzle: Any, text: str, source: str) -> State:
+    rows, cols = puzzle.rows, puzzle.cols
+    lines = _lines(text)
+    while lines and not lines[-1][1].strip():
+        lines.pop()
+    if len(lines) != 2 * rows + 1:
+        raise ParseError(source, None, f"the state has {len(lines)} lines; a {rows}x{cols} lattice "
+                                       f"has {2 * rows + 1} ('+' dots, '-'/'|' on, 'x' crossed, blank undecided)")
+    state: State = {}
+    for index, (n, line) in enumerate(lines):
+        line = line.ljust(2 * cols + 1)
+        i, horizontal = divmod(index, 2)
+        positions = range(1, 2 * cols, 2) if horizontal == 0 else range(0, 2 * cols + 1, 2)
+        on = "-" if horizontal == 0 else "|"
+        for j, pos in enumerate(positions):
+            ch = line[pos]
+            key = ("edge", "h", i, j) if horizontal == 0 else ("edge", "v", i, j)
+            if ch == on:
+                state[key] = True
+            elif ch in "xX":
+                state[key] = False
+            elif ch not in " ?":
+                raise ParseError(source, n, f"{ch!r} is not an edge mark: use '{on}' (on the loop), "
+                                            "'x' (crossed) or a blank (undecided)", pos + 1)
+    return state
+
+
+def _edge_name(puzzle: Any, key: Hashable) -> str:
+    _, kind, i, j = key  # type: ignore[misc]
+    if kind == "h":
+        return f"top of {cell_name(i, j)}" if i < puzzle.rows else f"bottom of {cell_name(i - 1, j)}"
+    return f"left of {cell_name(i, j)}" if j < puzzle.cols else f"right of {cell_name(i, j - 1)}"
+
+
+def _slitherlink_describe(puzzle: Any, key: Hashable, value: bool) -> str:
+    return f"the edge at the {_edge_name(puzzle, key)} is {'on the loop' if value else 'crossed'}"
+
+
+def _nurikabe_state(puzzle: Any, text: str, source: str) -> State:
+    rows = [(n, t) for n, t in _lines(text) if t.strip()]
+    if len(rows) != puzzle.rows:
+        raise ParseError(source, None, f"the state has {len(rows)} rows, the puzzle {puzzle.rows}")
+    numbers = puzzle.numbers()
+    state: State = {}
+    for r, (n, line) in enumerate(rows):
+        tokens = line.split() if any(ch.isspace() for ch in line.strip()) else list(line.strip())
+        if len(tokens) != puzzle.cols:
+            raise ParseError(source, n, f"row has {len(tokens)} cells, the puzzle {puzzle.cols}")
+        for c, tok in enumerate(tokens):
+            if tok == "#":
+                state[("black", r, c)] = True
+            elif (r, c) in numbers or tok in "?_":
+                continue  # a numbered cell is white anyway; '?' and '_' are undecided
+            elif tok in (".", "+"):
+                state[("black", r, c)] = False
+            else:
+                raise ParseError(source, n, f"{tok!r} is not a cell mark: use '#' (black), '.' "
+                                            "(white), '?' (undecided) or the cell's number")
+    return state
+
+
+def _nurikabe_describe(puzzle: Any, key: Hashable, value: bool) -> str:
+    _, r, c = key  # type: ignore[misc]
+    return f"{cell_name(r, c)} is {'black' if value else 'white'}"
+
+
+STATES: dict[str, StateFormat] = {
+    "sudoku": StateFormat(_sudoku_state, _sudoku_describe, lambda key, value: value,
+                          "the grid with more digits filled in ('.' or '0' undecided)",
+                          lambda p: {("digit", r, c, d): True for (r, c), d in p.clues().items()}),
+    "slitherlink": StateFormat(_slitherlink_state, _slitherlink_describe, lambda key, value: True,
+                               "the dot lattice as 'solve' prints it: '+' dots, '-' and '|' edges "
+                               "on the loop, 'x' crossed, blank (or '?') undecided"),
+    "nurikabe": StateFormat(_nurikabe_state, _nurikabe_describe, lambda key, value: True,
+                            "the grid: '#' black, '.' (or '+') white, '?' undecided, numbers as in "
+                            "the puzzle", lambda p: {("black", *cell): False for cell in p.numbers()}),
+}
+
+
+def read_state(puzzle: Any, text: str, source: str = "<state>") -> State:
+    """A partial solution of ``puzzle`` in its genre's state format (see :data:`STATES`)."""
+    fmt = STATES.get(puzzle.genre)
+    if fmt is None:
+        raise SatgridError(f"no partial-state format for {puzzle.genre}")
+    return fmt.parse(puzzle, text, source)
+
+
+# -- hints --------------------------------------------------------------------------------------
+@dataclass
+class Hint:
+    """The answer of :func:`hint`. ``status``: "hint" (``fact`` forced, proved at ``level`` from
+    ``clues`` and the decided entries ``decided``), "wrong" (``wrong`` lists the state's entries
+    that contradict the solution), "solved" (the state is complete), "multiple" or
+    "unsatisfiable" (no unique solution to hint towards), "unknown" (a limit was hit)."""
+
+    status: str
+    message: str
+    fact: tuple[Hashable, bool] | None = None
+    level: int | None = None
+    clues: list = field(default_factory=list)
+    decided: list = field(default_factory=list)
+    wrong: list = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status, "message": self.message}
+        if self.fact is not None:
+            key, value = self.fact
+            out.update(key=list(key), value=value, level=self.level, method=LEVELS[self.level],
+                       clues=[list(k) for k in self.clues],
+                       decided=[[list(k), v] for k, v in self.decided])
+        if self.wrong:
+            out["wrong"] = [[list(k), v] for k, v in self.wrong]
+        return out
+
+
+def _clue_name(puzzle: Any, key: Hashable, value: object) -> str:
+    if isinstance(key, tuple) and len(key) == 2 and all(isinstance(x, int) for x in key):
+        return f"{'given' if puzzle.genre == 'sudoku' else 'clue'} {value} at {cell_name(*key)}"
+    return f"clue {key}={value}"
+
+
+def _listing(names: list[str], most: int = 6) -> str:
+    if not names:
+        return ""
+    shown = names[:most] + ([f"{len(names) - most} more"] if len(names) > most else [])
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _shrink(items: list, holds: Callable[[list], bool]) -> list:
+    """Deletion: drop each item whose removal keeps ``holds`` (a monotone test) true."""
+    kept = list(items)
+    for item in list(kept):
+        trial = [x for x in kept if x != item]
+        if holds(trial):
+            kept = trial
+    return kept
+
+
+def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
+         connectivity: Connectivity = "lazy", candidates: int = 12) -> Hint:
+    """The next forced fact of ``puzzle`` from the partial solution ``state``.
+
+    The weakest ladder level that proves some undecided fact is used; among the facts it proves
+    (the first ``candidates`` in reading order), the one with the fewest clues and decided
+    entries involved is chosen."""
+    g, fmt = GENRES[puzzle.genre], STATES[puzzle.genre]
+    state = dict(state or {})
+    describe = lambda key, value: fmt.describe(puzzle, key, value)  # noqa: E731
+    search, owned = api.session_for(puzzle, api.Options(solver=solver))
+    queries = PuzzleQueries(search, puzzle.clues())
+    try:
+        primary = search.encoding.primary
+        unknown = [k for k in state if k not in primary]
+        if unknown:
+            raise SatgridError(f"the state names {unknown[0]!r}, which is not part of this puzzle")
+        first = queries.solve()
+        if first.status != "sat":
+            status = "unsatisfiable" if first.status == "unsat" else "unknown"
+            return Hint(status, f"the puzzle has no solution" if status == "unsatisfiable"
+                        else "a limit was reached before a solution was found")
+        assert first.assignment is not None
+        solution = {key: first.assignment(var) for key, var in primary.items()}
+        second = queries.other_solution(queries.project(first.assignment), need_model=False)
+        if second.status != "unsat":
+            status = "multiple" if second.status == "sat" else "unknown"
+            return Hint(status, "the puzzle has more than one solution: no fact is forced by the "
+                        "clues alone, so there is nothing to hint" if status == "multiple"
+                        else "a limit was reached while proving the solution unique")
+        wrong = [(k, v) for k, v in state.items() if solution[k] != v]
+        if wrong:
+            return Hint("wrong", "the state is wrong: " + _listing([describe(k, v) for k, v in wrong])
+                        + (" contradicts" if len(wrong) == 1 else " contradict") + " the solution",
+                        wrong=wrong)
+        shown = fmt.shown(puzzle)
+        open_facts = [(k, solution[k]) for k in primary
+                      if k not in state and k not in shown and fmt.decision(k, solution[k])]
+        if not open_facts:
+            return Hint("solved", "the state is complete: every cell is decided, and correctly")
+    finally:
+        queries.retire()
+        if owned:
+            search.close()
+    return _hint_from(puzzle, state, open_facts, solver, connectivity, candidates, describe)
+
+
+def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidates, describe) -> Hint:
+    session, owned = grading_session(puzzle, solver, connectivity)
+    primary = session.encoding.primary
+    clue_lits = {("clue", k): session.selector(k, v) for k, v in puzzle.clues().items()}
+    state_lits = {("state", k): primary[k] if v else -primary[k] for k, v in state.items()}
+    items = {**clue_lits, **state_lits}
+    lit = lambda fact: primary[fact[0]] if fact[1] else -primary[fact[0]]  # noqa: E731
+    ladder = Ladder(session, list(items.values()))
+    try:
+        ok, lits = ladder.propagate()
+        fixed = set(lits)
+        found = [f for f in open_facts if lit(f) in fixed]
+        if found:
+            level = 0
+            test = lambda f: lambda keep: lit(f) in set(ladder.propagate([items[k] for k in keep])[1])  # noqa: E731
+        else:
+            level = 1
+            found = [f for f in open_facts if not ladder.propagate(extra=[-lit(f)])[0]]
+            test = lambda f: lambda keep: not ladder.propagate([items[k] for k in keep], [-lit(f)])[0]  # noqa: E731
+            if not found:
+                status, fixed = ladder.probe(stop=lambda fx: any(lit(f) in fx for f in open_facts))
+                found = [f for f in open_facts if lit(f) in fixed]
+                test = None  # type: ignore[assignment]
+            if not found:
+                level = 2
+        best = None
+        for fact in found[:candidates] if found else open_facts[:candidates]:
+            if test is not None and level < 2:
+                keys = _shrink(list(items), test(fact))
+            else:
+                keys = _refutation_core(puzzle, items, lit(fact), solver)
+            if best is None or len(keys) < len(best[1]):
+                best = (fact, keys)
+        assert best is not None
+        fact, keys = best
+    finally:
+        ladder.close()
+        if owned:
+            session.close()
+    clues = [k for kind, k in keys if kind == "clue"]
+    decided = [(k, state[k]) for kind, k in keys if kind == "state"]
+    parts = [_clue_name(puzzle, k, puzzle.clues()[k]) for k in clues]
+    if decided:
+        parts.append("the decided " + _listing([describe(k, v) for k, v in decided], 4))
+    names = _listing(parts, 8) or "the rules alone"
+    key, value = fact
+    why = {0: f"unit propagation from {names}",
+           1: f"otherwise propagation from {names} runs into a contradiction (failed-literal probing)",
+           2: f"needs search: the SAT solver refutes the opposite from {names}"}[level]
+    return Hint("hint", f"{describe(key, value)}: {why}", fact, level, clues, decided)
+
+
+def _refutation_core(puzzle: Any, items: dict, target: int, solver: str) -> list:
+    """Clues and decided entries that force ``target``: the UNSAT core of "them and not
+    ``target``" on a searching session, shrunk by deletion (each step one SAT call)."""
+    search, owned = api.session_for(puzzle, api.Options(solver=solver))
+    try:
+        by_lit = {lit: key for key, lit in items.items()}
+
+        def forced(keep: list) -> bool:
+            return search.solve([*(items[k] for k in keep), -target], need_model=False).status == "unsat"
+
+        if not forced(list(items)):
+            raise SatgridError("internal error: a hinted fact is not forced by the clues")
+        core = [by_lit[x] for x in search.core() if x in by_lit]
+        return _shrink(core, forced) if forced(core) else _shrink(list(items), forced)
+    finally:
+        if owned:
+            search.close()
