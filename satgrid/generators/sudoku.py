@@ -263,7 +263,7 @@ class _Digger:
         self.row_count, self.col_count = [n] * n, [n] * n
         self.count = n * n
         self.queries = queries
-        self.lits = {key: lit for key, lit in queries.selectors.items()}
+        self.lits = dict(queries.selectors)  # (r, c) -> the literal of its given
         self.stats = DigStats()
         self.singles = True
 
