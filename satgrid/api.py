@@ -50,6 +50,8 @@ class Result:
     minimal_clues: list | None = None
     stats: Stats = field(default_factory=Stats)
     note: str = ""
+    #: The propagation-ladder grade (satgrid.grading), set by audits of unique puzzles.
+    grade: int | None = None
 
     @property
     def genre(self) -> Genre:
@@ -78,6 +80,8 @@ class Result:
             out["minimal"] = self.minimal
         if self.minimal_clues is not None:
             out["minimal_clues"] = [list(k) for k in self.minimal_clues]
+        if self.grade is not None:
+            out["grade"] = self.grade
         if self.note:
             out["note"] = self.note
         out["solver"] = self.solver
@@ -217,6 +221,8 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
                 result.note = "limit reached while minimising"
             else:
                 result.minimal_clues = sorted(kept)
+        if audit and result.redundant_clues is not None:
+            _grade(result, options, started)
         return result
     finally:
         queries.retire()
@@ -225,6 +231,27 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
         result.stats.time_s = time.perf_counter() - started
         if owned:
             session.close()
+
+
+#: Seconds an audit spends on the grade when no time limit is given (probing costs about a
+#: millisecond per cell on 20x20 Slitherlinks; bigger grids may run out and report no grade).
+GRADE_TIME_LIMIT = 5.0
+
+
+def _grade(result: Result, options: Options, started: float) -> None:
+    """The audit's grade (the propagation ladder of satgrid.grading), within what is left of the
+    time limit; a grade cut short is reported in the note. Grades come from the embedded default
+    solver whatever solver searched (a propagation fixpoint does not depend on the solver, and
+    external solvers cannot propagate)."""
+    from .grading import assess  # grading uses this module's sessions
+
+    limit = GRADE_TIME_LIMIT
+    if options.time_limit is not None:
+        limit = max(0.0, options.time_limit - (time.perf_counter() - started))
+    graded = assess(result.puzzle, DEFAULT_SOLVER, options.connectivity, limit)
+    result.grade = graded.level
+    if graded.level is None:
+        result.note = (result.note + "; " if result.note else "") + f"no grade: {graded.note}"
 
 
 def _checked(g: Genre, puzzle: Any, session: Session, assignment) -> Any:

@@ -84,6 +84,7 @@ class Ladder:
         self.act = self.pool.fresh("grade")
         self.base = [*assumptions, self.act]
         self.primary = list(session.encoding.primary.values())
+        self.root = root_facts(session)
         self._cuts: set[tuple] = set()
         self.probes = 0
         self.propagations = 0
@@ -104,6 +105,7 @@ class Ladder:
         while True:
             self.propagations += 1
             ok, lits = self.session.propagate(lits_in)
+            lits = [*self.root, *lits]
             if not ok or not self.rules or not self._new_cuts(lits):
                 return ok, lits
 
@@ -167,6 +169,29 @@ class Ladder:
 
 
 _FRESH = 1 << 40  # placeholder names of fresh variables, above any real variable
+
+
+def root_facts(session: Session) -> list[int]:
+    """Literals the solver holds at its root level: the encoding's unit clauses and the primary
+    literals they force. ``propagate`` leaves these out of its answer (it lists what the
+    assumptions add), so the ladder adds them back. Computed once per session: a grading session
+    only ever gains clauses behind selectors or activation literals, which force nothing at the
+    root."""
+    cached = getattr(session, "_root_facts", None)
+    if cached is not None:
+        return cached
+    units = {c[0] for c in session.encoding.clauses if len(c) == 1}
+    for v in session.encoding.primary.values():
+        if v in units or -v in units:
+            continue
+        for lit in (v, -v):
+            ok, lits = session.propagate([lit])
+            if lit not in lits:  # refused (false at the root) or already true there
+                units.add(lit if ok else -lit)
+                break
+    facts = sorted(units, key=abs)
+    session._root_facts = facts  # type: ignore[attr-defined]
+    return facts
 
 
 def _canonical(cut: list[list[int]], top: int) -> tuple:
