@@ -1,6 +1,6 @@
 """Generation benchmark: the source papers' experiments, side by side with Debian's sgt-puzzles.
 
-    .venv/bin/python bench/bench_generate.py [--quick] [--skip-sgt] [--sgt-timeout S]
+    .venv/bin/python bench/bench_generate.py [--quick] [--skip-sgt] [--sgt-timeout S] [--only GENRE]
 
 Tables:
 1. Sudoku 9x9, levels 1-5 (Xue, Jiang, Li 2009), 100 puzzles a level (--quick: 20): givens
@@ -153,8 +153,10 @@ def slitherlink_rows(sizes, count: int, seed: int, timeout: float, skip_sgt: boo
             per, ids = run
             puzzles = [api.load_text(i)[0] for i in ids]
             fraction = [len(p.clues()) / (size * size) for p in puzzles]
+            minimal = sum(bool(api.solve(p, audit=True).minimal) for p in puzzles) / len(puzzles)
             rows.append([f"{size}x{size}", f"sgt-loopy {letter} ({LOOPY_LETTERS[letter]})",
-                         str(len(ids)), "-", ms(per), f"{100 * statistics.mean(fraction):.1f}%", "-"])
+                         str(len(ids)), "-", ms(per), f"{100 * statistics.mean(fraction):.1f}%",
+                         f"{100 * minimal:.0f}%"])
     return rows
 
 
@@ -165,6 +167,7 @@ def main() -> None:
     parser.add_argument("--sgt-timeout", type=float, default=None,
                         help="seconds per sgt-puzzles run (default 300, --quick 60)")
     parser.add_argument("--seed", type=int, default=2009)
+    parser.add_argument("--only", choices=["sudoku", "slitherlink"], help="one genre's tables")
     args = parser.parse_args()
     count = 20 if args.quick else 100
     timeout = args.sgt_timeout or (60 if args.quick else 300)
@@ -174,6 +177,13 @@ def main() -> None:
     print(f"python-sat solver {api.Options().solver}; ms are wall-clock per puzzle in one warm "
           f"process; seed {args.seed}")
 
+    if args.only != "slitherlink":
+        sudoku_tables(args, count, timeout, have_sgt)
+    if args.only != "sudoku":
+        slitherlink_table(args, timeout, not args.skip_sgt and Path(LOOPY).exists())
+
+
+def sudoku_tables(args, count: int, timeout: float, have_sgt: bool) -> None:
     header = ["size", "level", "name", "puzzles", "givens med/min/max", "gen ms med", "gen ms max",
               "audit ms med", "minimal", "paper level", "grade"]
     rows = sudoku_rows(9, range(1, 6), count, args.seed)
@@ -200,6 +210,8 @@ def main() -> None:
               ["params", "difficulty", "puzzles", "ms per puzzle", "givens med/min/max", "minimal"],
               rows)
 
+
+def slitherlink_table(args, timeout: float, have_sgt: bool) -> None:
     sizes = range(3, 11)
     if "slitherlink" in GENERATORS:
         header = ["size", "generator", "puzzles", "gen ms med", "ms per puzzle (mean)",
