@@ -1,0 +1,150 @@
+"""The Slitherlink and Nurikabe generators: valid loops and solutions, unique and clue-minimal
+puzzles, reproducible seeds, normal puzzles that the propagation ladder solves."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from satgrid import api, grading
+from satgrid.checkers.nurikabe import check_nurikabe
+from satgrid.checkers.slitherlink import check_slitherlink
+from satgrid.cli import main
+from satgrid.errors import SatgridError
+from satgrid.generators import GENERATORS, generate_one
+from satgrid.generators import nurikabe as islands
+from satgrid.generators import slitherlink as loops
+
+
+def _drawing(rows: int, cols: int, edges) -> tuple:
+    on = set(edges)
+    horizontal = tuple(tuple(int(("h", i, j) in on) for j in range(cols)) for i in range(rows + 1))
+    vertical = tuple(tuple(int(("v", i, j) in on) for j in range(cols + 1)) for i in range(rows))
+    return horizontal, vertical
+
+
+def test_both_generators_are_registered():
+    assert GENERATORS["slitherlink"] is loops.generate and GENERATORS["nurikabe"] is islands.generate
+
+
+# -- Slitherlink ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("ratios", [(33, 33, 34), (33, 67, 0), (33, 7, 60), (0, 0, 1), (1, 0, 0)])
+def test_grown_regions_bound_one_simple_loop(ratios):
+    rng = random.Random(7)
+    for size in [(1, 1), (2, 3), (5, 5), (8, 6)]:
+        for _ in range(15):
+            region = loops.grow(*size, rng, ratios)
+            clues = region.clues()
+            givens = tuple(tuple(clues[r, c] for c in range(size[1])) for r in range(size[0]))
+            assert check_slitherlink(givens, *_drawing(*size, region.loop_edges())) == []
+
+
+def test_growth_ratios_shape_the_loop():
+    """As the thesis reports: 33/67/0 gives tight corridors spanning the grid (the region's
+    bounding box is nearly the grid, and it fills little of it), 33/7/60 a broad loop in a small
+    part of the grid."""
+    def shape(ratios):
+        rng = random.Random(3)
+        regions = [loops.grow(10, 10, rng, ratios) for _ in range(20)]
+        boxes = []
+        for g in regions:
+            rows = [i // g.width for i in g.cells]
+            cols = [i % g.width for i in g.cells]
+            boxes.append((max(rows) - min(rows) + 1) * (max(cols) - min(cols) + 1))
+        return sum(boxes) / 20, sum(len(g.cells) / b for g, b in zip(regions, boxes)) / 20
+
+    (corridor_box, corridor_fill), (broad_box, broad_fill) = shape((33, 67, 0)), shape((33, 7, 60))
+    assert corridor_box > 90 and broad_box < 60
+    assert corridor_fill < broad_fill
+
+
+def test_bad_ratios_and_flavours_are_refused():
+    with pytest.raises(SatgridError, match="three non-negative"):
+        loops.grow(3, 3, random.Random(1), (1, -1, 1))
+    with pytest.raises(SatgridError, match="flavour"):
+        loops.make(3, 3, random.Random(1), flavour="evil")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hard_slitherlinks_are_unique_and_clue_minimal(seed):
+    made = loops.make(6, 5, random.Random(seed), flavour="hard")
+    result = api.solve(made.puzzle, audit=True)
+    assert result.status == "unique" and result.minimal is True
+    assert set(map(tuple, [("h", i, j) for i, row in enumerate(result.solution[0]) for j, x in enumerate(row) if x]
+                           + [("v", i, j) for i, row in enumerate(result.solution[1]) for j, x in enumerate(row) if x])) \
+        == set(made.loop)  # the puzzle's solution is the grown loop
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_normal_slitherlinks_are_solved_by_the_ladder(seed):
+    puzzle = loops.generate(6, 6, random.Random(seed), flavour="normal")
+    assert grading.grade(puzzle) in (0, 1)
+    result = api.solve(puzzle, audit=True)
+    assert result.status == "unique" and result.grade in (0, 1)
+
+
+def test_slitherlink_seeds_reproduce_the_puzzle():
+    a = loops.generate(7, 7, random.Random(11))
+    api.solve(loops.generate(5, 5, random.Random(99)), audit=True)  # other work on the shared solver
+    b = loops.generate(7, 7, random.Random(11))
+    assert a == b
+    assert loops.generate(7, 7, random.Random(12)) != a
+
+
+# -- Nurikabe ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("size,sizes", [((5, 5), (1, 4)), ((7, 6), (2, 5)), ((8, 8), (1, 6)), ((1, 6), (1, 2))])
+def test_random_nurikabe_solutions_obey_every_rule(size, sizes):
+    rng = random.Random(5)
+    rows, cols = size
+    for _ in range(10):
+        layout = islands.random_solution(rows, cols, rng, sizes)
+        numbers = {cells[0]: len(cells) for cells in layout.islands}
+        assert check_nurikabe(rows, cols, numbers, layout.solution()) == []
+        assert all(sizes[0] <= len(cells) <= sizes[1] for cells in layout.islands)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_hard_nurikabes_are_unique_and_clue_minimal(seed):
+    made = islands.make(6, 6, random.Random(seed), flavour="hard")
+    result = api.solve(made.puzzle, audit=True)
+    assert result.status == "unique" and result.minimal is True
+    assert result.solution == made.solution
+    # one number (a size or "?") per island
+    numbers = made.puzzle.numbers()
+    assert check_nurikabe(6, 6, numbers, made.solution) == []
+
+
+def test_normal_nurikabes_are_solved_by_the_ladder():
+    puzzle = islands.generate(6, 6, random.Random(3), flavour="normal")
+    assert grading.grade(puzzle) in (0, 1)
+    assert api.solve(puzzle, unique=True).status == "unique"
+
+
+def test_nurikabe_seeds_reproduce_the_puzzle():
+    assert islands.generate(5, 6, random.Random(8)) == islands.generate(5, 6, random.Random(8))
+
+
+def test_bad_island_ranges_are_refused():
+    with pytest.raises(SatgridError, match="island sizes"):
+        islands.random_solution(5, 5, random.Random(1), (3, 2))
+
+
+# -- through the driver and the CLI --------------------------------------------------------------
+@pytest.mark.parametrize("genre", ["slitherlink", "nurikabe"])
+def test_driver_audits_and_grades(genre):
+    hard = generate_one(genre, 5, 5, seed=21, flavour="hard")
+    assert hard.result.status == "unique" and hard.result.minimal and hard.grade in (0, 1, 2)
+    normal = generate_one(genre, 5, 5, seed=21, flavour="normal")
+    assert normal.result.status == "unique" and normal.grade in (0, 1)
+
+
+def test_cli_generate_slitherlink_json():
+    import json
+
+    out = CliRunner().invoke(main, ["generate", "slitherlink", "--size", "6x5", "--seed", "4",
+                                    "--format", "json"])
+    assert out.exit_code == 0, out.output
+    record = json.loads(out.output)
+    assert record["rows"] == 5 and record["cols"] == 6 and record["minimal"] is True
+    assert record["status"] == "unique" and record["seed"] == 4
