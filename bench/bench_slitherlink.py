@@ -167,14 +167,18 @@ def bench_peers(puzzles, solutions, timeout: float) -> dict[str, Row]:
     return rows
 
 
-def bench_minimise(solver: str) -> None:
+def bench_minimise(solver: str, seeds: int) -> None:
     """Cut forms under many incremental queries: clue every cell of a known loop, then find a
-    greedy minimal clue set (one uniqueness query per clue), anchored against pair cuts."""
+    greedy minimal clue set in a random order (one uniqueness query per clue), anchored against
+    pair cuts, on the same orders."""
     import random
 
     shared = HERE.parent.parent / "shared" / "data" / "slitherlink" / "tatham.txt"
-    puzzles = {p.rows: p for p in api.load([str(shared)]) if p.rows in (15, 20, 25)}
-    print(f"{'grid':<8}{'cuts':<10}{'clues':>12}{'cpu s':>8}{'calls':>7}{'iters':>7}{'cuts':>7}")
+    puzzles: dict[int, object] = {}
+    for p in api.load([str(shared)]):
+        if p.rows in (15, 20, 25):
+            puzzles.setdefault(p.rows, p)
+    print(f"{'grid':<8}{'seed':>5}  {'cuts':<10}{'clues':>12}{'cpu s':>8}{'calls':>7}{'iters':>7}{'cuts':>7}")
     for size, puzzle in sorted(puzzles.items()):
         session = Session(sl.build(size, size), solver)
         queries = PuzzleQueries(session, puzzle.clues())
@@ -182,19 +186,21 @@ def bench_minimise(solver: str) -> None:
         session.close()
         full = {(r, c): h[r][c] + h[r + 1][c] + v[r][c] + v[r][c + 1]
                 for r in range(size) for c in range(size)}
-        order = list(full)
-        random.Random(1).shuffle(order)
-        for anchored in (True, False):
-            session = Session(sl.build(size, size, anchored), solver)
-            queries = PuzzleQueries(session, full)
-            cpu = time.process_time()
-            first = queries.solve()
-            kept = queries.minimal_clue_set(queries.project(first.assignment), order)
-            cpu = time.process_time() - cpu
-            st = session.stats
-            print(f"{size}x{size:<5}{'anchored' if anchored else 'pair':<10}{len(full):>6} ->{len(kept):>4}"
-                  f"{cpu:>8.2f}{st.sat_calls:>7}{st.cegar_iterations:>7}{st.cuts:>7}")
-            session.close()
+        for seed in range(1, seeds + 1):
+            order = list(full)
+            random.Random(seed).shuffle(order)
+            for anchored in (True, False):
+                session = Session(sl.build(size, size, anchored), solver)
+                queries = PuzzleQueries(session, full)
+                cpu = time.process_time()
+                first = queries.solve()
+                kept = queries.minimal_clue_set(queries.project(first.assignment), order)
+                cpu = time.process_time() - cpu
+                st = session.stats
+                print(f"{size}x{size:<5}{seed:>5}  {'anchored' if anchored else 'pair':<10}{len(full):>6} ->"
+                      f"{len(kept):>4}{cpu:>8.2f}{st.sat_calls:>7}{st.cegar_iterations:>7}{st.cuts:>7}",
+                      flush=True)
+                session.close()
 
 
 def fmt(x: float) -> str:
@@ -214,9 +220,10 @@ def main() -> None:
     ap.add_argument("--eager-limit", type=float, default=20.0, help="seconds per eager puzzle")
     ap.add_argument("--peer-timeout", type=float, default=120.0, help="seconds per peer call")
     ap.add_argument("--minimise", action="store_true", help="only the cut-form minimisation runs")
+    ap.add_argument("--seeds", type=int, default=3, help="clue orders per grid for --minimise")
     args = ap.parse_args()
     if args.minimise:
-        bench_minimise(args.solver)
+        bench_minimise(args.solver, args.seeds)
         return
     header = (f"{'set':<14}{'method':<38}{'n':>3}{'build':>8}{'solve':>9}{'unique':>9}{'total':>9}"
               f"{'max':>9}{'cpu':>9}{'calls':>7}{'iters':>7}{'cuts':>7}{'fail':>6}")
@@ -240,18 +247,21 @@ def main() -> None:
         ours = rows[f"lazy/anchored shared {args.solver}"]
         fresh = rows[f"lazy/anchored fresh {args.solver}"]
         for name, row in rows.items():
-            if name.startswith(("multi", "puzzle")) and row.total():
+            if name.startswith(("multi", "puzzle")) and (row.total() or row.failed):
                 # multi-puzzle-solver's count is solve + uniqueness; compare like with like
                 if "count" in name:
                     base, base_fresh = med(ours.total()), med(fresh.total()) + med(fresh.build)
                 else:
                     base, base_fresh = med(ours.solve), med(fresh.solve) + med(fresh.build)
-                ratios.append((label, name, med(row.total()), base, base_fresh))
+                # a peer that failed (timed out) everywhere: its limit is a lower bound
+                peer, bound = (med(row.total()), "") if row.total() else (1000 * args.peer_timeout, ">")
+                ratios.append((label, name, peer, bound, base, base_fresh, row.failed))
     if ratios:
         print()
-        print(f"{'set':<14}{'peer':<38}{'peer ms':>9}{'/ shared':>10}{'/ fresh+build':>15}")
-        for label, name, peer, base, base_fresh in ratios:
-            print(f"{label:<14}{name:<38}{fmt(peer):>9}{peer / base:>9.1f}x{peer / base_fresh:>14.1f}x")
+        print(f"{'set':<14}{'peer':<38}{'peer ms':>9}{'/ shared':>10}{'/ fresh+build':>15}{'fail':>6}")
+        for label, name, peer, bound, base, base_fresh, failed in ratios:
+            print(f"{label:<14}{name:<38}{bound + fmt(peer):>9}{bound + f'{peer / base:.1f}':>9}x"
+                  f"{bound + f'{peer / base_fresh:.1f}':>14}x{failed:>6}")
 
 
 if __name__ == "__main__":
