@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Callable, Hashable, Iterable, Sequence
 
 from .cnf import Clause, VarPool
@@ -64,14 +65,27 @@ class ConnectedSubgraph:
             self._adjacent[v].append((u, lit))
         # Index arrays for :meth:`components`, which runs once per CEGAR iteration: a plain
         # search over them is 10-20x faster than building a networkx graph on 60x60 grids.
+        # Node i is the i-th key of ``nodes`` (:meth:`component_indices` speaks of these).
         self._keys = list(self.nodes)
         index = {n: i for i, n in enumerate(self._keys)}
+        self._index = index
+        self._node_lits = list(self.nodes.values())
         self._link_lits = [lit for _, _, lit in self.links]
         self._neighbours: list[list[tuple[int, int]]] = [[] for _ in self._keys]
         for k, (u, v, _) in enumerate(self.links):
             if u in index and v in index:
                 self._neighbours[index[u]].append((index[v], k))
                 self._neighbours[index[v]].append((index[u], k))
+        #: Every link is plain adjacency (no literal): the search skips the link test.
+        self._plain = all(lit is None for lit in self._link_lits)
+        self._plain_neighbours = [[v for v, _ in near] for near in self._neighbours]
+        self._anchor_indices = [[index[n] for n in nodes if n in index] for _, nodes in self.anchors]
+        # Reading node truth straight off a model: one itemgetter call when every node literal
+        # has the same sign (a region of black cells, or of white ones).
+        lits = self._node_lits
+        self._node_sign = 1 if all(x > 0 for x in lits) else -1 if all(x < 0 for x in lits) else 0
+        self._node_top = max((abs(x) for x in lits), default=0)
+        self._node_get = itemgetter(*(abs(x) - 1 for x in lits)) if len(lits) > 1 else None
 
     # -- always-on clauses -------------------------------------------------------------------
     def clauses(self, pool: VarPool) -> list[Clause]:
@@ -81,51 +95,87 @@ class ConnectedSubgraph:
     # -- lazy lowering ------------------------------------------------------------------------
     def components(self, value: Value) -> list[set[Node]]:
         """The components of the true nodes under ``value``, largest first."""
-        on = holds(value, self.nodes.values())
-        usable = holds(value, self._link_lits)
-        keys, neighbours = self._keys, self._neighbours
-        seen = [False] * len(keys)
+        keys = self._keys
+        return [{keys[i] for i in members} for members in self.component_indices(value)]
+
+    def component_indices(self, value: Value) -> list[list[int]]:
+        """:meth:`components` as lists of node indices (the order of ``nodes``), largest first:
+        for callers that keep their own index arrays (no sets of keys built)."""
+        model = getattr(value, "model", None)
+        if self._node_sign and self._node_get is not None and model is not None \
+                and self._node_top <= len(model):
+            values = self._node_get(model)
+            seen = [x <= 0 for x in values] if self._node_sign > 0 else [x > 0 for x in values]
+        else:
+            seen = [not x for x in holds(value, self._node_lits)]
         components = []
-        for start, start_on in enumerate(on):
-            if not start_on or seen[start]:
-                continue
-            seen[start] = True
-            stack, members = [start], [start]
-            while stack:
-                for v, k in neighbours[stack.pop()]:
-                    if not seen[v] and on[v] and usable[k]:
-                        seen[v] = True
-                        stack.append(v)
-                        members.append(v)
-            components.append({keys[i] for i in members})
-        return sorted(components, key=len, reverse=True)
+        if self._plain:
+            neighbours = self._plain_neighbours
+            for start in range(len(seen)):
+                if seen[start]:
+                    continue
+                seen[start] = True
+                stack, members = [start], [start]
+                while stack:
+                    for v in neighbours[stack.pop()]:
+                        if not seen[v]:
+                            seen[v] = True
+                            stack.append(v)
+                            members.append(v)
+                components.append(members)
+        else:
+            usable = holds(value, self._link_lits)
+            links = self._neighbours
+            for start in range(len(seen)):
+                if seen[start]:
+                    continue
+                seen[start] = True
+                stack, members = [start], [start]
+                while stack:
+                    for v, k in links[stack.pop()]:
+                        if not seen[v] and usable[k]:
+                            seen[v] = True
+                            stack.append(v)
+                            members.append(v)
+                components.append(members)
+        components.sort(key=len, reverse=True)
+        return components
 
     def cuts(self, value: Value, pool: VarPool) -> list[Cut]:
-        """Cut clauses excluding this assignment's disconnected parts (empty when it obeys)."""
-        components = self.components(value)
+        """Cut clauses excluding this assignment's disconnected parts (empty when it obeys).
+
+        The pair cuts of one call share the largest component's literal ``t_R`` (its clauses
+        come with the first cut that uses it): |largest| clauses a round instead of a cut.
+        """
+        components = self.component_indices(value)
         if self.anchor is not None:
-            return [self._cut(s, None, pool, value) for s in components if self.anchor not in s]
+            root = self._index.get(self.anchor)
+            return [self._cut(s, None, pool, value) for s in components if root not in s]
         if len(components) < 2:
             return []
-        largest = components[0]
         held = self._anchors_for(components, value) if self.anchors else {}
         cuts = []
+        shared: list[int] = []  # t_R of the largest component, once made
         for index, s in enumerate(components[1:], 1):
             if index in held:
                 cuts.append(self._cut(s, None, pool, value, condition=held[index]))
             else:
-                cuts.append(self._cut(s, largest, pool, value))
+                cuts.append(self._cut(s, components[0], pool, value, shared=shared))
         return cuts
 
-    def _anchors_for(self, components: list[set[Node]], value: Value) -> dict[int, int]:
+    def _anchors_for(self, components: list[list[int]], value: Value) -> dict[int, int]:
         """For each component but the largest (by index) the literal of a true anchor with no
         node in it."""
-        where = {n: i for i, s in enumerate(components) for n in s}
+        where = [-1] * len(self._keys)
+        for i, s in enumerate(components):
+            for n in s:
+                where[n] = i
         found: dict[int, int] = {}
-        for (lit, nodes), on in zip(self.anchors, holds(value, [lit for lit, _ in self.anchors])):
+        for (lit, _), nodes, on in zip(self.anchors, self._anchor_indices,
+                                      holds(value, [lit for lit, _ in self.anchors])):
             if not on:
                 continue
-            touched = {where[n] for n in nodes if n in where}
+            touched = {where[n] for n in nodes}
             for i in range(1, len(components)):
                 if i not in touched and i not in found:
                     found[i] = lit
@@ -135,31 +185,40 @@ class ConnectedSubgraph:
 
     def _cut(
         self,
-        inside: set[Node],
-        other: set[Node] | None,
+        inside: list[int],
+        other: list[int] | None,
         pool: VarPool,
         value: Value,
         condition: int | None = None,
+        shared: list[int] | None = None,
     ) -> Cut:
         # A link leaving S is usable only if its far node and its own literal are both true, so
         # either one alone is a sound guard. Take one that is false now, or the cut would not
         # exclude this assignment and the CEGAR loop would spin: a link literal can be true
         # beside a false far node unless the genre ties links to their ends (loops do).
-        guards = []
+        lits, links = self._node_lits, self._link_lits
+        mark = set(inside)
+        guards = set()
         for u in inside:
-            for v, lit in self._adjacent[u]:
-                if v not in inside:
-                    guards.append(self.nodes[v] if lit is None or value(lit) else lit)
+            for v, k in self._neighbours[u]:
+                if v not in mark:
+                    lit = links[k]
+                    guards.add(lits[v] if lit is None or value(lit) else lit)
         t_in = pool.fresh("cut")
-        cut = [[-self.nodes[u], t_in] for u in inside]
+        cut = [[-lits[u], t_in] for u in inside]
         head = [-t_in]
         if condition is not None:
             head.append(-condition)
         if other is not None:
-            t_other = pool.fresh("cut")
-            cut += [[-self.nodes[u], t_other] for u in other]
+            if shared:
+                t_other = shared[0]
+            else:
+                t_other = pool.fresh("cut")
+                cut += [[-lits[u], t_other] for u in other]
+                if shared is not None:
+                    shared.append(t_other)
             head.append(-t_other)
-        cut.append(head + sorted(set(guards)))
+        cut.append(head + sorted(guards))
         return cut
 
     # -- eager lowering -----------------------------------------------------------------------
