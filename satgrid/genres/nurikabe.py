@@ -33,11 +33,12 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from functools import lru_cache
+from typing import ClassVar, Iterable, Union
 
 from ..checkers.nurikabe import check_nurikabe
 from ..cnf import Clause, VarPool, exactly
-from ..connectivity import ConnectedSubgraph
+from ..connectivity import ConnectedSubgraph, holds
 from ..encoding import ClueEncoding, Encoding
 from ..errors import SatgridError
 from ..puzzle import Source, cell_name
@@ -150,9 +151,50 @@ def parse(record: Record) -> NurikabePuzzle:
 
 
 # -- geometry -----------------------------------------------------------------------------------
+# Cells are numbered in reading order (index r * cols + c) inside the encoder: lists indexed by
+# cell beat dicts and sets of tuples (n7's encoding is built in a few milliseconds).
+@lru_cache(maxsize=32)
+def _grid(rows: int, cols: int) -> tuple[tuple[Cell, ...], tuple[tuple[int, ...], ...]]:
+    """The cells of a rows x cols grid in reading order, and each cell's neighbour indices
+    (up, down, left, right)."""
+    cells = tuple((r, c) for r in range(rows) for c in range(cols))
+    near = tuple(
+        tuple(a * cols + b for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+              if 0 <= a < rows and 0 <= b < cols)
+        for r, c in cells
+    )
+    return cells, near
+
+
 def _neighbours(p: Cell, rows: int, cols: int) -> list[Cell]:
     r, c = p
     return [(a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < rows and 0 <= b < cols]
+
+
+def _touching(numbers: Iterable[int], near, size: int) -> list[list[int]]:
+    """For each cell index, the numbered cells it is or touches."""
+    touch: list[list[int]] = [[] for _ in range(size)]
+    for p in numbers:
+        touch[p].append(p)
+        for q in near[p]:
+            touch[q].append(p)
+    return touch
+
+
+def _reach(start: int, size: int | None, near, touch: list[list[int]]) -> dict[int, int]:
+    """:func:`reach` on cell indices (``touch`` from :func:`_touching`)."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        p = queue.popleft()
+        d = dist[p]
+        if size is not None and d >= size - 1:
+            continue
+        for q in near[p]:
+            if q not in dist and all(t == start for t in touch[q]):
+                dist[q] = d + 1
+                queue.append(q)
+    return dist
 
 
 def reach(puzzle: NurikabePuzzle, clue: Cell, size: int | None) -> dict[Cell, int]:
@@ -163,20 +205,10 @@ def reach(puzzle: NurikabePuzzle, clue: Cell, size: int | None) -> dict[Cell, in
     along island cells; a cell touching another number is white only inside that number's island.
     """
     rows, cols = puzzle.rows, puzzle.cols
-    numbers = puzzle.numbers()
-    blocked = {p for p in numbers if p != clue}
-    blocked |= {q for p in numbers if p != clue for q in _neighbours(p, rows, cols)}
-    dist = {clue: 0}
-    queue = deque([clue])
-    while queue:
-        p = queue.popleft()
-        if size is not None and dist[p] >= size - 1:
-            continue
-        for q in _neighbours(p, rows, cols):
-            if q not in dist and q not in blocked:
-                dist[q] = dist[p] + 1
-                queue.append(q)
-    return dist
+    cells, near = _grid(rows, cols)
+    touch = _touching((r * cols + c for r, c in puzzle.numbers()), near, len(cells))
+    dist = _reach(clue[0] * cols + clue[1], size, near, touch)
+    return {cells[q]: d for q, d in dist.items()}
 
 
 def forced_black(puzzle: NurikabePuzzle) -> set[Cell]:
@@ -220,6 +252,10 @@ class Islands:
     (some cell of the path is black). Eager lowering: every white cell reaches a number (the core's
     anchored connected-subgraph rule over a virtual node linked to all numbers) and carries a
     binary island number, equal across white neighbours and fixed on each numbered cell.
+
+    ``black``: the cells that can be white (node i of the white region is the i-th key);
+    ``labels``: ``{(number, cell): literal}``; ``selectors``: ``{number: selector}`` of the sized
+    numbers.
     """
 
     name = "islands"
@@ -228,62 +264,80 @@ class Islands:
                  labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int]):
         self.black, self.numbers, self.links = black, numbers, links
         self.labels, self.selectors = labels, selectors
-        self.labels_at: dict[Cell, list[tuple[Cell, int]]] = {p: [] for p in black}
-        for (i, q), lit in labels.items():
-            if i in selectors and q in self.labels_at:
-                self.labels_at[q].append((i, lit))
-        self.numbered = set(numbers)
         self.region = ConnectedSubgraph("white", {p: -x for p, x in black.items()},
                                         [(p, q, None) for p, q in links])
-        self.adjacent: dict[Cell, list[Cell]] = {p: [] for p in black}
+        # Index arrays over the white region's nodes (the cuts run once per CEGAR iteration).
+        index = {p: j for j, p in enumerate(black)}
+        self._black = list(black.values())
+        self._adjacent: list[list[int]] = [[] for _ in self._black]
         for p, q in links:
-            self.adjacent[p].append(q)
-            self.adjacent[q].append(p)
+            self._adjacent[index[p]].append(index[q])
+            self._adjacent[index[q]].append(index[p])
+        self._numbered = [False] * len(self._black)
+        for p in numbers:
+            self._numbered[index[p]] = True
+        #: Per sized number: its selector and its labels by node index; per node: the sized
+        #: numbers labelling it.
+        self._clues: list[tuple[int, dict[int, int]]] = []
+        self._labels_at: list[list[tuple[int, int]]] = [[] for _ in self._black]
+        ids = {i: k for k, i in enumerate(selectors)}
+        self._clues = [(sel, {}) for sel in selectors.values()]
+        for (i, q), lit in labels.items():
+            k = ids.get(i)
+            if k is not None and q in index:
+                self._clues[k][1][index[q]] = lit
+                self._labels_at[index[q]].append((k, lit))
 
     def clauses(self, pool: VarPool) -> list[Clause]:
         return []
 
     def cuts(self, value, pool: VarPool) -> list[list[Clause]]:
         cuts = []
-        for region in self.region.components(value):
-            numbers = [p for p in region if p in self.numbered]
+        numbered = self._numbered
+        for region in self.region.component_indices(value):
+            numbers = [j for j in region if numbered[j]]
             if not numbers:
-                cuts.append(self._grow(region, pool))
-                cuts += self._reconnect(region, value, pool)
+                inside = set(region)
+                cuts.append(self._grow(region, inside, pool))
+                cuts += self._reconnect(region, inside, value, pool)
             elif len(numbers) > 1:
-                cuts.append([[self.black[p] for p in self._path(region, numbers[0])]])
+                cuts.append([[self._black[j] for j in self._path(set(region), numbers[0])]])
         return cuts
 
-    def _grow(self, region: set[Cell], pool: VarPool) -> list[Clause]:
-        black, t = self.black, pool.fresh("cut")
-        border = {q for p in region for q in self.adjacent[p] if q not in region}
+    def _grow(self, region: list[int], inside: set[int], pool: VarPool) -> list[Clause]:
+        black, adjacent, t = self._black, self._adjacent, pool.fresh("cut")
+        border = {q for p in region for q in adjacent[p] if q not in inside}
         return [*([black[p], t] for p in region), [-t, *sorted(-black[q] for q in border)]]
 
-    def _reconnect(self, region: set[Cell], value, pool: VarPool) -> list[list[Clause]]:
+    def _reconnect(self, region: list[int], inside: set[int], value, pool: VarPool) -> list[list[Clause]]:
         """For each switched-on clue i labelling ``region``: island i is connected and holds its
         number, so a labelled cell of ``region`` has a labelled path out of it. The cut depends on
         clue i, so it carries i's selector (sound for every later query)."""
-        on = {i for p in region for i, lit in self.labels_at[p] if value(lit) and value(self.selectors[i])}
+        seen = [(k, lit) for p in region for k, lit in self._labels_at[p]]
+        if not seen:
+            return []
+        truth = holds(value, [x for pair in seen for x in (pair[1], self._clues[pair[0]][0])])
+        on = {k for j, (k, _) in enumerate(seen) if truth[2 * j] and truth[2 * j + 1]}
         cuts = []
-        for i in on:
-            t, labels = pool.fresh("cut"), self.labels
-            inside = [labels[i, p] for p in region if (i, p) in labels]
-            border = {labels[i, q] for p in region for q in self.adjacent[p]
-                      if q not in region and (i, q) in labels}
-            cuts.append([*([-x, t] for x in inside), [-self.selectors[i], -t, *sorted(border)]])
+        for k in sorted(on):
+            selector, labels = self._clues[k]
+            t = pool.fresh("cut")
+            labelled = [labels[p] for p in region if p in labels]
+            border = {labels[q] for p in region for q in self._adjacent[p] if q not in inside and q in labels}
+            cuts.append([*([-x, t] for x in labelled), [-selector, -t, *sorted(border)]])
         return cuts
 
-    def _path(self, region: set[Cell], start: Cell) -> list[Cell]:
+    def _path(self, region: set[int], start: int) -> list[int]:
         """The unnumbered cells of a shortest path inside ``region`` from ``start`` to another
         number."""
-        parent: dict[Cell, Cell | None] = {start: None}
+        parent: dict[int, int | None] = {start: None}
         queue = deque([start])
         while queue:
             p = queue.popleft()
-            for q in self.adjacent[p]:
+            for q in self._adjacent[p]:
                 if q in region and q not in parent:
                     parent[q] = p
-                    if q in self.numbered:
+                    if self._numbered[q]:
                         path, at = [], parent[q]
                         while at is not None and at != start:
                             path.append(at)
@@ -310,49 +364,54 @@ class Islands:
 
 def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
     rows, cols = puzzle.rows, puzzle.cols
-    cells = [(r, c) for r in range(rows) for c in range(cols)]
-    near = {p: _neighbours(p, rows, cols) for p in cells}
-    numbers = puzzle.numbers()
-    sized = puzzle.clues()
+    cells, near = _grid(rows, cols)
+    size = len(cells)
+    numbers = {r * cols + c: v for (r, c), v in puzzle.numbers().items()}
+    sized = {p: v for p, v in numbers.items() if v != UNKNOWN}
     pool = VarPool()
-    black = {p: pool.var("black", *p) for p in cells}
+    black = [pool.var("black", *p) for p in cells]
     clauses: list[Clause] = []
 
     # Numbered cells are white; cells touching two numbers are black (see forced_black).
+    touch = _touching(numbers, near, size)
+    dark = [len(touch[q]) >= 2 and q not in numbers for q in range(size)]
     clauses += [[-black[p]] for p in numbers]
-    dark = forced_black(puzzle)
-    clauses += [[black[p]] for p in sorted(dark)]
+    clauses += [[black[p]] for p in range(size) if dark[p]]
     for r in range(rows - 1):
         for c in range(cols - 1):
-            clauses.append([-black[r, c], -black[r + 1, c], -black[r, c + 1], -black[r + 1, c + 1]])
-    edges = [(p, q) for p in cells for q in near[p] if p < q]
+            p = r * cols + c
+            clauses.append([-black[p], -black[p + cols], -black[p + 1], -black[p + cols + 1]])
+    edges = [(p, q) for p in range(size) for q in near[p] if p < q]
 
     # Labels on each number's reach (its size bound; "?" numbers reach without bound). A label
     # spreads to white neighbours inside the reach; numbered cell i carries label i.
-    reaches = {p: reach(puzzle, p, sized.get(p)) for p in numbers}
-    label = {(i, q): pool.var("label", *i, *q) for i, dist in reaches.items() for q in dist}
-    labels_of: dict[Cell, list[int]] = {p: [] for p in cells}
-    for (i, q), lit in label.items():
-        labels_of[q].append(lit)
-        clauses.append([-lit, -black[q]])
-        for s in near[q]:
-            other = label.get((i, s))
-            if other is not None:
-                clauses.append([-lit, black[s], other])
-    clauses += [[label[i, i]] for i in numbers]
+    reaches = {i: _reach(i, sized.get(i), near, touch) for i in numbers}
+    labels: dict[int, dict[int, int]] = {}
+    labels_of: list[list[int]] = [[] for _ in range(size)]
+    for i, dist in reaches.items():
+        ci = cells[i]
+        own = labels[i] = {q: pool.var("label", *ci, *cells[q]) for q in dist}
+        for q, lit in own.items():
+            labels_of[q].append(lit)
+            clauses.append([-lit, -black[q]])
+            for s in near[q]:
+                other = own.get(s)
+                if other is not None:
+                    clauses.append([-lit, black[s], other])
+        clauses.append([own[i]])
 
     # ``all`` <-> every sized clue is switched on. Then every white cell carries a label (so cells
     # no clue reaches are black) and, with no "?" and two or more black cells, a black cell has a
     # black neighbour.
     everything = pool.var("all")
-    selectors = {p: pool.var("clue", *p, v) for p, v in sized.items()}
+    selectors = {p: pool.var("clue", *cells[p], v) for p, v in sized.items()}
     clauses += [[-everything, s] for s in selectors.values()]
     clauses.append([everything, *(-s for s in selectors.values())])
-    for p in cells:
-        if p not in numbers and p not in dark:
+    for p in range(size):
+        if p not in numbers and not dark[p]:
             clauses.append([black[p], -everything, *labels_of[p]])
-    if variant.black_degree and len(sized) == len(numbers) and rows * cols - sum(sized.values()) >= 2:
-        for p in cells:
+    if variant.black_degree and len(sized) == len(numbers) and size - sum(sized.values()) >= 2:
+        for p in range(size):
             if p not in numbers:
                 clauses.append([-black[p], -everything, *(black[q] for q in near[p] if q not in numbers)])
 
@@ -361,53 +420,57 @@ def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
     # a black cell next to it, inside its reach or on the reach's rim.
     true = pool.var("true")
     clauses.append([true])
-    anchors: list[tuple[int, list[Cell]]] = [(true, [p]) for p in sorted(dark)]
+    anchors: list[tuple[int, list[Cell]]] = [(true, [cells[p]]) for p in range(size) if dark[p]]
     for i, n in sized.items():
-        if n <= SMALL_ISLAND and n < rows * cols:
+        if n <= SMALL_ISLAND and n < size:
             rim = {s for q in reaches[i] for s in near[q]} | set(reaches[i])
-            anchors.append((selectors[i], sorted(rim - set(numbers))))
-    open_cells = {p: black[p] for p in cells if p not in dark}
+            anchors.append((selectors[i], [cells[q] for q in sorted(rim) if q not in numbers]))
+    open_cells = {cells[p]: black[p] for p in range(size) if not dark[p]}
     rules = [
-        Islands(open_cells, list(numbers), [(p, q) for p, q in edges if p in open_cells and q in open_cells],
-                label, selectors),
+        Islands(open_cells, [cells[p] for p in numbers],
+                [(cells[p], cells[q]) for p, q in edges if not dark[p] and not dark[q]],
+                {(cells[i], cells[q]): lit for i, own in labels.items() for q, lit in own.items()},
+                {cells[p]: lit for p, lit in selectors.items()}),
         ConnectedSubgraph(
             "black",
-            {p: black[p] for p in cells if p not in numbers},
-            [(p, q, None) for p, q in edges if p not in numbers and q not in numbers],
+            {cells[p]: black[p] for p in range(size) if p not in numbers},
+            [(cells[p], cells[q], None) for p, q in edges if p not in numbers and q not in numbers],
             anchors=anchors,
         ),
     ]
 
     def encode_clue(key: Cell, value: object) -> ClueEncoding:
-        own = sized.get(key)
+        i = key[0] * cols + key[1] if isinstance(key, tuple) and len(key) == 2 else None
+        own = sized.get(i)
         if own is None or not isinstance(value, int) or not 1 <= value <= own:
             raise SatgridError(
                 f"nurikabe: clue {value!r} at {cell_name(*key)} does not fit this encoding "
                 f"(it was built for {own!r} there)"
             )
-        dist = reaches[key]
+        dist, label = reaches[i], labels[i]
         # The clue's own label (always true) keeps the clause list non-empty: this clue is never
         # a bare literal, whose negation the audits could assume.
-        clue_clauses = [[label[key, key]], *exactly([label[key, q] for q in dist if q != key], value - 1, pool)]
-        for q in dist:
-            lit = label[key, q]
+        clue_clauses = [[label[i]], *exactly([label[q] for q in dist if q != i], value - 1, pool)]
+        local = value > 1 and not value >= variant.eager_from
+        for q, lit in label.items():
             inside = []
             for s in near[q]:
-                if s in dist:
-                    inside.append(label[key, s])
-                elif s not in dark:  # the island stops at its reach
+                other = label.get(s)
+                if other is not None:
+                    inside.append(other)
+                elif not dark[s]:  # the island stops at its reach
                     clue_clauses.append([-lit, black[s]])
-            if q != key and value > 1 and not value >= variant.eager_from:
+            if q != i and local:
                 clue_clauses.append([-lit, *inside])  # an island cell has an island neighbour
         if value > 1 and value >= variant.eager_from:
             clue_clauses += ConnectedSubgraph(
-                f"island{key}", {q: label[key, q] for q in dist},
-                [(q, s, None) for q in dist for s in near[q] if s in dist and q < s],
+                f"island{key}", {cells[q]: label[q] for q in dist},
+                [(cells[q], cells[s], None) for q in dist for s in near[q] if s in dist and q < s],
                 anchor=key, max_true=value,
             ).eager_clauses(pool)
         return ClueEncoding(pool.var("clue", *key, value), tuple(clue_clauses))
 
-    return Encoding(pool, clauses, {("black", *p): black[p] for p in cells}, encode_clue, rules)
+    return Encoding(pool, clauses, {("black", *p): black[k] for k, p in enumerate(cells)}, encode_clue, rules)
 
 
 def decode(puzzle: NurikabePuzzle, encoding: Encoding, value) -> Solution:
