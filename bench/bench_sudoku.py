@@ -109,12 +109,13 @@ def table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 
 def satgrid_row(label: str, puzzles) -> list[str]:
-    api.solve(puzzles[0], audit=True)  # warm: the size's solver is built once
+    api.solve(puzzles[0], audit=True)  # warm: the size's solvers are built once
     solve = median_time(lambda p: api.solve(p), puzzles)
     unique = median_time(lambda p: api.solve(p, unique=True), puzzles)
-    audit = median_time(lambda p: api.solve(p, audit=True), puzzles)
+    audit = median_time(lambda p: api.solve(p, audit=True, grade=False), puzzles)
+    graded = median_time(lambda p: api.solve(p, audit=True), puzzles)
     clues = statistics.median(len(p.clues()) for p in puzzles)
-    return [label, str(len(puzzles)), str(clues), ms(solve), ms(unique), ms(audit)]
+    return [label, str(len(puzzles)), str(clues), ms(solve), ms(unique), ms(audit), ms(graded)]
 
 
 def main() -> None:
@@ -133,16 +134,18 @@ def main() -> None:
     if sixteen:
         rows.append(satgrid_row("16x16 sgt-solo", sixteen))
     rows.append(satgrid_row("25x25 made here", twentyfive))
-    table("satgrid (ms)", ["set", "puzzles", "clues", "solve", "solve+unique", "full audit"], rows)
+    table("satgrid (ms; full audit = solve + unique + every clue's redundancy)",
+          ["set", "puzzles", "clues", "solve", "solve+unique", "full audit", "audit + grade"], rows)
 
     # naive baseline on the same 9x9 puzzles
     subset = nine[: 30 if args.quick else 100]
     base = sudoku.encode(subset[0]).clauses
     n_unique = median_time(lambda p: naive_unique(base, p), subset)
     n_audit = median_time(lambda p: naive_audit(base, p), subset)
-    assert all(naive_audit(base, p) == api.solve(p, audit=True).redundant_clues for p in subset[:10])
+    assert all(naive_audit(base, p) == api.solve(p, audit=True, grade=False).redundant_clues
+               for p in subset[:10])
     s_unique = median_time(lambda p: api.solve(p, unique=True), subset)
-    s_audit = median_time(lambda p: api.solve(p, audit=True), subset)
+    s_audit = median_time(lambda p: api.solve(p, audit=True, grade=False), subset)
     table("9x9 against a naive fresh-solver-per-query baseline (same puzzles, ms)",
           ["query", "puzzles", "satgrid", "naive", "naive / satgrid"],
           [["solve+unique", str(len(subset)), ms(s_unique), ms(n_unique), f"{n_unique / s_unique:.1f}x"],
@@ -181,7 +184,7 @@ def main() -> None:
         for jobs in (1, 2):
             start = time.perf_counter()
             subprocess.run([sys.executable, "-m", "satgrid", "audit", str(path), "--jobs", str(jobs),
-                            "--format", "json"], check=True, capture_output=True, cwd=ROOT)
+                            "--no-grade", "--format", "json"], check=True, capture_output=True, cwd=ROOT)
             wall = time.perf_counter() - start
             rows.append([str(jobs), str(len(nine)), f"{wall:.2f}", f"{len(nine) / wall:.0f}"])
         table("CLI audit throughput (whole process, start-up included)",
@@ -192,9 +195,9 @@ def main() -> None:
     sample = nine[:60]
     for name in ("cadical153", "cadical195", "minisat22", "glucose4", "maplechrono"):
         options = api.Options(solver=name)
-        api.solve(sample[0], audit=True, options=options)
+        api.solve(sample[0], audit=True, grade=False, options=options)
         t_unique = median_time(lambda p: api.solve(p, unique=True, options=options), sample)
-        t_audit = median_time(lambda p: api.solve(p, audit=True, options=options), sample)
+        t_audit = median_time(lambda p: api.solve(p, audit=True, grade=False, options=options), sample)
         rows.append([name, ms(t_unique), ms(t_audit)])
     table(f"embedded solver choice (9x9, {len(sample)} puzzles, ms)", ["solver", "solve+unique", "audit"], rows)
 

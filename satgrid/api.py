@@ -175,9 +175,10 @@ def _new_session(g: Genre, puzzle: Any, options: Options) -> Session:
 
 # -- the pipeline -------------------------------------------------------------------------------
 def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool = False,
-          options: Options = Options()) -> Result:
+          options: Options = Options(), grade: bool | None = None) -> Result:
     """Solve ``puzzle``; with ``unique`` look for a second solution; with ``audit`` also find the
-    redundant clues (implies ``unique``); with ``minimize`` also a minimal clue subset."""
+    redundant clues (implies ``unique``); with ``minimize`` also a minimal clue subset. An audit
+    also grades the puzzle on the propagation ladder unless ``grade=False``."""
     started = time.perf_counter()
     unique = unique or audit or minimize
     g = GENRES[puzzle.genre]
@@ -221,7 +222,7 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
                 result.note = "limit reached while minimising"
             else:
                 result.minimal_clues = sorted(kept)
-        if audit and result.redundant_clues is not None:
+        if (audit if grade is None else grade) and result.redundant_clues is not None:
             _grade(result, options, started)
         return result
     finally:

@@ -84,9 +84,11 @@ def solve(files: tuple[str, ...], unique: bool, **opts: Any) -> None:
 @click.argument("files", nargs=-1, required=True)
 @solve_options
 @click.option("--minimize", is_flag=True, help="Also find a minimal clue subset (greedy deletion).")
-def audit(files: tuple[str, ...], minimize: bool, **opts: Any) -> None:
-    """Solve, prove uniqueness, and list the clues that can go (clue minimality)."""
-    _run(files, unique=True, audit=True, minimize=minimize, **opts)
+@click.option("--grade/--no-grade", default=True, show_default=True,
+              help="Also grade the puzzle on the propagation ladder (see satgrid grade).")
+def audit(files: tuple[str, ...], minimize: bool, grade: bool, **opts: Any) -> None:
+    """Solve, prove uniqueness, list the clues that can go (clue minimality), and grade."""
+    _run(files, unique=True, audit=True, minimize=minimize, grade=grade, **opts)
 
 
 @main.command()
@@ -453,17 +455,20 @@ def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:
     return api.load(files, opts.get("genre"), meta)
 
 
-def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, options: api.Options) -> api.Result:
-    return api.solve(puzzle, unique=unique, audit=audit, minimize=minimize, options=options)
+def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,
+          options: api.Options) -> api.Result:
+    return api.solve(puzzle, unique=unique, audit=audit, minimize=minimize, options=options,
+                     grade=grade)
 
 
-def _run(files, unique, audit, minimize, fmt, jobs, require_unique, **opts) -> None:
+def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, **opts) -> None:
     with reported_errors():
         puzzles = _load(files, opts)
         options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
                               opts["connectivity"])
         api.session_for(puzzles[0], options)  # a bad solver name fails here, before any work
-        work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, options=options)
+        work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
+                                 options=options)
         results = []
         with contextlib.ExitStack() as stack:
             if jobs > 1 and len(puzzles) > 1:

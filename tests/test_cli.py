@@ -188,3 +188,12 @@ def test_demo_runs_on_bundled_examples():
     result = run("demo")
     assert result.exit_code == 0
     assert "unique" in result.stdout
+
+
+def test_audit_grades_unless_told_not_to(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(LINE + "\n")
+    graded = json.loads(run("audit", str(path), "--format", "json").stdout)
+    assert graded["grade"] in (0, 1, 2)
+    plain = json.loads(run("audit", str(path), "--no-grade", "--format", "json").stdout)
+    assert "grade" not in plain and plain["minimal"] is True

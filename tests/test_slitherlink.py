@@ -247,7 +247,7 @@ def test_render_json_and_differences():
     diff = sl.differences(puzzle, result.solution, result.second_solution)
     assert diff and all(kind in "hv" for kind, _, _ in diff)
     out = result.to_json()
-    assert out["puzzle"] == [[3, None], [None, None]]
+    assert out["puzzle"] == ["3.", ".."]
     assert len(out["solution"]["horizontal"]) == 3 and len(out["solution"]["horizontal"][0]) == 2
     assert len(out["solution"]["vertical"]) == 2 and len(out["solution"]["vertical"][0]) == 3
     assert out["second_solution"] != out["solution"]

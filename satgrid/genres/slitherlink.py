@@ -297,8 +297,9 @@ def solution_json(puzzle: SlitherlinkPuzzle, solution: Solution) -> dict[str, li
     return {"horizontal": [list(row) for row in horizontal], "vertical": [list(row) for row in vertical]}
 
 
-def puzzle_json(puzzle: SlitherlinkPuzzle) -> list[list[int | None]]:
-    return [list(row) for row in puzzle.givens]
+def puzzle_json(puzzle: SlitherlinkPuzzle) -> list[str]:
+    """The clues as strings, one per row, ``.`` = no clue (the text input format)."""
+    return ["".join("." if k is None else str(k) for k in row) for row in puzzle.givens]
 
 
 def differences(puzzle: SlitherlinkPuzzle, a: Solution, b: Solution) -> list[EdgeKey]:
