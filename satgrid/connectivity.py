@@ -105,7 +105,9 @@ class ConnectedSubgraph:
         if self._node_sign and self._node_get is not None and model is not None \
                 and self._node_top <= len(model):
             values = self._node_get(model)
-            seen = [x <= 0 for x in values] if self._node_sign > 0 else [x > 0 for x in values]
+            # ``not (x > 0)`` rather than ``x <= 0``: a partial assignment marks unassigned
+            # variables NaN (neither), and their literals count as false (see :func:`holds`).
+            seen = [not x > 0 for x in values] if self._node_sign > 0 else [not x <= 0 for x in values]
         else:
             seen = [not x for x in holds(value, self._node_lits)]
         components = []
