@@ -193,6 +193,9 @@ class ExternalSolver:
         raise SolverError(f"unit propagation is not supported by external solvers ({self.name}); "
                           "use an embedded solver")
 
+    def set_phases(self, literals: Sequence[int]) -> None:
+        """External solvers take no phase hints; nothing to do."""
+
     def close(self) -> None:
         self.clauses.clear()
         self._lines.clear()

@@ -55,6 +55,14 @@ class PuzzleQueries:
         self.session.add([[-lit] for lit in self._blockers.values()])
         self._blockers.clear()
 
+    def _prefer(self, projection: Projection) -> None:
+        """Branch towards the known solution in clue queries that block it: a needed clue then
+        shows with a solution close to this one, found in fewer conflicts and CEGAR rounds
+        (Nurikabe n7 audit: 708 -> 289 SAT calls). Literal clues are asked by reduction to
+        absurdity, mostly UNSAT, where the hint only costs (Sudoku audits ~10% slower)."""
+        if not set(self.selectors.values()) <= self.session.literal_clues:
+            self.session.prefer(projection)
+
     # -- queries -------------------------------------------------------------------------------
     def solve(self, without: Iterable[ClueKey] = (), extra: Sequence[int] = (),
               need_model: bool = True) -> Outcome:
@@ -106,6 +114,7 @@ class PuzzleQueries:
         A clue is redundant iff the puzzle without it has no solution other than ``projection``.
         """
         redundant, unknown = [], []
+        self._prefer(projection)
         for key in self.selectors:
             status = self.unique_without(projection, (key,))
             if status == "unsat":
@@ -124,6 +133,7 @@ class PuzzleQueries:
         minimal. None if a limit was hit.
         """
         removed: list[ClueKey] = []
+        self._prefer(projection)
         for key in order if order is not None else list(self.selectors):
             status = self.unique_without(projection, [*removed, key])
             if status == "unknown":

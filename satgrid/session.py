@@ -137,5 +137,9 @@ class Session:
             raise SolverError(f"solver {self.solver_name} reports no unsatisfiable core")
         return core()
 
+    def prefer(self, literals: Sequence[int]) -> None:
+        """Branch towards ``literals`` first (phase hints; answers stay the same)."""
+        self.solver.set_phases(literals)
+
     def close(self) -> None:
         self.solver.close()

@@ -159,5 +159,12 @@ class EmbeddedSolver:
         """After an UNSAT answer: assumptions that alone are unsatisfiable (the solver's core)."""
         return list(self._solver.get_core() or [])
 
+    def set_phases(self, literals: Sequence[int]) -> None:
+        """Prefer these polarities when the solver branches (a hint, never a constraint)."""
+        try:
+            self._solver.set_phases(literals=list(literals))
+        except NotImplementedError:
+            pass  # solvers without phase hints just search as usual
+
     def close(self) -> None:
         self._solver.delete()
