@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from satgrid import api  # noqa: E402
+from bench.common import table  # noqa: E402
 from satgrid.generators import GENERATORS, derive_seed, generate_one  # noqa: E402
 from satgrid.generators import sudoku as sg  # noqa: E402
 
@@ -41,15 +42,6 @@ LOOPY = "/usr/games/sgt-loopy"
 SOLO_LETTERS = {"t": "trivial", "b": "basic", "i": "intermediate", "a": "advanced",
                 "e": "extreme", "u": "unreasonable"}
 LOOPY_LETTERS = {"e": "easy", "n": "normal", "t": "tricky", "h": "hard"}
-
-
-def table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    print(f"\n## {title}")
-    print("  ".join(h.ljust(wd) for h, wd in zip(header, widths)))
-    for row in rows:
-        print("  ".join(str(x).ljust(wd) for x, wd in zip(row, widths)))
-    sys.stdout.flush()
 
 
 def spread(values: list[float]) -> str:

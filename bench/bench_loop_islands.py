@@ -23,17 +23,9 @@ sys.path.insert(0, str(ROOT))
 from satgrid import api, grading  # noqa: E402
 from satgrid.generators import nurikabe as nk  # noqa: E402
 from satgrid.generators import slitherlink as sl  # noqa: E402
+from bench.common import table  # noqa: E402
 
 LOOPY = "/usr/games/sgt-loopy"
-
-
-def table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    print(f"\n## {title}")
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
 
 
 def timed(make, count: int, seed: int):

@@ -26,21 +26,13 @@ from satgrid import api  # noqa: E402
 from satgrid.genres import sudoku  # noqa: E402
 
 import bench.peers as peers  # noqa: E402
+from bench.common import median_time, table  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.3f}"
-
-
-def median_time(fn, items) -> float:
-    times = []
-    for item in items:
-        start = time.perf_counter()
-        fn(item)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 # -- naive baseline: a fresh python-sat solver per query, as a typical user writes it ------------
@@ -100,14 +92,6 @@ def made_puzzles(n: int, h: int, w: int, count: int, seed: int = 1):
 
 
 # -- tables -------------------------------------------------------------------------------------
-def table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    print(f"\n## {title}")
-    print("  ".join(h.ljust(wd) for h, wd in zip(header, widths)))
-    for row in rows:
-        print("  ".join(str(x).ljust(wd) for x, wd in zip(row, widths)))
-
-
 def satgrid_row(label: str, puzzles) -> list[str]:
     api.solve(puzzles[0], audit=True)  # warm: the size's solvers are built once
     solve = median_time(lambda p: api.solve(p), puzzles)

@@ -1,0 +1,27 @@
+"""Helpers every bench script shares: timing and the printed tables."""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from typing import Any, Callable, Iterable
+
+
+def median_time(fn: Callable[[Any], Any], items: Iterable[Any]) -> float:
+    """Median wall seconds of ``fn(item)`` over ``items``."""
+    times = []
+    for item in items:
+        start = time.perf_counter()
+        fn(item)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    """Print a titled table with aligned columns (flushed, so long runs show progress)."""
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    print(f"\n## {title}")
+    print("  ".join(h.ljust(wd) for h, wd in zip(header, widths)))
+    for row in rows:
+        print("  ".join(str(x).ljust(wd) for x, wd in zip(row, widths)))
+    sys.stdout.flush()
