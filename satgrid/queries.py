@@ -25,6 +25,7 @@ class PuzzleQueries:
         self.selectors = {key: session.selector(key, value) for key, value in clues.items()}
         self._blockers: dict[Projection, int] = {}
         self._primary = list(session.encoding.primary.values())
+        self._leading = self._primary == list(range(1, len(self._primary) + 1))
 
     # -- building blocks -----------------------------------------------------------------------
     def assumptions(self, without: Iterable[ClueKey] = ()) -> list[int]:
@@ -36,10 +37,13 @@ class PuzzleQueries:
         """The assignment on the primary variables, as the literals that hold."""
         model = assignment.model
         size = len(model)
+        true_only = self.session.encoding.block_true_only
+        if self._leading and size >= len(self._primary):
+            # primary variables are 1..n, so the model's first n entries are their literals
+            head = model[: len(self._primary)]
+            return tuple(filter((0).__lt__, head)) if true_only else tuple(head)
         holds = [v if v <= size and model[v - 1] > 0 else -v for v in self._primary]
-        if self.session.encoding.block_true_only:
-            return tuple(v for v in holds if v > 0)
-        return tuple(holds)
+        return tuple(v for v in holds if v > 0) if true_only else tuple(holds)
 
     def blocker(self, projection: Projection) -> int:
         """An activation literal that, when assumed, excludes ``projection``."""
