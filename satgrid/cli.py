@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import click
 
-from . import __version__, api, dimacs, formats, render_svg
+from . import __version__, api, dimacs, formats, grading, render_svg
 from .errors import SatgridError
 from .puzzle import cell_name
 from .reader import read_text
@@ -341,7 +341,6 @@ def grade(files: tuple[str, ...], connectivity: str, solver: str, time_limit: fl
           **opts: Any) -> None:
     """Grade puzzles on the propagation ladder: 0 = unit propagation solves it, 1 = failed-literal
     probing does, 2 = it needs search (or has no unique solution). See encodings/grading.md."""
-    from . import grading
 
     with reported_errors():
         puzzles = _load(files, opts)
@@ -386,7 +385,6 @@ def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity:
     --state PARTIAL, proved by the weakest ladder level that can (unit propagation, failed-literal
     probing, search), with the clues involved. A state that contradicts the solution is reported
     as wrong."""
-    from . import grading
 
     with reported_errors():
         puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, None, file)
@@ -504,7 +502,7 @@ def _text_report(results: list[api.Result], audit: bool, minimize: bool) -> str:
         return _one_report(results[0], audit, minimize)
     header = f"{'id':<24} {'genre':<11} {'size':>7} {'clues':>5} {'status':<13}"
     if audit:
-        header += f" {'redundant':>9} {'minimal':>7}"
+        header += f" {'redundant':>9} {'minimal':>7} {'grade':>5}"
     header += f" {'sat calls':>9} {'ms':>9}"
     lines = [header]
     for r in results:
@@ -513,7 +511,8 @@ def _text_report(results: list[api.Result], audit: bool, minimize: bool) -> str:
         if audit:
             red = "-" if r.redundant_clues is None else str(len(r.redundant_clues))
             minimal = "-" if r.minimal is None else ("yes" if r.minimal else "no")
-            row += f" {red:>9} {minimal:>7}"
+            grade = "-" if r.grade is None else str(r.grade)
+            row += f" {red:>9} {minimal:>7} {grade:>5}"
         row += f" {r.stats.sat_calls:>9} {r.stats.time_s * 1000:>9.2f}"
         lines.append(row)
     return "\n".join(lines)
@@ -534,6 +533,8 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
         verdict = "minimal" if r.minimal else "not minimal"
         lines.append(f"redundant clues: {_clue_list(r.redundant_clues)} "
                      f"({len(r.redundant_clues)} of {len(p.clues())}): {verdict}")
+    if r.grade is not None:
+        lines.append(f"grade {r.grade}: solved by {grading.LEVELS[r.grade]}")
     if r.minimal_clues is not None:
         lines.append(f"a minimal clue set keeps {len(r.minimal_clues)} of {len(p.clues())} clues:")
         lines.append(g.render(p.with_clues({k: p.clues()[k] for k in r.minimal_clues})))
