@@ -8,23 +8,20 @@ version (these files were made with 20230122.806ae71, Debian 20230122.806ae71-2)
 With --raw DIR, a job whose raw generator output exists as DIR/NAME.out is
 decoded from that file instead of running the generator again.
 
-Tatham game IDs decoded here:
-  Solo   ``CxR:DESC``   n = C*R; blocks are C cells tall and R cells wide
-                         (cell (y, x) is in block (y div C, x div R)); DESC is
-                         row-major: a lowercase letter is a run of 1..26 blanks,
-                         a decimal number is a given, ``_`` separates numbers.
-  Loopy  ``WxHt0:DESC``  H rows of W faces, row-major: a digit is a clue, a
-                         lowercase letter is a run of 1..26 faces with no clue.
+The Tatham game IDs are decoded by satgrid's own reader (satgrid/formats/tatham.py:
+Solo ``CxR:DESC`` with boxes C tall and R wide, Loopy ``WxHt0:DESC``).
 """
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+
+from satgrid.formats import tatham  # noqa: E402
 GAMES = "/usr/games"
 
 # file name -> list of (genre, program, count, params, timeout seconds).
@@ -44,77 +41,17 @@ JOBS = {
 }
 
 
-def decode_solo(game_id: str):
-    """Return (n, (box_height, box_width), rows of int|None) for a Solo game ID."""
-    params, desc = game_id.split(":", 1)
-    m = re.fullmatch(r"(\d+)x(\d+)", params)
-    if not m:
-        raise ValueError(f"unsupported Solo parameters {params!r} (jigsaw/killer/X not handled)")
-    c, r = int(m.group(1)), int(m.group(2))
-    n = c * r
-    cells: list[int | None] = []
-    i = 0
-    while i < len(desc):
-        ch = desc[i]
-        if "a" <= ch <= "z":
-            cells.extend([None] * (ord(ch) - ord("a") + 1))
-            i += 1
-        elif ch.isdigit():
-            j = i
-            while j < len(desc) and desc[j].isdigit():
-                j += 1
-            v = int(desc[i:j])
-            if not 1 <= v <= n:
-                raise ValueError(f"given {v} out of range 1..{n}")
-            cells.append(v)
-            i = j
-        elif ch == "_":
-            i += 1
-        else:
-            raise ValueError(f"unexpected character {ch!r} in Solo description")
-    if len(cells) != n * n:
-        raise ValueError(f"Solo description has {len(cells)} cells, expected {n * n}")
-    return n, (c, r), [cells[y * n:(y + 1) * n] for y in range(n)]
-
-
-def decode_loopy(game_id: str):
-    """Return (rows, cols, list of row strings with '.' or a digit) for a square-grid Loopy ID."""
-    params, desc = game_id.split(":", 1)
-    m = re.fullmatch(r"(\d+)x(\d+)t0", params)
-    if not m:
-        raise ValueError(f"unsupported Loopy parameters {params!r} (only square grids, t0)")
-    w, h = int(m.group(1)), int(m.group(2))
-    faces: list[str] = []
-    for ch in desc:
-        if "a" <= ch <= "z":
-            faces.extend("." * (ord(ch) - ord("a") + 1))
-        elif ch in "01234":
-            faces.append(ch)
-        else:
-            raise ValueError(f"unexpected character {ch!r} in Loopy description")
-    if len(faces) != w * h:
-        raise ValueError(f"Loopy description has {len(faces)} faces, expected {w * h}")
-    return h, w, ["".join(faces[y * w:(y + 1) * w]) for y in range(h)]
-
-
-def _self_test():
-    n, box, rows = decode_solo("2x3:5c2e1c4a6_1_6_3a2c6e2c5")
-    got = ["".join("." if v is None else str(v) for v in row) for row in rows]
-    assert n == 6 and box == (2, 3), (n, box)
-    assert got == ["5...2.", "....1.", "..4.61", "63.2..", ".6....", ".2...5"], got
-    h, w, rows = decode_loopy("3x2t0:1b2a0")
-    assert (h, w, rows) == (2, 3, ["1..", "2.0"]), (h, w, rows)
-
-
 def block(name: str, genre: str, game_id: str, command: str) -> str:
     lines = [f"puzzle {name}", f"genre: {genre}"]
     if genre == "sudoku":
-        n, (bh, bw), rows = decode_solo(game_id)
-        lines += [f"rows: {n}", f"cols: {n}", f"box: {bh}x{bw}"]
-        grid = [" ".join("." if v is None else str(v) for v in row) for row in rows]
+        puzzle = tatham.decode_solo(game_id)
+        lines += [f"rows: {puzzle.size}", f"cols: {puzzle.size}",
+                  f"box: {puzzle.box_height}x{puzzle.box_width}"]
+        grid = [" ".join("." if v is None else str(v) for v in row) for row in puzzle.givens]
     else:
-        h, w, grid = decode_loopy(game_id)
-        lines += [f"rows: {h}", f"cols: {w}"]
+        puzzle = tatham.decode_loopy(game_id)
+        lines += [f"rows: {puzzle.rows}", f"cols: {puzzle.cols}"]
+        grid = ["".join("." if v is None else str(v) for v in row) for row in puzzle.givens]
     lines += [f"tatham: {game_id}", f"made-by: {command}", "givens:", *grid, "end"]
     return "\n".join(lines) + "\n"
 
@@ -151,7 +88,6 @@ def run_job(name: str, raw_dir: str | None) -> None:
 
 
 def main(argv: list[str]) -> None:
-    _self_test()
     raw_dir = None
     if "--raw" in argv:
         k = argv.index("--raw")
