@@ -250,10 +250,7 @@ def _relax(puzzle: NurikabePuzzle, queries: PuzzleQueries, projection: tuple[int
     for key in order:
         trial = [*removed, key]
         checks += 1
-        status = queries.unique_without(projection, trial)
-        if status == "unknown":
-            raise SatgridError("a limit was reached while generating")
-        if status != "unsat":
+        if not queries.still_unique(projection, trial):
             continue
         if flavour == "normal":
             rest = {k: v for k, v in clues.items() if k not in set(trial)}

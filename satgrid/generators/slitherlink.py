@@ -251,10 +251,7 @@ def _remove(queries: PuzzleQueries, projection: tuple[int, ...], clues: dict, rn
         ok, implied = session.propagate(queries.assumptions(trial))
         if not (ok and side_lits[key] <= set(implied)):
             checks += 1
-            status = queries.unique_without(projection, trial)
-            if status == "unknown":
-                raise SatgridError("a limit was reached while generating")
-            if status != "unsat":
+            if not queries.still_unique(projection, trial):
                 continue
         if grader is not None:
             graded += 1
