@@ -25,13 +25,26 @@ class PuzzleQueries:
         self.selectors = {key: session.selector(key, value) for key, value in clues.items()}
         self._blockers: dict[Projection, int] = {}
         self._primary = list(session.encoding.primary.values())
+        self._all: int | None = None
         self._leading = self._primary == list(range(1, len(self._primary) + 1))
 
     # -- building blocks -----------------------------------------------------------------------
     def assumptions(self, without: Iterable[ClueKey] = ()) -> list[int]:
         """Selectors of every clue except ``without``."""
         off = set(without)
+        if not off:
+            return [self.all_clues()]
         return [lit for key, lit in self.selectors.items() if key not in off]
+
+    def all_clues(self) -> int:
+        """One activation literal that switches every clue on (``all -> selector`` clauses).
+
+        Assuming it instead of every selector keeps the solver at one assumption level: on a
+        60x60 Slitherlink (about 2,000 clue selectors) solve+unique ran several times faster."""
+        if self._all is None:
+            self._all = self.session.encoding.pool.fresh("all")
+            self.session.add([[-self._all, lit] for lit in self.selectors.values()])
+        return self._all
 
     def project(self, assignment: Assignment) -> Projection:
         """The assignment on the primary variables, as the literals that hold."""
@@ -56,8 +69,10 @@ class PuzzleQueries:
 
     def retire(self) -> None:
         """Switch off this puzzle's blocking clauses for good (the solver drops them)."""
-        self.session.add([[-lit] for lit in self._blockers.values()])
+        done = [*self._blockers.values(), *([self._all] if self._all is not None else [])]
+        self.session.add([[-lit] for lit in done])
         self._blockers.clear()
+        self._all = None
 
     def _prefer(self, projection: Projection) -> None:
         """Branch towards the known solution in clue queries that block it: a needed clue then

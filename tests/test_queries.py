@@ -376,3 +376,19 @@ def test_region_audits_with_persistent_cuts() -> None:
     for mode in ("lazy", "eager"):
         for clues, answer in list(zip(puzzles, expected))[::3]:
             assert audit(Session(region_encoding(), connectivity=mode), clues) == answer, (mode, clues)
+
+
+def test_all_clues_literal_switches_every_clue_on_and_retires() -> None:
+    target = all_grids()[100]
+    clues = unique_clue_set(target, seed=1, size=5)
+    puzzle, session, queries = sudoku_queries(clues)
+    everything = queries.assumptions()
+    assert everything == [queries.all_clues()]  # one assumption instead of one per clue
+    assert len(queries.assumptions(without=[next(iter(clues))])) == len(clues) - 1
+    ok, implied = session.propagate(everything)
+    assert ok and set(queries.selectors.values()) <= set(implied)
+    queries.retire()
+    # Retired: the literal is false for good, so a later puzzle on the session is unaffected.
+    assert session.propagate([everything[0]])[0] is False
+    other = {(0, 0): target[0][0] % 4 + 1}
+    assert PuzzleQueries(session, other).solve().status == "sat"

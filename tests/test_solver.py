@@ -148,3 +148,10 @@ def test_propagate() -> None:
     assert ok and -x[1, 0] in implied and -x[2, 0] in implied
     ok, _ = session.propagate([x[0, 0], x[1, 0]])
     assert not ok
+
+
+def test_tuned_options_name_embedded_solvers() -> None:
+    from satgrid.solver import TUNED_OPTIONS, _canonical_name
+    for name in TUNED_OPTIONS:
+        assert _canonical_name(name) == name and name in embedded_solver_names()
+        EmbeddedSolver(name).close()  # configure() is accepted on a new solver
