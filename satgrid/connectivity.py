@@ -80,12 +80,9 @@ class ConnectedSubgraph:
         self._plain = all(lit is None for lit in self._link_lits)
         self._plain_neighbours = [[v for v, _ in near] for near in self._neighbours]
         self._anchor_indices = [[index[n] for n in nodes if n in index] for _, nodes in self.anchors]
-        # Reading node truth straight off a model: one itemgetter call when every node literal
-        # has the same sign (a region of black cells, or of white ones).
-        lits = self._node_lits
-        self._node_sign = 1 if all(x > 0 for x in lits) else -1 if all(x < 0 for x in lits) else 0
-        self._node_top = max((abs(x) for x in lits), default=0)
-        self._node_get = itemgetter(*(abs(x) - 1 for x in lits)) if len(lits) > 1 else None
+        self._read_nodes = TruthReader(self._node_lits)
+        self._read_links = None if self._plain else TruthReader(self._link_lits)
+        self._read_anchors = TruthReader([lit for lit, _ in self.anchors])
 
     # -- always-on clauses -------------------------------------------------------------------
     def clauses(self, pool: VarPool) -> list[Clause]:
@@ -101,19 +98,18 @@ class ConnectedSubgraph:
     def component_indices(self, value: Value) -> list[list[int]]:
         """:meth:`components` as lists of node indices (the order of ``nodes``), largest first:
         for callers that keep their own index arrays (no sets of keys built)."""
-        model = getattr(value, "model", None)
-        if self._node_sign and self._node_get is not None and model is not None \
-                and self._node_top <= len(model):
-            values = self._node_get(model)
-            # ``not (x > 0)`` rather than ``x <= 0``: a partial assignment marks unassigned
-            # variables NaN (neither), and their literals count as false (see :func:`holds`).
-            seen = [not x > 0 for x in values] if self._node_sign > 0 else [not x <= 0 for x in values]
-        else:
-            seen = [not x for x in holds(value, self._node_lits)]
+        return self._search(value)[0]
+
+    def _search(self, value: Value) -> tuple[list[list[int]], list[bool] | None]:
+        """The components (as :meth:`component_indices`) and which links are usable (None when
+        every link is plain adjacency)."""
+        on = self._read_nodes(value)
+        seen = [not x for x in on]
         components = []
+        usable = None
         if self._plain:
             neighbours = self._plain_neighbours
-            for start in range(len(seen)):
+            for start in [i for i, x in enumerate(on) if x]:
                 if seen[start]:
                     continue
                 seen[start] = True
@@ -126,9 +122,9 @@ class ConnectedSubgraph:
                             members.append(v)
                 components.append(members)
         else:
-            usable = holds(value, self._link_lits)
+            usable = self._read_links(value)  # type: ignore[misc]
             links = self._neighbours
-            for start in range(len(seen)):
+            for start in [i for i, x in enumerate(on) if x]:
                 if seen[start]:
                     continue
                 seen[start] = True
@@ -141,7 +137,7 @@ class ConnectedSubgraph:
                             members.append(v)
                 components.append(members)
         components.sort(key=len, reverse=True)
-        return components
+        return components, usable
 
     def cuts(self, value: Value, pool: VarPool) -> list[Cut]:
         """Cut clauses excluding this assignment's disconnected parts (empty when it obeys).
@@ -149,10 +145,10 @@ class ConnectedSubgraph:
         The pair cuts of one call share the largest component's literal ``t_R`` (its clauses
         come with the first cut that uses it): |largest| clauses a round instead of a cut.
         """
-        components = self.component_indices(value)
+        components, usable = self._search(value)
         if self.anchor is not None:
             root = self._index.get(self.anchor)
-            return [self._cut(s, None, pool, value) for s in components if root not in s]
+            return [self._cut(s, None, pool, usable) for s in components if root not in s]
         if len(components) < 2:
             return []
         held = self._anchors_for(components, value) if self.anchors else {}
@@ -160,9 +156,9 @@ class ConnectedSubgraph:
         shared: list[int] = []  # t_R of the largest component, once made
         for index, s in enumerate(components[1:], 1):
             if index in held:
-                cuts.append(self._cut(s, None, pool, value, condition=held[index]))
+                cuts.append(self._cut(s, None, pool, usable, condition=held[index]))
             else:
-                cuts.append(self._cut(s, components[0], pool, value, shared=shared))
+                cuts.append(self._cut(s, components[0], pool, usable, shared=shared))
         return cuts
 
     def _anchors_for(self, components: list[list[int]], value: Value) -> dict[int, int]:
@@ -173,8 +169,7 @@ class ConnectedSubgraph:
             for n in s:
                 where[n] = i
         found: dict[int, int] = {}
-        for (lit, _), nodes, on in zip(self.anchors, self._anchor_indices,
-                                      holds(value, [lit for lit, _ in self.anchors])):
+        for (lit, _), nodes, on in zip(self.anchors, self._anchor_indices, self._read_anchors(value)):
             if not on:
                 continue
             touched = {where[n] for n in nodes}
@@ -190,7 +185,7 @@ class ConnectedSubgraph:
         inside: list[int],
         other: list[int] | None,
         pool: VarPool,
-        value: Value,
+        usable: list[bool] | None,
         condition: int | None = None,
         shared: list[int] | None = None,
     ) -> Cut:
@@ -205,7 +200,7 @@ class ConnectedSubgraph:
             for v, k in self._neighbours[u]:
                 if v not in mark:
                     lit = links[k]
-                    guards.add(lits[v] if lit is None or value(lit) else lit)
+                    guards.add(lits[v] if usable is None or usable[k] else lit)
         t_in = pool.fresh("cut")
         cut = [[-lits[u], t_in] for u in inside]
         head = [-t_in]
@@ -259,6 +254,33 @@ class ConnectedSubgraph:
                 continue
             clauses.append([-x[u], *([root[u]] if u in root else []), *parents])
         return clauses
+
+
+class TruthReader:
+    """Reads the truth of a fixed list of literals (``None`` = always true) under a value.
+
+    When every literal is a variable of one sign, a model list is read by one ``itemgetter``
+    call (the CEGAR loop reads thousands of node and link literals per iteration); otherwise,
+    and for values that are not models, through :func:`holds`.
+    """
+
+    def __init__(self, lits: Sequence[int | None]):
+        self.lits = list(lits)
+        signs = {None if lit is None else lit > 0 for lit in self.lits}
+        self.sign = signs.pop() if len(signs) == 1 else None  # True, False, or None (mixed)
+        self.top = max((abs(lit) for lit in self.lits if lit is not None), default=0)
+        self.get = itemgetter(*(abs(lit) - 1 for lit in self.lits)) if len(self.lits) > 1 \
+            and self.sign is not None else None
+
+    def __call__(self, value: Value) -> list[bool]:
+        model = getattr(value, "model", None)
+        if self.get is None or model is None or self.top > len(model):
+            return holds(value, self.lits)
+        # ``x > 0`` and ``x <= 0`` are both false for an unassigned (NaN) entry of a partial
+        # assignment, whose literals count as false (see :func:`holds`).
+        if self.sign:
+            return [x > 0 for x in self.get(model)]
+        return [x <= 0 for x in self.get(model)]
 
 
 def holds(value: Value, lits: Iterable[int | None]) -> list[bool]:
