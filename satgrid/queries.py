@@ -7,7 +7,7 @@ variables, is blocked behind an activation literal, so the solver stays usable);
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .encoding import ClueKey
 from .errors import LimitReached
@@ -150,20 +150,57 @@ class PuzzleQueries:
         return redundant, unknown
 
     def minimal_clue_set(
-        self, projection: Projection, order: Sequence[ClueKey] | None = None
+        self, projection: Projection, order: Sequence[ClueKey] | None = None,
+        accept: Callable[[list[ClueKey]], bool] | None = None,
+        needed: Callable[[ClueKey, set[ClueKey]], bool] | None = None,
     ) -> list[ClueKey] | None:
         """A clue subset that keeps the solution unique and from which no clue can go.
 
-        Greedy deletion in ``order``: a clue is dropped when the rest still forces the solution.
-        Removing clues only relaxes a puzzle, so a clue needed once stays needed and the result is
-        minimal. None if a limit was hit.
+        Greedy deletion in ``order``: a clue is dropped when the rest still forces the solution
+        (and ``accept(removed)`` still holds, if given: a further condition that, like
+        uniqueness, can only fail more as clues go, e.g. "still solved by propagation").
+        Removing clues only relaxes a puzzle, so a clue needed once stays needed and the result
+        is minimal (for uniqueness and ``accept`` together). None if a limit was hit.
+
+        ``needed(key, removed)``, if given, is a cheap sufficient test that ``key`` must stay
+        once the clues ``removed`` are gone (typically: the genre knows another solution that
+        breaks ``key`` and no other clue still on); a clue it vouches for is kept without a SAT
+        call. It must never say yes wrongly.
+
+        Runs of clues are tried at once (galloping): when the next ``k`` clues can all go
+        together, one-at-a-time deletion would drop each of them too (every prefix of the run
+        goes as well, by the same monotonicity), so the result is exactly the one-at-a-time
+        result, in fewer SAT calls while most clues can go. A run stops before a clue that
+        ``needed`` vouches for; a run that fails is retried from its first clue alone; a run that
+        succeeds doubles the next one.
         """
+        keys = list(order) if order is not None else list(self.selectors)
         removed: list[ClueKey] = []
+        gone: set[ClueKey] = set()
         self._prefer(projection)
-        for key in order if order is not None else list(self.selectors):
-            status = self.unique_without(projection, [*removed, key])
+        i, size = 0, 1
+        while i < len(keys):
+            run: list[ClueKey] = []
+            for key in keys[i:i + size]:
+                if needed is not None and needed(key, gone | set(run)):
+                    break
+                run.append(key)
+            if not run:
+                i += 1  # vouched for: this clue stays
+                size = 1
+                continue
+            trial = [*removed, *run]
+            if len(run) == 1:
+                status = self.unique_without(projection, trial)
+            else:  # the puzzle without ``removed`` is unique, so no new-literal shortcut applies
+                status = self.other_solution(projection, trial, need_model=False).status
             if status == "unknown":
                 return None
-            if status == "unsat":
-                removed.append(key)
-        return [key for key in self.selectors if key not in set(removed)]
+            if status == "unsat" and (accept is None or accept(trial)):
+                removed, i, size = trial, i + len(run), 2 * size
+                gone.update(run)
+            elif len(run) == 1:
+                i += 1  # this clue stays
+            else:
+                size = 1
+        return [key for key in self.selectors if key not in gone]

@@ -40,6 +40,48 @@ def test_grown_regions_bound_one_simple_loop(ratios):
             assert check_slitherlink(givens, *_drawing(*size, region.loop_edges())) == []
 
 
+def test_flips_give_other_simple_loops_changing_exactly_the_listed_counts():
+    rng = random.Random(11)
+    seen = 0
+    for size in [(1, 1), (2, 2), (4, 5), (7, 7)]:
+        for _ in range(10):
+            region = loops.grow(*size, rng)
+            counts = region.clues()
+            for (r, c), changed in loops.flips(region).items():
+                i = region.index(r, c)
+                (region._remove if region.inside[i] else region._add)(i)
+                try:
+                    after = region.clues()
+                    givens = tuple(tuple(after[q, p] for p in range(size[1])) for q in range(size[0]))
+                    assert check_slitherlink(givens, *_drawing(*size, region.loop_edges())) == []
+                    assert {k for k in counts if counts[k] != after[k]} == set(changed)
+                finally:
+                    (region._remove if region.inside[i] else region._add)(i)
+                seen += 1
+            assert region.clues() == counts
+    assert seen > 100
+
+
+def test_flip_witnesses_only_vouch_for_needed_numbers():
+    rng = random.Random(3)
+    region = loops.grow(4, 4, rng)
+    clues = region.clues()
+    needed = loops.flip_witnesses(region, clues)
+    order = sorted(clues)
+    rng.shuffle(order)
+    gone: set = set()
+    vouched = 0
+    for key in order:
+        if needed(key, gone):
+            vouched += 1
+            rest = loops.SlitherlinkPuzzle(tuple(
+                tuple(None if (r, c) in gone | {key} else clues[r, c] for c in range(4)) for r in range(4)))
+            assert api.solve(rest, unique=True).status == "multiple"
+        else:
+            gone.add(key)
+    assert vouched > 0
+
+
 def test_growth_ratios_shape_the_loop():
     """As the thesis reports: 33/67/0 gives tight corridors spanning the grid (the region's
     bounding box is nearly the grid, and it fills little of it), 33/7/60 a broad loop in a small

@@ -392,3 +392,37 @@ def test_all_clues_literal_switches_every_clue_on_and_retires() -> None:
     assert session.propagate([everything[0]])[0] is False
     other = {(0, 0): target[0][0] % 4 + 1}
     assert PuzzleQueries(session, other).solve().status == "sat"
+
+
+def greedy_by_brute_force(clues, order, limit=None) -> list:
+    """One-at-a-time deletion in ``order`` (with at most ``limit`` clues gone, if given)."""
+    kept, gone = dict(clues), 0
+    for key in order:
+        trial = {q: v for q, v in kept.items() if q != key}
+        if len(completions(trial)) == 1 and (limit is None or gone < limit):
+            kept, gone = trial, gone + 1
+    return sorted(kept)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_minimal_clue_set_runs_and_hooks_give_the_one_at_a_time_result(seed: int) -> None:
+    clues = unique_clue_set(all_grids()[seed * 50], seed, 14)  # most clues can go: runs succeed
+    order = list(clues)
+    random.Random(seed).shuffle(order)
+    puzzle, session, queries = sudoku_queries(clues)
+    _, projection = first_solution(puzzle, session, queries)
+    assert sorted(queries.minimal_clue_set(projection, order)) == greedy_by_brute_force(clues, order)
+    # accept: a monotone extra condition (here: at most 3 clues gone)
+    capped = queries.minimal_clue_set(projection, order, accept=lambda removed: len(removed) <= 3)
+    assert sorted(capped) == greedy_by_brute_force(clues, order, limit=3)
+    # needed: an exact oracle vouches for the clues that must stay; the answer does not change
+    asked = []
+
+    def needed(key, gone):
+        asked.append(key)
+        return len(completions({q: v for q, v in clues.items() if q not in gone | {key}})) > 1
+
+    assert sorted(queries.minimal_clue_set(projection, order, needed=needed)) == \
+        greedy_by_brute_force(clues, order)
+    assert asked
+    queries.retire()

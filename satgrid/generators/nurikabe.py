@@ -241,24 +241,23 @@ def _move(layout: Layout, seeds: list[Cell], differ: set[Cell], rng: random.Rand
 def _relax(puzzle: NurikabePuzzle, queries: PuzzleQueries, projection: tuple[int, ...],
            rng: random.Random, flavour: str, options: api.Options) -> tuple[dict[Cell, int], int]:
     """Turn sizes into ``?`` in shuffled order while the solution stays unique (and, for the
-    normal flavour, the grade stays at most 1); the sizes kept and the SAT checks made."""
+    normal flavour, the grade stays at most 1), by the core's greedy deletion
+    (:meth:`~satgrid.queries.PuzzleQueries.minimal_clue_set`); the sizes kept and the SAT calls
+    made."""
     clues = puzzle.clues()
     order = sorted(clues)
     rng.shuffle(order)
-    removed: list[Cell] = []
-    checks = 0
-    for key in order:
-        trial = [*removed, key]
-        checks += 1
-        if not queries.still_unique(projection, trial):
-            continue
-        if flavour == "normal":
-            rest = {k: v for k, v in clues.items() if k not in set(trial)}
-            if assess(puzzle.with_clues(rest), solver=options.solver).level not in (0, 1):
-                continue
-        removed = trial
-    gone = set(removed)
-    return {k: v for k, v in clues.items() if k not in gone}, checks
+
+    def gradable(removed: list[Cell]) -> bool:
+        gone = set(removed)
+        rest = {k: v for k, v in clues.items() if k not in gone}
+        return assess(puzzle.with_clues(rest), solver=options.solver).level in (0, 1)
+
+    before = queries.session.stats.sat_calls
+    kept = queries.minimal_clue_set(projection, order, gradable if flavour == "normal" else None)
+    if kept is None:
+        raise SatgridError("a limit was reached while generating")
+    return {k: clues[k] for k in kept}, queries.session.stats.sat_calls - before
 
 
 def generate(rows: int, cols: int, rng: random.Random, *, flavour: str | None = "hard",

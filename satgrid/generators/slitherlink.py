@@ -23,7 +23,8 @@ incremental solver per size.
    solution other than the loop without the removed numbers, by assumptions on the shared
    solver, cuts kept) is undone. Removing clues only relaxes a puzzle, so a number that must stay
    once must stay later, and one pass reaches the fixpoint of the thesis's "reshuffle and repeat
-   until no number can go": the result is clue-minimal.
+   until no number can go": the result is clue-minimal. The pass is the core's greedy deletion,
+   which tries runs of numbers at once while they can go (same result, fewer SAT calls).
 4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
    puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
    propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as
@@ -35,6 +36,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .. import api
 from ..errors import SatgridError
@@ -220,7 +222,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 if grader is not None and assess_clues(grader, clues).level not in (0, 1):
                     continue
                 start = time.perf_counter()
-                kept, checks, graded = _remove(queries, projection, clues, rng, grader)
+                kept, checks, graded = _remove(queries, projection, region, clues, rng, grader)
                 times["remove"] += time.perf_counter() - start
             finally:
                 queries.retire()
@@ -232,49 +234,70 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             session.close()
 
 
-def _remove(queries: PuzzleQueries, projection: tuple[int, ...], clues: dict, rng: random.Random,
-            grader) -> tuple[dict, int, int]:
-    """Greedy removal in shuffled order (see the module doc); the kept clues and the counts of
-    SAT uniqueness checks and grades.
+def flips(region: Region) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """The cells whose change of side keeps the loop one simple loop, each with the cells whose
+    edge count that change alters.
 
-    A cheaper sufficient test comes first: if unit propagation on the shared solver (its cuts and
-    learnt clauses hold in every solution) fixes the four sides of the cell without its number,
-    every solution of the smaller puzzle still has that number there, so it is still unique."""
-    session = queries.session
-    side_lits = _side_literals(session, projection, clues)
+    Moving cell x across the loop flips its four sides on or off: its own count k becomes 4 - k
+    (unchanged only for k = 2) and each grid neighbour's count moves by one. The new loop is
+    simple by the same local test the growth rules use (and the region must not become empty).
+    """
+    out = {}
+    inside, rows, cols = region.inside, region.rows, region.cols
+    counts = region.clues()
+    for r in range(rows):
+        for c in range(cols):
+            i = region.index(r, c)
+            ring = region.ring(i)
+            legal = (_CAN_LEAVE[ring] and len(region.cells) > 1) if inside[i] else _CAN_JOIN[ring]
+            if not legal:
+                continue
+            changed = [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                       if 0 <= r + dr < rows and 0 <= c + dc < cols]
+            if counts[r, c] != 2:
+                changed.append((r, c))
+            out[r, c] = changed
+    return out
+
+
+def flip_witnesses(region: Region, clues: dict) -> Callable[[tuple[int, int], set], bool]:
+    """A sufficient test that a number must stay (for the core's greedy deletion): some legal
+    flip (:func:`flips`) alters that number and no other number still on. The flipped loop then
+    solves the puzzle without that number, so it is not unique any more. No SAT call."""
+    by_clue: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
+    for changed in flips(region).values():
+        for cell in changed:
+            if cell in clues:
+                by_clue.setdefault(cell, []).append([k for k in changed if k in clues])
+
+    def needed(key: tuple[int, int], gone: set) -> bool:
+        return any(all(k == key or k in gone for k in changed) for changed in by_clue.get(key, ()))
+
+    return needed
+
+
+def _remove(queries: PuzzleQueries, projection: tuple[int, ...], region: Region, clues: dict,
+            rng: random.Random, grader) -> tuple[dict, int, int]:
+    """Greedy removal in shuffled order (see the module doc) by the core's
+    :meth:`~satgrid.queries.PuzzleQueries.minimal_clue_set`; the kept clues, the SAT calls made
+    and the grades computed. (A unit-propagation pre-test per clue was measured slower than the
+    SAT call it saves: 10x10 hard, 57-67 against 50 ms a puzzle.)"""
     order = sorted(clues)
     rng.shuffle(order)
-    removed: list = []
-    checks = graded = 0
-    for key in order:
-        trial = [*removed, key]
-        ok, implied = session.propagate(queries.assumptions(trial))
-        if not (ok and side_lits[key] <= set(implied)):
-            checks += 1
-            if not queries.still_unique(projection, trial):
-                continue
-        if grader is not None:
-            graded += 1
-            rest = {k: v for k, v in clues.items() if k not in set(trial)}
-            if assess_clues(grader, rest).level not in (0, 1):
-                continue
-        removed = trial
-    gone = set(removed)
-    return {k: v for k, v in clues.items() if k not in gone}, checks, graded
+    graded = 0
 
+    def gradable(removed: list) -> bool:
+        nonlocal graded
+        graded += 1
+        gone = set(removed)
+        return assess_clues(grader, {k: v for k, v in clues.items() if k not in gone}).level in (0, 1)
 
-def _side_literals(session, projection: tuple[int, ...], clues: dict) -> dict:
-    """For each cell, the literals of its four sides in the loop ``projection``."""
-    from ..genres.slitherlink import sides
-
-    on, edge = set(projection), session.encoding.primary
-    rows = 1 + max(r for r, _ in clues)
-    cols = 1 + max(c for _, c in clues)
-    out = {}
-    for r, c in clues:
-        lits = [edge["edge", *s] for s in sides(rows, cols, r, c)]
-        out[r, c] = {x if x in on else -x for x in lits}
-    return out
+    before = queries.session.stats.sat_calls
+    kept = queries.minimal_clue_set(projection, order, gradable if grader is not None else None,
+                                    needed=flip_witnesses(region, clues))
+    if kept is None:
+        raise SatgridError("a limit was reached while generating")
+    return {k: clues[k] for k in kept}, queries.session.stats.sat_calls - before, graded
 
 
 def generate(rows: int, cols: int, rng: random.Random, *, flavour: str | None = "hard",
