@@ -379,19 +379,25 @@ def test_region_audits_with_persistent_cuts() -> None:
 
 
 def test_all_clues_literal_switches_every_clue_on_and_retires() -> None:
-    target = all_grids()[100]
-    clues = unique_clue_set(target, seed=1, size=5)
-    puzzle, session, queries = sudoku_queries(clues)
+    from satgrid.genres import slitherlink
+
+    puzzle = slitherlink.SlitherlinkPuzzle(((3, None), (None, 1)))
+    session = Session(slitherlink.encode(puzzle))
+    queries = PuzzleQueries(session, puzzle.clues())
     everything = queries.assumptions()
     assert everything == [queries.all_clues()]  # one assumption instead of one per clue
-    assert len(queries.assumptions(without=[next(iter(clues))])) == len(clues) - 1
+    assert sorted(queries.assumptions(without=[(0, 0)])) == [queries.selectors[1, 1]]
     ok, implied = session.propagate(everything)
     assert ok and set(queries.selectors.values()) <= set(implied)
+    assert queries.solve().status == "sat"
     queries.retire()
-    # Retired: the literal is false for good, so a later puzzle on the session is unaffected.
-    assert session.propagate([everything[0]])[0] is False
-    other = {(0, 0): target[0][0] % 4 + 1}
-    assert PuzzleQueries(session, other).solve().status == "sat"
+    # Retired: the literal is false for good, and a later puzzle on the session is unaffected.
+    assert session.propagate(everything)[0] is False
+    later = slitherlink.SlitherlinkPuzzle(((None, 3), (1, None)))
+    assert PuzzleQueries(session, later.clues()).solve().status == "sat"
+    # Literal clues (Sudoku givens) are assumed as they are.
+    _, _, sudoku_queries_ = sudoku_queries(unique_clue_set(all_grids()[100], seed=1, size=5))
+    assert sorted(sudoku_queries_.assumptions()) == sorted(sudoku_queries_.selectors.values())
 
 
 def greedy_by_brute_force(clues, order, limit=None) -> list:
