@@ -50,12 +50,6 @@ class GenerationFailed(SatgridError):
     """Internal error: a generated puzzle failed its check (not unique, not minimal)."""
 
 
-def _grader() -> Callable[[Any], int] | None:
-    if importlib.util.find_spec("satgrid.grading") is None:
-        return None
-    return importlib.import_module("satgrid.grading").grade
-
-
 def derive_seed(seed: int, index: int) -> int:
     """The seed of puzzle ``index`` of a run with ``seed`` (``seed`` itself for the first)."""
     if index == 0:
@@ -80,7 +74,6 @@ class GeneratedPuzzle:
     level: int | None
     flavour: str | None
     grade: int | None = None
-    graded: bool = False  # False when satgrid.grading is not there (no "grade" field)
     generate_s: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -91,8 +84,7 @@ class GeneratedPuzzle:
     def to_json(self) -> dict[str, Any]:
         out = self.result.to_json()
         out["minimal"] = self.result.minimal
-        if self.graded:
-            out["grade"] = self.grade
+        out["grade"] = self.grade
         out["seed"] = self.seed
         if self.level is not None:
             out["level"] = self.level
@@ -144,10 +136,8 @@ def generate_one(genre: str, rows: int, cols: int, seed: int, level: int | None 
     if promises_minimal(genre, level, flavour) and not result.minimal:
         raise GenerationFailed(f"internal error: the {where} has redundant clues "
                                f"{result.redundant_clues}")
-    grade = _grader()
-    out = GeneratedPuzzle(result, seed, level, flavour, generate_s=generate_s)
-    if grade is not None:
-        out.grade, out.graded = grade(puzzle, solver=options.solver), True
+    # the audit's grade (None, with a note, if it ran out of time)
+    out = GeneratedPuzzle(result, seed, level, flavour, grade=result.grade, generate_s=generate_s)
     if genre == "sudoku":
         out.level = sudoku.resolve_level(level, flavour or "hard")
         out.extra["paper_level"] = sudoku.paper_level(puzzle)
