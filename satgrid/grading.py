@@ -113,18 +113,35 @@ class Ladder:
         """Add the rules' cuts for this partial assignment that act now: the last clause of a cut
         (its head: "... -> some guard") has at most one literal over the old variables that is
         not fixed false (a conflict or a unit). Cuts that act on nothing are left out: made for
-        every path segment of a partial loop, they would cost more than they prove."""
+        every path segment of a partial loop, they would cost more than they prove.
+
+        The rules name their cuts' fresh variables from a scratch pool (placeholders above every
+        real variable); only kept cuts get real ones. Otherwise every probe would spend a fresh
+        variable on every path segment (10x10 Slitherlink: about 2,500 a grade), and the
+        session's variable count, which sizes every partial assignment, would grow without end.
+        """
         top, added = self.pool.top, False
         value = _Partial(lits, top)
+        scratch = _ScratchPool(self.pool)
+        real: dict[int, int] = {}
+
+        def named(lit: int) -> int:
+            if abs(lit) < _FRESH:
+                return lit
+            var = real.get(abs(lit))
+            if var is None:
+                var = real[abs(lit)] = self.pool.fresh("cut")
+            return var if lit > 0 else -var
+
         for rule in self.rules:
-            for cut in rule.cuts(value, self.pool):
+            for cut in rule.cuts(value, scratch):
                 open_guards = [x for x in cut[-1] if abs(x) <= top and not value.false(x)]
                 if len(open_guards) > 1:
                     continue
                 key = _canonical(cut, top)
                 if key not in self._cuts:
                     self._cuts.add(key)
-                    self.session.add([[*clause, -self.act] for clause in cut])
+                    self.session.add([[*map(named, clause), -self.act] for clause in cut])
                     added = True
         return added
 
@@ -169,6 +186,22 @@ class Ladder:
 
 
 _FRESH = 1 << 40  # placeholder names of fresh variables, above any real variable
+
+
+class _ScratchPool:
+    """A variable pool for cuts that may be thrown away: ``fresh`` gives placeholder names from
+    ``_FRESH`` up; everything else (named variables) is the real pool's."""
+
+    def __init__(self, pool):
+        self._pool = pool
+        self._next = _FRESH
+
+    def fresh(self, *key) -> int:
+        self._next += 1
+        return self._next
+
+    def __getattr__(self, name: str):
+        return getattr(self._pool, name)
 
 
 def root_facts(session: Session) -> list[int]:

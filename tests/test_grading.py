@@ -261,3 +261,15 @@ def test_hint_subprocess():
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("r6c1 is 5: unit propagation from given 5 at ")
+
+
+def test_grading_spends_fresh_variables_only_on_the_cuts_it_keeps(loops):
+    """Probing a partial loop meets a path segment per component; the cuts it drops must not
+    use up variables (the session's variable count sizes every partial assignment)."""
+    puzzle = max(loops.values(), key=lambda p: p.rows * p.cols)
+    session, _ = grading.grading_session(puzzle)
+    before = session.encoding.pool.top
+    graded = grading.assess(puzzle)
+    assert graded.probes > 50
+    spent = session.encoding.pool.top - before
+    assert spent <= graded.probes  # with a fresh variable per dropped cut: thousands
