@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import itemgetter
 from typing import Callable, Hashable, Iterable, Sequence
 
@@ -41,6 +42,11 @@ from .cnf import Clause, VarPool
 Node = Hashable
 Value = Callable[[int], bool]
 Cut = list[Clause]
+#: A filter a caller may pass to a rule's ``cuts``: given the literals of a cut's last clause (its
+#: head, as an iterable the filter may stop reading; the cut's own fresh variables may be left out
+#: or included, so a filter must not count on them), is the cut wanted? Rules ask it as early as they can, before building the cut if
+#: possible (the grading ladder keeps only cuts that act on a partial assignment).
+Keep = Callable[[Iterable[int]], bool]
 
 
 @dataclass
@@ -139,16 +145,18 @@ class ConnectedSubgraph:
         components.sort(key=len, reverse=True)
         return components, usable
 
-    def cuts(self, value: Value, pool: VarPool) -> list[Cut]:
+    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[Cut]:
         """Cut clauses excluding this assignment's disconnected parts (empty when it obeys).
 
         The pair cuts of one call share the largest component's literal ``t_R`` (its clauses
         come with the first cut that uses it): |largest| clauses a round instead of a cut.
+        ``keep`` (see :data:`Keep`) is asked before a cut is built.
         """
         components, usable = self._search(value)
         if self.anchor is not None:
             root = self._index.get(self.anchor)
-            return [self._cut(s, None, pool, usable) for s in components if root not in s]
+            made = [self._cut(s, None, pool, usable, keep=keep) for s in components if root not in s]
+            return [cut for cut in made if cut is not None]
         if len(components) < 2:
             return []
         held = self._anchors_for(components, value) if self.anchors else {}
@@ -156,9 +164,11 @@ class ConnectedSubgraph:
         shared: list[int] = []  # t_R of the largest component, once made
         for index, s in enumerate(components[1:], 1):
             if index in held:
-                cuts.append(self._cut(s, None, pool, usable, condition=held[index]))
+                cut = self._cut(s, None, pool, usable, condition=held[index], keep=keep)
             else:
-                cuts.append(self._cut(s, components[0], pool, usable, shared=shared))
+                cut = self._cut(s, components[0], pool, usable, shared=shared, keep=keep)
+            if cut is not None:
+                cuts.append(cut)
         return cuts
 
     def _anchors_for(self, components: list[list[int]], value: Value) -> dict[int, int]:
@@ -188,19 +198,30 @@ class ConnectedSubgraph:
         usable: list[bool] | None,
         condition: int | None = None,
         shared: list[int] | None = None,
-    ) -> Cut:
+        keep: Keep | None = None,
+    ) -> Cut | None:
         # A link leaving S is usable only if its far node and its own literal are both true, so
         # either one alone is a sound guard. Take one that is false now, or the cut would not
         # exclude this assignment and the CEGAR loop would spin: a link literal can be true
         # beside a false far node unless the genre ties links to their ends (loops do).
-        lits, links = self._node_lits, self._link_lits
+        lits, links, neighbours = self._node_lits, self._link_lits, self._neighbours
         mark = set(inside)
-        guards = set()
-        for u in inside:
-            for v, k in self._neighbours[u]:
-                if v not in mark:
-                    lit = links[k]
-                    guards.add(lits[v] if usable is None or usable[k] else lit)
+
+        def leaving():
+            seen = set()
+            for u in inside:
+                for v, k in neighbours[u]:
+                    if v not in mark:
+                        guard = lits[v] if usable is None or usable[k] else links[k]
+                        if guard not in seen:
+                            seen.add(guard)
+                            yield guard
+
+        # ``keep`` may stop reading the guards early (most path segments of a partial loop are
+        # refused at their second open guard)
+        if keep is not None and not keep(chain([-condition] if condition is not None else [], leaving())):
+            return None
+        guards = set(leaving())
         t_in = pool.fresh("cut")
         cut = [[-lits[u], t_in] for u in inside]
         head = [-t_in]

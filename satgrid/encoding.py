@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Hashable, Protocol
 
 from .cnf import Clause, Key, VarPool
-from .connectivity import Cut, Value
+from .connectivity import Cut, Keep, Value
 
 ClueKey = Hashable
 
@@ -17,7 +17,7 @@ class GlobalRule(Protocol):
     name: str
 
     def clauses(self, pool: VarPool) -> list[Clause]: ...
-    def cuts(self, value: Value, pool: VarPool) -> list[Cut]: ...
+    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[Cut]: ...
     def eager_clauses(self, pool: VarPool) -> list[Clause]: ...
 
 

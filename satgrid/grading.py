@@ -52,21 +52,21 @@ class _Partial:
     for a variable fixed true, ``-v`` fixed false, NaN unassigned (NaN is neither > 0 nor <= 0).
     """
 
-    __slots__ = ("true", "model")
+    __slots__ = ("model",)
 
     def __init__(self, lits: Sequence[int], top: int):
-        self.true = set(lits)
-        model: list[float] = [math.nan] * top
+        model: list[float] = [math.nan] * top  # every solver variable is the pool's
         for lit in lits:
-            if abs(lit) <= top:
-                model[abs(lit) - 1] = lit
+            model[(lit if lit > 0 else -lit) - 1] = lit
         self.model = model
 
     def __call__(self, lit: int) -> bool:
-        return lit in self.true
+        var = lit if lit > 0 else -lit
+        return var <= len(self.model) and self.model[var - 1] == lit
 
     def false(self, lit: int) -> bool:
-        return -lit in self.true
+        var = lit if lit > 0 else -lit
+        return var <= len(self.model) and self.model[var - 1] == -lit
 
 
 class Ladder:
@@ -124,6 +124,19 @@ class Ladder:
         value = _Partial(lits, top)
         scratch = _ScratchPool(self.pool)
         real: dict[int, int] = {}
+        model = value.model
+
+        def acts(head: list[int]) -> bool:
+            # open = a literal over the old variables that is not fixed false (its variable
+            # unassigned, NaN, or assigned its own sign)
+            open_ = 0
+            for x in head:
+                var = x if x > 0 else -x
+                if var <= top and not (model[var - 1] == -x):
+                    open_ += 1
+                    if open_ > 1:
+                        return False
+            return True
 
         def named(lit: int) -> int:
             if abs(lit) < _FRESH:
@@ -134,10 +147,7 @@ class Ladder:
             return var if lit > 0 else -var
 
         for rule in self.rules:
-            for cut in rule.cuts(value, scratch):
-                open_guards = [x for x in cut[-1] if abs(x) <= top and not value.false(x)]
-                if len(open_guards) > 1:
-                    continue
+            for cut in rule.cuts(value, scratch, acts):
                 key = _canonical(cut, top)
                 if key not in self._cuts:
                     self._cuts.add(key)

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Hashable, Sequence
 
 from .cnf import Clause, VarPool, at_most
-from .connectivity import ConnectedSubgraph, Cut, Value
+from .connectivity import ConnectedSubgraph, Cut, Keep, Value
 
 Vertex = Hashable
 
@@ -57,8 +57,8 @@ class SingleLoop:
         clauses.append(list(self.edges.values()))
         return clauses + self.connected.clauses(pool)
 
-    def cuts(self, value: Value, pool: VarPool) -> list[Cut]:
-        return self.connected.cuts(value, pool)
+    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[Cut]:
+        return self.connected.cuts(value, pool, keep)
 
     def eager_clauses(self, pool: VarPool) -> list[Clause]:
         return self.connected.eager_clauses(pool)

@@ -38,7 +38,7 @@ from typing import ClassVar, Iterable, Union
 
 from ..checkers.nurikabe import check_nurikabe
 from ..cnf import Clause, VarPool, exactly
-from ..connectivity import ConnectedSubgraph, holds
+from ..connectivity import ConnectedSubgraph, Keep, holds
 from ..encoding import ClueEncoding, Encoding
 from ..errors import SatgridError
 from ..puzzle import Source, cell_name
@@ -291,7 +291,10 @@ class Islands:
     def clauses(self, pool: VarPool) -> list[Clause]:
         return []
 
-    def cuts(self, value, pool: VarPool) -> list[list[Clause]]:
+    def cuts(self, value, pool: VarPool, keep: Keep | None = None) -> list[list[Clause]]:
+        """Cuts for white regions without a number (grow out, or a labelled path out) and for
+        regions with two numbers (a cell of the path between them is black). ``keep``: see
+        :data:`satgrid.connectivity.Keep` (asked of the built cuts; they are few)."""
         cuts = []
         numbered = self._numbered
         for region in self.region.component_indices(value):
@@ -302,7 +305,7 @@ class Islands:
                 cuts += self._reconnect(region, inside, value, pool)
             elif len(numbers) > 1:
                 cuts.append([[self._black[j] for j in self._path(set(region), numbers[0])]])
-        return cuts
+        return cuts if keep is None else [cut for cut in cuts if keep(cut[-1])]
 
     def _grow(self, region: list[int], inside: set[int], pool: VarPool) -> list[Clause]:
         black, adjacent, t = self._black, self._adjacent, pool.fresh("cut")
