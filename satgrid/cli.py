@@ -266,6 +266,11 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
 @click.option("--flavour", type=click.Choice(["normal", "hard"]),
               help="hard: clue-minimal; normal: Slitherlink/Nurikabe solvable by propagation, "
                    "Sudoku level 3 [default: hard].")
+@click.option("--ratios", metavar="A/B/C",
+              help="Slitherlink: weights of the loop-growth rules shrink/extend/fatten "
+                   "[default: 33/33/34; 33/67/0 tight corridors, 33/7/60 broad loops].")
+@click.option("--islands", metavar="LO-HI",
+              help="Nurikabe: the island sizes of the random solution [default: 1-6].")
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", type=click.IntRange(min=0),
               help="Run seed (default: random); each puzzle reports its own seed, and --seed "
@@ -275,8 +280,9 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
 @click.option("--solver", default=DEFAULT_SOLVER, show_default=True, help="python-sat solver name.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
-def generate(genre: str, size: str, level: int | None, flavour: str | None, count: int,
-             seed: int | None, jobs: int, solver: str, fmt: str) -> None:
+def generate(genre: str, size: str, level: int | None, flavour: str | None, ratios: str | None,
+             islands: str | None, count: int, seed: int | None, jobs: int, solver: str,
+             fmt: str) -> None:
     """Make COUNT unique puzzles of GENRE; each is audited (unique, minimal where promised,
     solution checked) before it is printed."""
     import random
@@ -295,9 +301,10 @@ def generate(genre: str, size: str, level: int | None, flavour: str | None, coun
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 32)
         generators.check_request(name, rows, cols, level, flavour)
+        genre_options = _genre_options(name, ratios, islands)
         options = api.Options(solver=solver)
         stream = generators.generate_puzzles(name, rows, cols, count, seed, level, flavour,
-                                             options, jobs=jobs)
+                                             options, genre_options, jobs=jobs)
         with contextlib.ExitStack() as stack:
             if count > 1 and sys.stderr.isatty():
                 stream = stack.enter_context(click.progressbar(stream, length=count, file=sys.stderr,
@@ -307,6 +314,27 @@ def generate(genre: str, size: str, level: int | None, flavour: str | None, coun
                     click.echo(json.dumps(item.to_json()))
                 else:
                     click.echo(_generated_text(item))
+
+
+def _genre_options(genre: str, ratios: str | None, islands: str | None) -> dict[str, Any]:
+    """``--ratios`` and ``--islands`` as generator keywords (each for its own genre only)."""
+    out: dict[str, Any] = {}
+    for flag, text, owner, sep, count in (("--ratios", ratios, "slitherlink", "/", 3),
+                                          ("--islands", islands, "nurikabe", "-", 2)):
+        if text is None:
+            continue
+        if genre != owner:
+            raise click.UsageError(f"{flag} is for {owner}, not {genre}")
+        try:
+            numbers = tuple(int(x) for x in text.split(sep))
+        except ValueError:
+            numbers = ()
+        if len(numbers) != count or min(numbers) < 0:
+            example = "33/33/34" if count == 3 else "2-5"
+            raise click.BadParameter(f"{text!r} is not {count} numbers joined by {sep!r} "
+                                     f"(e.g. {example})", param_hint=flag)
+        out["ratios" if count == 3 else "islands"] = numbers
+    return out
 
 
 def _generated_text(item: Any) -> str:

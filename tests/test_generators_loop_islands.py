@@ -190,3 +190,28 @@ def test_cli_generate_slitherlink_json():
     record = json.loads(out.output)
     assert record["rows"] == 5 and record["cols"] == 6 and record["minimal"] is True
     assert record["status"] == "unique" and record["seed"] == 4
+
+
+def test_cli_generate_takes_growth_ratios_and_island_sizes():
+    import json
+
+    out = CliRunner().invoke(main, ["generate", "nurikabe", "--size", "7x7", "--islands", "3-4",
+                                    "--seed", "2", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    record = json.loads(out.output)
+    # every island of the solution has 3 or 4 cells: white cells / islands is in that range
+    whites = sum(row.count(".") for row in record["solution"])
+    islands_count = sum(1 for row in record["puzzle"] for v in row if v != 0)
+    assert 3 * islands_count <= whites <= 4 * islands_count
+    out = CliRunner().invoke(main, ["generate", "slitherlink", "--size", "6x6", "--ratios", "33/67/0",
+                                    "--seed", "5", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["status"] == "unique"
+    for args, message in (
+        (["sudoku", "--size", "4x4", "--ratios", "1/1/1"], "--ratios is for slitherlink"),
+        (["nurikabe", "--size", "5x5", "--islands", "2x4"], "is not 2 numbers"),
+        (["slitherlink", "--size", "5x5", "--ratios", "1/2"], "is not 3 numbers"),
+        (["nurikabe", "--size", "5x5", "--islands", "5-2"], "island sizes must be a range"),
+    ):
+        out = CliRunner().invoke(main, ["generate", *args])
+        assert out.exit_code in (1, 2) and message in out.output, out.output
