@@ -8,7 +8,10 @@ Tables:
    gets from the driver), share of clue-minimal puzzles, the paper's difficulty score, and, when
    satgrid/grading.py exists, the propagation grade. Level 5 again with a SAT call for every cell
    (no singles test). The paper: 1088 ms per evil puzzle with pruning, 55106 ms without, on a
-   2.66 GHz Pentium 4.
+   2.66 GHz Pentium 4. Then level 5 with and without pruning (``make(prune=False)``: passes over
+   the dig order until one digs nothing), with and without the singles test, on the level-5
+   row's seeds: givens, ms and SAT calls per puzzle, the ratio to the pruned run, and how many
+   puzzles came out the same as the pruned run's.
 2. sgt-solo --generate at every difficulty letter (t trivial, b basic, i intermediate, a advanced,
    e extreme, u unreasonable), asymmetric ('3x3ad<letter>'), same count: time per puzzle (the
    whole run divided by the count), givens, and the share satgrid's audit finds clue-minimal.
@@ -75,15 +78,40 @@ def sudoku_rows(n: int, levels, count: int, seed: int) -> list[list[str]]:
     return rows
 
 
-def sat_only_row(count: int, seed: int) -> list[str]:
-    times, givens = [], []
+def timed_evil(count: int, seed: int, **options) -> tuple[list[float], list[sg.Generated]]:
+    """Seconds and results of ``sg.make`` at 9x9 level 5 on the level-5 row's seeds."""
+    times, made = [], []
     for i in range(count):
         start = time.perf_counter()
-        made = sg.make(9, 9, random.Random(derive_seed(seed + 5, i)), level=5, singles=False)
+        made.append(sg.make(9, 9, random.Random(derive_seed(seed + 5, i)), level=5, **options))
         times.append(time.perf_counter() - start)
-        givens.append(len(made.puzzle.clues()))
+    return times, made
+
+
+def sat_only_row(count: int, seed: int) -> list[str]:
+    times, made = timed_evil(count, seed, singles=False)
+    givens = [len(m.puzzle.clues()) for m in made]
     return ["9x9", "5", "evil, SAT call for every cell", str(count), spread(givens),
             ms(statistics.median(times)), ms(max(times)), "-", "-", "-", "-"]
+
+
+def pruning_rows(count: int, seed: int) -> list[list[str]]:
+    """Level 5 with and without pruning, each with and without the singles test."""
+    rows = []
+    for singles in (True, False):
+        runs = {prune: timed_evil(count, seed, singles=singles, prune=prune) for prune in (True, False)}
+        base, pruned = statistics.median(runs[True][0]), runs[True][1]
+        for prune in (True, False):
+            times, made = runs[prune]
+            same = "-" if prune else f"{sum(m.puzzle == p.puzzle for m, p in zip(made, pruned))}/{count}"
+            rows.append(["with" if prune else "without", "singles test" if singles else "SAT only",
+                         str(count), spread([len(m.puzzle.clues()) for m in made]),
+                         ms(statistics.median(times)),
+                         f"{statistics.median(m.stats.sat_calls for m in made):g}",
+                         f"{statistics.median(m.stats.tried for m in made):g}",
+                         f"{statistics.median(m.stats.passes for m in made):g}",
+                         f"{statistics.median(times) / base:.2f}", same])
+    return rows
 
 
 # -- sgt-puzzles --------------------------------------------------------------------------------
@@ -183,6 +211,12 @@ def sudoku_tables(args, count: int, timeout: float, have_sgt: bool) -> None:
     table("Sudoku 9x9 by dig-hole, levels 1-5 (with pruning: each cell tried once)", header, rows)
     print("paper (Xue, Jiang, Li 2009, 2.66 GHz Pentium 4): 1088 ms per evil puzzle with pruning, "
           "55106 ms without")
+    table("Sudoku 9x9 level 5 without pruning (every remaining given asked again, pass after "
+          "pass, until a pass digs nothing), same seeds as level 5",
+          ["pruning", "uniqueness test", "puzzles", "givens med/min/max", "gen ms med",
+           "SAT calls med", "tried med", "passes med", "x pruned ms", "same puzzle as pruned"],
+          pruning_rows(count, args.seed))
+    print(f"paper: 1088 ms with pruning, 55106 ms without ({55106 / 1088:.1f}x)")
 
     if have_sgt:
         table(f"sgt-solo --generate {count} '3x3ad<letter>#seed' (asymmetric), same machine",

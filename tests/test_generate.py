@@ -115,7 +115,42 @@ def test_each_cell_tried_at_most_once():
     for level in (3, 5):
         made = sg.make(9, 9, random.Random(3), level=level)
         s = made.stats
-        assert s.tried + s.skipped <= 81 and s.singles + s.sat_calls == s.tried
+        assert s.tried + s.skipped <= 81 and s.singles + s.sat_calls == s.tried and s.passes == 1
+
+
+@pytest.mark.parametrize("n, singles", [(9, True), (9, False), (4, True)])
+def test_unpruned_search_gives_the_pruned_puzzle_at_more_cost(n, singles):
+    """Without pruning every remaining given is asked again after the first pass; removing clues
+    only relaxes a puzzle, so each of them fails again: the same clue-minimal puzzle, one more
+    pass and exactly one more SAT call per given."""
+    for seed in range(3):
+        pruned = sg.make(n, n, random.Random(seed), level=5, singles=singles)
+        unpruned = sg.make(n, n, random.Random(seed), level=5, singles=singles, prune=False)
+        assert unpruned.puzzle == pruned.puzzle and unpruned.solution == pruned.solution
+        result = audit(unpruned.puzzle)
+        assert result.minimal is True and result.redundant_clues == []
+        givens = givens_count(unpruned.puzzle)
+        p, u = pruned.stats, unpruned.stats
+        assert (p.passes, u.passes) == (1, 2) and p.tried == n * n
+        assert u.tried == p.tried + givens and u.sat_calls == p.sat_calls + givens
+        assert u.singles == p.singles and u.singles + u.sat_calls == u.tried
+
+
+def test_unpruned_search_keeps_the_bounds():
+    """At a bounded level the extra passes stop at the givens bound and skip lines at their
+    bound; some 4x4 seeds end the first pass above the bound and so do take a second pass."""
+    second_pass = 0
+    for n, seeds in ((9, range(4)), (4, range(30))):
+        for seed in seeds:
+            pruned = sg.make(n, n, random.Random(seed), level=2)
+            unpruned = sg.make(n, n, random.Random(seed), level=2, prune=False)
+            assert unpruned.puzzle == pruned.puzzle
+            assert givens_count(unpruned.puzzle) >= unpruned.givens_bound
+            assert min(line_counts(unpruned.puzzle)) >= unpruned.line_bound
+            assert unpruned.stats.tried >= pruned.stats.tried
+            second_pass += unpruned.stats.passes > 1
+            audit(unpruned.puzzle)
+    assert second_pass > 0
 
 
 @pytest.mark.parametrize("n", [6, 9, 12, 16])

@@ -15,6 +15,18 @@ easy to evil" (2009), on one shared incremental solver per size.
 3. Pruning as in the paper: each cell is tried once; a cell that cannot go is never retried (with
    fewer givens it still could not: removing clues only relaxes a puzzle) and a dug cell is never
    refilled. So the hardest level, which has no bound, ends clue-minimal.
+   ``make(..., prune=False)`` is the unpruned search the paper times against it (1088 ms per evil
+   puzzle with pruning, 55106 ms without): it sweeps the dig order again and again, asking every
+   cell that is still a given, the ones that failed before included, and stops after a pass that
+   digs nothing (or once the givens bound is reached). Its first pass is the pruned run itself.
+   After it, a cell that failed still fails: the puzzle only lost clues since, every solution of
+   the earlier puzzle without that cell is one of the later puzzle without it, so a second
+   solution stays a second solution. A cell skipped at its line bound stays at it (counts only
+   fall). So the second pass digs nothing and the result is the pruned one, at level 5 and at
+   every other level; the unpruned search only pays one more SAT call per remaining given
+   (counted in ``DigStats.tried``, ``sat_calls`` and ``passes``; the single test never answers
+   for a cell that must stay). That is about one pass more, far from the paper's fifty-fold gap,
+   which its text does not break down (``bench/bench_generate.py`` prints both).
 4. Variety: a random equivalence transform of the result (relabel the values, permute bands,
    rows within each band, stacks, columns within each stack, transpose when boxes are square).
    Givens count, per-line counts, uniqueness and minimality are invariant under all of them.
@@ -230,10 +242,11 @@ def random_transform(n: int, h: int, w: int, rng: random.Random) -> Callable[[Gr
 class DigStats:
     """Where the uniqueness answers came from."""
 
-    tried: int = 0
+    tried: int = 0  # uniqueness questions asked (a cell asked again in a later pass counts again)
     singles: int = 0  # dug because the value is a naked or hidden single of the other givens
     sat_calls: int = 0  # reduction-to-absurdity SAT calls
-    skipped: int = 0  # not tried: a line at its bound
+    skipped: int = 0  # not tried: a line at its bound (counted in every pass)
+    passes: int = 0  # sweeps of the dig order (1 with pruning)
     grid_s: float = 0.0
     dig_s: float = 0.0
 
@@ -318,16 +331,31 @@ class _Digger:
         self.col_count[c] -= 1
         self.count -= 1
 
-    def run(self, order: list[tuple[int, int]], min_givens: int, min_line: int) -> None:
+    def sweep(self, order: list[tuple[int, int]], min_givens: int, min_line: int) -> int:
+        """One pass over ``order``: dig each given cell that can go; the number dug."""
+        self.stats.passes += 1
+        dug = 0
         for r, c in order:
             if self.count <= min_givens:
                 break
+            if not self.given[r][c]:
+                continue
             if self.row_count[r] <= min_line or self.col_count[c] <= min_line:
                 self.stats.skipped += 1
                 continue
             self.stats.tried += 1
             if self.unique_without(r, c):
                 self.dig(r, c)
+                dug += 1
+        return dug
+
+    def run(self, order: list[tuple[int, int]], min_givens: int, min_line: int,
+            prune: bool = True) -> None:
+        """Dig along ``order``: one pass with pruning, else passes until one digs nothing."""
+        while True:
+            dug = self.sweep(order, min_givens, min_line)
+            if prune or not dug or self.count <= min_givens:
+                return
 
 
 def resolve_level(level: int | None, flavour: str | None) -> int:
@@ -357,9 +385,11 @@ def _box(rows: int, cols: int, box: tuple[int, int] | None) -> tuple[int, int]:
 def make(rows: int, cols: int, rng: random.Random, *, level: int | None = None,
          flavour: str | None = "hard", box: tuple[int, int] | None = None,
          options: api.Options = api.Options(), transform: bool = True,
-         singles: bool = True) -> Generated:
+         singles: bool = True, prune: bool = True) -> Generated:
     """A unique Sudoku of ``level`` (1..5, or from ``flavour``), with its solution and counters.
-    ``singles=False`` asks the SAT solver about every cell (for benchmarks)."""
+    ``singles=False`` asks the SAT solver about every cell, ``prune=False`` asks every remaining
+    given again in further passes until one digs nothing (the paper's unpruned search; the same
+    puzzle, more SAT calls); both for benchmarks."""
     level = resolve_level(level, flavour)
     h, w = _box(rows, cols, box)
     n = rows
@@ -378,7 +408,7 @@ def make(rows: int, cols: int, rng: random.Random, *, level: int | None = None,
     try:
         digger = _Digger(grid, h, w, PuzzleQueries(session, full.clues()))
         digger.stats, digger.singles = stats, singles
-        digger.run(order, givens_bound, line)
+        digger.run(order, givens_bound, line, prune)
     finally:
         session.set_time_limit(None)
         if owned:
