@@ -24,7 +24,11 @@ incremental solver per size.
    solver, cuts kept) is undone. Removing clues only relaxes a puzzle, so a number that must stay
    once must stay later, and one pass reaches the fixpoint of the thesis's "reshuffle and repeat
    until no number can go": the result is clue-minimal. The pass is the core's greedy deletion,
-   which tries runs of numbers at once while they can go (same result, fewer SAT calls).
+   which tries runs of numbers at once while they can go (same result, fewer SAT calls), and
+   keeps with no SAT call a number that moving one cell across the loop would alone break
+   (:func:`flip_witnesses`: that other loop solves the puzzle without the number). 10x10 hard:
+   about 90 SAT calls and 35-45 ms a puzzle, against 140-176 ms one number at a time with a
+   propagation pre-test.
 4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
    puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
    propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as
