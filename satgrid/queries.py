@@ -113,13 +113,6 @@ class PuzzleQueries:
             return self.solve(removed, [-lit], need_model=False).status
         return self.other_solution(projection, removed, need_model=False).status
 
-    def still_unique(self, projection: Projection, removed: Sequence[ClueKey]) -> bool:
-        """:meth:`unique_without` as a yes or no; a time or conflict limit raises LimitReached."""
-        status = self.unique_without(projection, removed)
-        if status == "unknown":
-            raise LimitReached("a time or conflict limit was reached while removing clues")
-        return status == "unsat"
-
     def backbone(self, projection: Projection) -> set[int]:
         """The primary literals that hold in every solution (given one solution's projection).
 
