@@ -527,7 +527,7 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
     The weakest ladder level that proves some undecided fact is used; among the facts it proves
     (the first ``candidates`` in reading order), the one with the fewest clues and decided
     entries involved is chosen."""
-    g, fmt = GENRES[puzzle.genre], STATES[puzzle.genre]
+    fmt = STATES[puzzle.genre]
     state = dict(state or {})
     describe = lambda key, value: fmt.describe(puzzle, key, value)  # noqa: E731
     search, owned = api.session_for(puzzle, api.Options(solver=solver))
@@ -540,7 +540,7 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
         first = queries.solve()
         if first.status != "sat":
             status = "unsatisfiable" if first.status == "unsat" else "unknown"
-            return Hint(status, f"the puzzle has no solution" if status == "unsatisfiable"
+            return Hint(status, "the puzzle has no solution" if status == "unsatisfiable"
                         else "a limit was reached before a solution was found")
         assert first.assignment is not None
         solution = {key: first.assignment(var) for key, var in primary.items()}
