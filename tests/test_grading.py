@@ -49,6 +49,19 @@ def holds(puzzle, solution, key, value: bool) -> bool:
     return (solution[r][c] == "#") == value
 
 
+def probed(puzzle) -> tuple[str, dict]:
+    """Failed-literal probing of ``puzzle`` to its fixpoint: the status and the primary facts
+    fixed (key -> value)."""
+    session, _ = grading.grading_session(puzzle)
+    ladder = grading.Ladder(session, [session.selector(k, v) for k, v in puzzle.clues().items()])
+    try:
+        status, fixed = ladder.probe()
+    finally:
+        ladder.close()
+    primary = session.encoding.primary
+    return status, {key: var in fixed for key, var in primary.items() if var in fixed or -var in fixed}
+
+
 # -- grades -------------------------------------------------------------------------------------
 def test_easy_sudoku_is_level_0_and_tatham_unreasonable_is_level_1(sudokus):
     easy = grading.assess(sudokus["solo-3x3db-1"])  # Solo "basic"
@@ -109,15 +122,9 @@ def test_grades_do_not_depend_on_history(loops, islands):
 def test_what_the_ladder_fixes_is_the_solution(genre, name, sudokus, loops, islands):
     puzzle = {"sudoku": sudokus, "slitherlink": loops, "nurikabe": islands}[genre][name]
     solution = api.solve(puzzle).solution
-    session, _ = grading.grading_session(puzzle)
-    ladder = grading.Ladder(session, [session.selector(k, v) for k, v in puzzle.clues().items()])
-    try:
-        status, fixed = ladder.probe()
-    finally:
-        ladder.close()
+    status, facts = probed(puzzle)
     assert status == "fixpoint"
-    facts = {key: var in fixed for key, var in session.encoding.primary.items() if var in fixed or -var in fixed}
-    assert len(facts) == len(session.encoding.primary)
+    assert len(facts) == len(grading.grading_session(puzzle)[0].encoding.primary)
     assert all(holds(puzzle, solution, key, value) for key, value in facts.items())
 
 
@@ -173,13 +180,7 @@ def test_first_sudoku_hint_names_the_givens_that_force_it(sudokus):
 def test_a_level_2_hint_after_the_ladder_is_exhausted(loops):
     puzzle = loops["loopy-10x10t0dh-1"]
     solution = api.solve(puzzle).solution
-    session, _ = grading.grading_session(puzzle)
-    ladder = grading.Ladder(session, [session.selector(k, v) for k, v in puzzle.clues().items()])
-    try:
-        _, fixed = ladder.probe()
-    finally:
-        ladder.close()
-    state = {key: var in fixed for key, var in session.encoding.primary.items() if var in fixed or -var in fixed}
+    _, state = probed(puzzle)
     answer = grading.hint(puzzle, state)
     assert answer.status == "hint" and answer.level == 2
     assert holds(puzzle, solution, *answer.fact)
