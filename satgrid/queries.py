@@ -98,20 +98,18 @@ class PuzzleQueries:
         """A solution whose projection differs from ``projection`` ("unsat" = unique)."""
         return self.solve(without, [*extra, self.blocker(projection)], need_model)
 
-    def unique_without(self, projection: Projection, removed: Sequence[ClueKey]) -> str:
-        """Is ``projection`` still the only solution once the clues ``removed`` are dropped?
+    def one_more_gone(self, projection: Projection, key: ClueKey) -> int:
+        """The literal that, assumed beside the clues still on, asks whether ``projection``
+        stays the only solution once clue ``key`` goes too ("unsat" = yes).
 
-        "unsat" = yes, "sat" = no, "unknown" = a limit was hit. Precondition: without
-        ``removed[:-1]`` the puzzle has ``projection`` as its only solution. When the last removed
-        clue is a literal (a Sudoku given), the cheaper equivalent question is asked: is there a
-        solution without the clues where that literal is false? ("Reduction to absurdity": every
-        such solution would satisfy the clue, so it would be a solution of the puzzle without
-        ``removed[:-1]``, which is unique.)
+        Precondition: with ``key`` on, the puzzle has ``projection`` as its only solution. For a
+        literal clue (a Sudoku given) the cheaper equivalent question is its negation: is there a
+        solution where that literal is false? ("Reduction to absurdity": every solution without
+        the clue that satisfies it is a solution of the unique puzzle.) Otherwise: the blocker
+        of ``projection``.
         """
-        lit = self.selectors[removed[-1]]
-        if lit in self.session.literal_clues:
-            return self.solve(removed, [-lit], need_model=False).status
-        return self.other_solution(projection, removed, need_model=False).status
+        lit = self.selectors[key]
+        return -lit if lit in self.session.literal_clues else self.blocker(projection)
 
     def backbone(self, projection: Projection) -> set[int]:
         """The primary literals that hold in every solution (given one solution's projection).
@@ -138,8 +136,13 @@ class PuzzleQueries:
         """
         redundant, unknown = [], []
         self._prefer(projection)
-        for key in self.selectors:
-            status = self.unique_without(projection, (key,))
+        # One question (:meth:`one_more_gone`) per clue, the assumptions sliced from one list (a
+        # 9x9 audit asks 28 questions of ~28 us each; rebuilding the list per question cost
+        # ~0.1 ms an audit).
+        keys, lits = list(self.selectors), list(self.selectors.values())
+        for i, key in enumerate(keys):
+            last = self.one_more_gone(projection, key)
+            status = self.session.solve([*lits[:i], *lits[i + 1:], last], need_model=False).status
             if status == "unsat":
                 redundant.append(key)
             elif status == "unknown":
@@ -150,6 +153,7 @@ class PuzzleQueries:
         self, projection: Projection, order: Sequence[ClueKey] | None = None,
         accept: Callable[[list[ClueKey]], bool] | None = None,
         needed: Callable[[ClueKey, set[ClueKey]], bool] | None = None,
+        settle: bool = False,
     ) -> list[ClueKey] | None:
         """A clue subset that keeps the solution unique and from which no clue can go.
 
@@ -170,11 +174,30 @@ class PuzzleQueries:
         result, in fewer SAT calls while most clues can go. A run stops before a clue that
         ``needed`` vouches for; a run that fails is retried from its first clue alone; a run that
         succeeds doubles the next one.
+
+        ``settle=True`` is for a session that serves this one deletion and is then closed (the
+        generators' own sessions): a decided clue is decided for good, so it becomes a unit
+        clause (a kept clue's selector, a dropped clue's negated selector; a dropped literal
+        clue just stops being assumed) and only the undecided clues are assumed. The answers are
+        the same; the solver re-propagates fewer assumptions after each conflict (10x10
+        Slitherlink generation ~5-10% faster). The session must not serve other clue sets
+        afterwards: its kept selectors are forced on.
         """
         keys = list(order) if order is not None else list(self.selectors)
+        sel, literal = self.selectors, self.session.literal_clues
         removed: list[ClueKey] = []
         gone: set[ClueKey] = set()
         self._prefer(projection)
+
+        def keep(key: ClueKey) -> None:
+            if settle:
+                self.session.add([[sel[key]]])
+
+        if settle:
+            ordered = set(keys)
+            for key in sel:
+                if key not in ordered:
+                    keep(key)  # never tried, so never dropped
         i, size = 0, 1
         while i < len(keys):
             run: list[ClueKey] = []
@@ -183,21 +206,27 @@ class PuzzleQueries:
                     break
                 run.append(key)
             if not run:
-                i += 1  # vouched for: this clue stays
+                keep(keys[i])  # vouched for: this clue stays
+                i += 1
                 size = 1
                 continue
             trial = [*removed, *run]
+            on = [sel[k] for k in keys[i + len(run):]] if settle else self.assumptions(trial)
             if len(run) == 1:
-                status = self.unique_without(projection, trial)
-            else:  # the puzzle without ``removed`` is unique, so no new-literal shortcut applies
-                status = self.other_solution(projection, trial, need_model=False).status
+                extra = self.one_more_gone(projection, run[0])
+            else:  # several clues go at once: the literal shortcut does not apply
+                extra = self.blocker(projection)
+            status = self.session.solve([*on, extra], need_model=False).status
             if status == "unknown":
                 return None
             if status == "unsat" and (accept is None or accept(trial)):
                 removed, i, size = trial, i + len(run), 2 * size
                 gone.update(run)
+                if settle:
+                    self.session.add([[-sel[k]] for k in run if sel[k] not in literal])
             elif len(run) == 1:
-                i += 1  # this clue stays
+                keep(run[0])  # this clue stays
+                i += 1
             else:
                 size = 1
         return [key for key in self.selectors if key not in gone]

@@ -254,7 +254,8 @@ def _relax(puzzle: NurikabePuzzle, queries: PuzzleQueries, projection: tuple[int
         return assess(puzzle.with_clues(rest), solver=options.solver).level in (0, 1)
 
     before = queries.session.stats.sat_calls
-    kept = queries.minimal_clue_set(projection, order, gradable if flavour == "normal" else None)
+    kept = queries.minimal_clue_set(projection, order, gradable if flavour == "normal" else None,
+                                    settle=True)
     if kept is None:
         raise SatgridError("a limit was reached while generating")
     return {k: clues[k] for k in kept}, queries.session.stats.sat_calls - before

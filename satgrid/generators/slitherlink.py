@@ -301,7 +301,7 @@ def _remove(queries: PuzzleQueries, projection: tuple[int, ...], region: Region,
 
     before = queries.session.stats.sat_calls
     kept = queries.minimal_clue_set(projection, order, gradable if grader is not None else None,
-                                    needed=flip_witnesses(region, clues))
+                                    needed=flip_witnesses(region, clues), settle=True)
     if kept is None:
         raise SatgridError("a limit was reached while generating")
     return {k: clues[k] for k in kept}, queries.session.stats.sat_calls - before, graded
