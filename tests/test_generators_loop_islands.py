@@ -38,6 +38,9 @@ def test_grown_regions_bound_one_simple_loop(ratios):
             clues = region.clues()
             givens = tuple(tuple(clues[r, c] for c in range(size[1])) for r in range(size[0]))
             assert check_slitherlink(givens, *_drawing(*size, region.loop_edges())) == []
+            # the ring patterns kept up to date change by change are the ones read afresh
+            assert all(region.rings[region.index(r, c)] == region.ring(region.index(r, c))
+                       for r in range(size[0]) for c in range(size[1]))
 
 
 def test_flips_give_other_simple_loops_changing_exactly_the_listed_counts():

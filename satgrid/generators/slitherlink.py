@@ -98,6 +98,11 @@ class Region:
         self.orthogonal = self.offsets[0::2]
         self.in_grid = [1 <= i // self.width <= rows and 1 <= i % self.width <= cols
                         for i in range((rows + 2) * self.width)]
+        #: Each cell's ring pattern (:meth:`ring`), kept up to date by :meth:`_flip`: the growth
+        #: rules read a pattern per try, a change updates eight (10x10 grow 1.8 -> 1.0 ms).
+        self.rings = [0] * len(self.inside)
+        #: For each ring neighbour k: (offset to it, the bit that stands for this cell in its ring).
+        self._ring_back = [(off, 1 << ((k + 4) % 8)) for k, off in enumerate(self.offsets)]
         self.cells: list[int] = []
         self.where: dict[int, int] = {}
         self._add(self.index(*start))
@@ -112,13 +117,20 @@ class Region:
         return (inside[i + n] | inside[i + ne] << 1 | inside[i + e] << 2 | inside[i + se] << 3
                 | inside[i + s] << 4 | inside[i + sw] << 5 | inside[i + w] << 6 | inside[i + nw] << 7)
 
+    def _flip(self, i: int) -> None:
+        # ``i`` is a grid cell, so its eight neighbours lie inside the padded frame
+        self.inside[i] = not self.inside[i]
+        rings = self.rings
+        for off, bit in self._ring_back:
+            rings[i + off] ^= bit
+
     def _add(self, i: int) -> None:
-        self.inside[i] = True
+        self._flip(i)
         self.where[i] = len(self.cells)
         self.cells.append(i)
 
     def _remove(self, i: int) -> None:
-        self.inside[i] = False
+        self._flip(i)
         k = self.where.pop(i)
         last = self.cells.pop()
         if last != i:
@@ -127,18 +139,18 @@ class Region:
 
     def apply(self, rule: int, rng: random.Random, tries: int = 8) -> bool:
         """Apply growth rule 1, 2 or 3 to a random fitting cell; False if none was found."""
-        cells, inside, random_ = self.cells, self.inside, rng.random
+        cells, inside, rings, random_ = self.cells, self.inside, self.rings, rng.random
         for _ in range(tries):
             anchor = cells[int(random_() * len(cells))]
             if rule == 1:
-                if len(cells) > 1 and _CAN_LEAVE[self.ring(anchor)]:
+                if len(cells) > 1 and _CAN_LEAVE[rings[anchor]]:
                     self._remove(anchor)
                     return True
                 continue
             i = anchor + self.orthogonal[int(random_() * 4)]
             if inside[i] or not self.in_grid[i]:
                 continue
-            ring = self.ring(i)
+            ring = rings[i]
             if (_SIDES_IN[ring] == 1) == (rule == 2) and _CAN_JOIN[ring]:
                 self._add(i)
                 return True
@@ -255,7 +267,7 @@ def flips(region: Region) -> dict[tuple[int, int], list[tuple[int, int]]]:
     for r in range(rows):
         for c in range(cols):
             i = region.index(r, c)
-            ring = region.ring(i)
+            ring = region.rings[i]
             legal = (_CAN_LEAVE[ring] and len(region.cells) > 1) if inside[i] else _CAN_JOIN[ring]
             if not legal:
                 continue
