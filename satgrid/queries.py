@@ -154,6 +154,7 @@ class PuzzleQueries:
         accept: Callable[[list[ClueKey]], bool] | None = None,
         needed: Callable[[ClueKey, set[ClueKey]], bool] | None = None,
         settle: bool = False,
+        broken: Callable[[Assignment, Sequence[ClueKey]], set[ClueKey]] | None = None,
     ) -> list[ClueKey] | None:
         """A clue subset that keeps the solution unique and from which no clue can go.
 
@@ -175,6 +176,11 @@ class PuzzleQueries:
         ``needed`` vouches for; a run that fails is retried from its first clue alone; a run that
         succeeds doubles the next one.
 
+        ``broken(assignment, keys)``, if given, names the clues among ``keys`` an assignment
+        breaks. A run that fails comes with a solution that breaks some of the run's clues and no
+        clue still on; it is kept as a witness: a clue it breaks must stay once the others it
+        breaks are gone (the retried run then often keeps that clue without a SAT call).
+
         ``settle=True`` is for a session that serves this one deletion and is then closed (the
         generators' own sessions): a decided clue is decided for good, so it becomes a unit
         clause (a kept clue's selector, a dropped clue's negated selector; a dropped literal
@@ -187,7 +193,13 @@ class PuzzleQueries:
         sel, literal = self.selectors, self.session.literal_clues
         removed: list[ClueKey] = []
         gone: set[ClueKey] = set()
+        witnesses: dict[ClueKey, list[set[ClueKey]]] = {}
         self._prefer(projection)
+
+        def vouched(key: ClueKey, off: set[ClueKey]) -> bool:
+            if any(others <= off for others in witnesses.get(key, ())):
+                return True
+            return needed is not None and needed(key, off)
 
         def keep(key: ClueKey) -> None:
             if settle:
@@ -202,7 +214,7 @@ class PuzzleQueries:
         while i < len(keys):
             run: list[ClueKey] = []
             for key in keys[i:i + size]:
-                if needed is not None and needed(key, gone | set(run)):
+                if vouched(key, gone | set(run)):
                     break
                 run.append(key)
             if not run:
@@ -216,7 +228,12 @@ class PuzzleQueries:
                 extra = self.one_more_gone(projection, run[0])
             else:  # several clues go at once: the literal shortcut does not apply
                 extra = self.blocker(projection)
-            status = self.session.solve([*on, extra], need_model=False).status
+            outcome = self.session.solve([*on, extra], need_model=broken is not None and len(run) > 1)
+            status = outcome.status
+            if status == "sat" and broken is not None and outcome.assignment is not None:
+                breaks = broken(outcome.assignment, run)
+                for key in breaks:
+                    witnesses.setdefault(key, []).append(breaks - {key})
             if status == "unknown":
                 return None
             if status == "unsat" and (accept is None or accept(trial)):

@@ -432,3 +432,33 @@ def test_minimal_clue_set_runs_and_hooks_give_the_one_at_a_time_result(seed: int
         greedy_by_brute_force(clues, order)
     assert asked
     queries.retire()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_settled_deletion_and_failed_run_witnesses_give_the_one_at_a_time_result(seed: int) -> None:
+    """``settle`` (decided clues become unit clauses on a session of its own) and ``broken``
+    (the solutions of failed runs vouch for clues later) change the SAT calls, not the answer."""
+    clues = unique_clue_set(all_grids()[seed * 40], seed, 12)
+    order = list(clues)
+    random.Random(seed).shuffle(order)
+    expected = greedy_by_brute_force(clues, order)
+    witnessed = 0
+    for settle, use_broken in [(True, False), (False, True), (True, True)]:
+        puzzle, session, queries = sudoku_queries(clues, shared=False)
+        _, projection = first_solution(puzzle, session, queries)
+        seen: list[set] = []
+
+        def broken(assignment, keys) -> set:
+            out = {k for k in keys if not assignment(queries.selectors[k])}
+            assert out, "a failed run's solution breaks at least one of the run's clues"
+            seen.append(out)
+            return out
+
+        kept = queries.minimal_clue_set(projection, order, settle=settle,
+                                        broken=broken if use_broken else None)
+        assert sorted(kept) == expected, (settle, use_broken)
+        witnessed += len(seen)
+        if settle:  # the kept givens are now facts of the solver: no assumption needed
+            assert all(session.solve([-queries.selectors[k]]).status == "unsat" for k in kept)
+        session.close()
+    assert witnessed > 0  # some run failed and left a witness

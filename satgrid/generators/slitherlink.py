@@ -295,6 +295,23 @@ def flip_witnesses(region: Region, clues: dict) -> Callable[[tuple[int, int], se
     return needed
 
 
+def counts_broken(session: Session, clues: dict) -> Callable[[object, list], set]:
+    """The numbers among ``keys`` whose edge count an assignment does not match."""
+    edge = session.encoding.primary
+
+    def broken(assignment, keys) -> set:
+        rows = {}
+        out = set()
+        for r, c in keys:
+            sides = (edge["edge", "h", r, c], edge["edge", "h", r + 1, c],
+                     edge["edge", "v", r, c], edge["edge", "v", r, c + 1])
+            if sum(assignment(x) for x in sides) != clues[r, c]:
+                out.add((r, c))
+        return out
+
+    return broken
+
+
 def _remove(queries: PuzzleQueries, projection: tuple[int, ...], region: Region, clues: dict,
             rng: random.Random, grader) -> tuple[dict, int, int]:
     """Greedy removal in shuffled order (see the module doc) by the core's
@@ -313,7 +330,8 @@ def _remove(queries: PuzzleQueries, projection: tuple[int, ...], region: Region,
 
     before = queries.session.stats.sat_calls
     kept = queries.minimal_clue_set(projection, order, gradable if grader is not None else None,
-                                    needed=flip_witnesses(region, clues), settle=True)
+                                    needed=flip_witnesses(region, clues), settle=True,
+                                    broken=counts_broken(queries.session, clues))
     if kept is None:
         raise SatgridError("a limit was reached while generating")
     return {k: clues[k] for k in kept}, queries.session.stats.sat_calls - before, graded
