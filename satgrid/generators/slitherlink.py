@@ -26,9 +26,17 @@ solver per puzzle.
    until no number can go": the result is clue-minimal. The pass is the core's greedy deletion,
    which tries runs of numbers at once while they can go (same result, fewer SAT calls), and
    keeps with no SAT call a number that moving one cell across the loop would alone break
-   (:func:`flip_witnesses`: that other loop solves the puzzle without the number). 10x10 hard:
-   about 90 SAT calls and 22-35 ms a puzzle, against 140-176 ms one number at a time with a
-   propagation pre-test on a solver shared by all puzzles of the size.
+   (:func:`flip_witnesses`: that other loop solves the puzzle without the number), or that the
+   other loop a failed run returned breaks alone (:func:`counts_broken`). The puzzle's solver
+   serves this pass only, so decided numbers become unit clauses (``settle``). 10x10 hard:
+   about 83 SAT calls and 15-17 ms a puzzle (without these last two steps 93 calls and
+   16.3-17.1 ms, same seeds, same run; one number at a time with a propagation pre-test on a
+   solver shared by all puzzles of the size took 140-176 ms). Measured and dropped: clauses that forbid 1x1 to 2x2
+   sub-loops beside a far clue (CEGAR rounds 36 -> 29 a puzzle, but 20% slower), verifying
+   several removals per call with the witnesses simulating the rest (40 instead of 60 queries,
+   no faster: the sparser clue sets cost more per call), unsatisfiable cores (they hold
+   46 of 53 clues on average, so almost no clue is spared a call), and one assumption for all
+   undecided numbers through a chain of activation literals (removal 12.4 -> 15-16 ms).
 4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
    puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
    propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as
