@@ -21,22 +21,23 @@ solver per puzzle.
 2. Every cell gets its edge count; if that full grid has another solution, start over.
 3. Numbers are removed in shuffled order; a removal that breaks uniqueness (one SAT call: a
    solution other than the loop without the removed numbers, by assumptions on the puzzle's
-   solver, cuts kept from query to query) is undone. Removing clues only relaxes a puzzle, so a number that must stay
-   once must stay later, and one pass reaches the fixpoint of the thesis's "reshuffle and repeat
-   until no number can go": the result is clue-minimal. The pass is the core's greedy deletion,
-   which tries runs of numbers at once while they can go (same result, fewer SAT calls), and
-   keeps with no SAT call a number that moving one cell across the loop would alone break
-   (:func:`flip_witnesses`: that other loop solves the puzzle without the number), or that the
-   other loop a failed run returned breaks alone (:func:`counts_broken`). The puzzle's solver
-   serves this pass only, so decided numbers become unit clauses (``settle``). 10x10 hard:
-   about 83 SAT calls and 15-17 ms a puzzle (without these last two steps 93 calls and
-   16.3-17.1 ms, same seeds, same run; one number at a time with a propagation pre-test on a
-   solver shared by all puzzles of the size took 140-176 ms). Measured and dropped: clauses that forbid 1x1 to 2x2
-   sub-loops beside a far clue (CEGAR rounds 36 -> 29 a puzzle, but 20% slower), verifying
-   several removals per call with the witnesses simulating the rest (40 instead of 60 queries,
-   no faster: the sparser clue sets cost more per call), unsatisfiable cores (they hold
-   46 of 53 clues on average, so almost no clue is spared a call), and one assumption for all
-   undecided numbers through a chain of activation literals (removal 12.4 -> 15-16 ms).
+   solver, cuts kept from query to query) is undone. Removing clues only relaxes a puzzle, so a
+   number that must stay once must stay later, and one pass reaches the fixpoint of the thesis's
+   "reshuffle and repeat until no number can go": the result is clue-minimal. The pass is the
+   core's greedy deletion, which tries runs of numbers at once while they can go (same result,
+   fewer SAT calls), and keeps with no SAT call a number that moving one cell across the loop
+   would alone break (:func:`flip_witnesses`: that other loop solves the puzzle without the
+   number), or that the other loop a failed run returned breaks alone (:func:`counts_broken`).
+   The puzzle's solver serves this pass only, so decided numbers become unit clauses
+   (``settle``). 10x10 hard: about 83 SAT calls and 15-17 ms a puzzle (without the last two
+   steps 93 calls and 16.3-17.1 ms, same seeds, same run; one number at a time with a
+   propagation pre-test on a solver shared by all puzzles of the size took 140-176 ms).
+   Measured and dropped: clauses that forbid 1x1 to 2x2 sub-loops beside a far clue (CEGAR
+   rounds 36 -> 29 a puzzle, but 20% slower); verifying several removals per call while the
+   witnesses simulate the rest (40 instead of 60 queries, no faster: sparser clue sets cost more
+   per call); unsatisfiable cores (they hold 46 of 53 clues on average, so almost no clue is
+   spared a call); one assumption for all undecided numbers through a chain of activation
+   literals (removal 12.4 -> 15-16 ms).
 4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
    puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
    propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as
@@ -107,7 +108,7 @@ class Region:
         self.in_grid = [1 <= i // self.width <= rows and 1 <= i % self.width <= cols
                         for i in range((rows + 2) * self.width)]
         #: Each cell's ring pattern (:meth:`ring`), kept up to date by :meth:`_flip`: the growth
-        #: rules read a pattern per try, a change updates eight (10x10 grow 1.8 -> 1.0 ms).
+        #: rules read a pattern per try, a change updates eight (10x10 grow 1.6 -> 1.4 ms).
         self.rings = [0] * len(self.inside)
         #: For each ring neighbour k: (offset to it, the bit that stands for this cell in its ring).
         self._ring_back = [(off, 1 << ((k + 4) % 8)) for k, off in enumerate(self.offsets)]
@@ -308,7 +309,6 @@ def counts_broken(session: Session, clues: dict) -> Callable[[object, list], set
     edge = session.encoding.primary
 
     def broken(assignment, keys) -> set:
-        rows = {}
         out = set()
         for r, c in keys:
             sides = (edge["edge", "h", r, c], edge["edge", "h", r + 1, c],
