@@ -228,9 +228,10 @@ class PuzzleQueries:
                 extra = self.one_more_gone(projection, run[0])
             else:  # several clues go at once: the literal shortcut does not apply
                 extra = self.blocker(projection)
-            outcome = self.session.solve([*on, extra], need_model=broken is not None and len(run) > 1)
+            witness = broken is not None and len(run) > 1  # a lone clue that fails is kept anyway
+            outcome = self.session.solve([*on, extra], need_model=witness)
             status = outcome.status
-            if status == "sat" and broken is not None and outcome.assignment is not None:
+            if status == "sat" and witness and outcome.assignment is not None:
                 breaks = broken(outcome.assignment, run)
                 for key in breaks:
                     witnesses.setdefault(key, []).append(breaks - {key})
