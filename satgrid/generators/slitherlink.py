@@ -53,7 +53,7 @@ from typing import Callable
 
 from .. import api
 from ..errors import SatgridError
-from ..genres.slitherlink import SlitherlinkPuzzle, encode
+from ..genres.slitherlink import SlitherlinkPuzzle, encode, sides
 from ..grading import assess_clues, grading_session
 from ..queries import PuzzleQueries
 from ..session import Session
@@ -304,18 +304,14 @@ def flip_witnesses(region: Region, clues: dict) -> Callable[[tuple[int, int], se
     return needed
 
 
-def counts_broken(session: Session, clues: dict) -> Callable[[object, list], set]:
+def counts_broken(session: Session, region: Region, clues: dict) -> Callable[[object, list], set]:
     """The numbers among ``keys`` whose edge count an assignment does not match."""
     edge = session.encoding.primary
+    rows, cols = region.rows, region.cols
 
     def broken(assignment, keys) -> set:
-        out = set()
-        for r, c in keys:
-            sides = (edge["edge", "h", r, c], edge["edge", "h", r + 1, c],
-                     edge["edge", "v", r, c], edge["edge", "v", r, c + 1])
-            if sum(assignment(x) for x in sides) != clues[r, c]:
-                out.add((r, c))
-        return out
+        return {(r, c) for r, c in keys
+                if sum(assignment(edge["edge", *s]) for s in sides(rows, cols, r, c)) != clues[r, c]}
 
     return broken
 
@@ -339,7 +335,7 @@ def _remove(queries: PuzzleQueries, projection: tuple[int, ...], region: Region,
     before = queries.session.stats.sat_calls
     kept = queries.minimal_clue_set(projection, order, gradable if grader is not None else None,
                                     needed=flip_witnesses(region, clues), settle=True,
-                                    broken=counts_broken(queries.session, clues))
+                                    broken=counts_broken(queries.session, region, clues))
     if kept is None:
         raise SatgridError("a limit was reached while generating")
     return {k: clues[k] for k in kept}, queries.session.stats.sat_calls - before, graded
