@@ -50,6 +50,15 @@ class VarPool:
         self._fresh += 1
         return self.idpool.id((_AUX, tag, self._fresh))
 
+    def copy(self) -> "VarPool":
+        """An independent pool holding the same variables (new ones continue from the top)."""
+        twin = VarPool()
+        twin.idpool = IDPool(start_from=self.idpool.top + 1)
+        twin.idpool.obj2id.update(self.idpool.obj2id)
+        twin.idpool.id2obj.update(self.idpool.id2obj)
+        twin._fresh = self._fresh
+        return twin
+
     def key(self, var: int) -> Key | None:
         """The key of ``var``, or None for a cardinality auxiliary."""
         return self.idpool.obj(abs(var))

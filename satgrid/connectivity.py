@@ -145,14 +145,22 @@ class ConnectedSubgraph:
         components.sort(key=len, reverse=True)
         return components, usable
 
-    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[Cut]:
+    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None,
+             components: list[list[int]] | None = None) -> list[Cut]:
         """Cut clauses excluding this assignment's disconnected parts (empty when it obeys).
 
         The pair cuts of one call share the largest component's literal ``t_R`` (its clauses
         come with the first cut that uses it): |largest| clauses a round instead of a cut.
-        ``keep`` (see :data:`Keep`) is asked before a cut is built.
+        ``keep`` (see :data:`Keep`) is asked before a cut is built. ``components`` (as
+        :meth:`component_indices`) may come from a caller that found them faster; then every
+        link inside a component must be usable and no link between two of them.
         """
-        components, usable = self._search(value)
+        if components is None:
+            components, usable = self._search(value)
+        elif len(components) < 2 and self.anchor is None:
+            return []
+        else:
+            usable = None if self._plain else self._read_links(value)  # type: ignore[misc]
         if self.anchor is not None:
             root = self._index.get(self.anchor)
             made = [self._cut(s, None, pool, usable, keep=keep) for s in components if root not in s]

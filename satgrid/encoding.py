@@ -2,10 +2,11 @@
 its primary variables, and how each clue becomes literals."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Callable, Hashable, Protocol
 
-from .cnf import Clause, Key, VarPool
+from .cnf import Clause, Key, VarPool, guarded
 from .connectivity import Cut, Keep, Value
 
 ClueKey = Hashable
@@ -37,6 +38,11 @@ class ClueEncoding:
         """The clue as hard clauses (no selector), for exports."""
         return list(self.clauses) if self.clauses else [[self.selector]]
 
+    @cached_property
+    def switched(self) -> list[Clause]:
+        """The clauses behind the selector (each gains ``-selector``), made once per clue."""
+        return guarded(self.clauses, self.selector)
+
 
 @dataclass
 class Encoding:
@@ -56,3 +62,9 @@ class Encoding:
     #: True when two solutions differ iff some primary variable true in one is false in the
     #: other (one-hot values, single loops): blocking clauses then list the true ones only.
     block_true_only: bool = False
+
+    def copy(self) -> "Encoding":
+        """An encoding for one more solver: its own pool (cuts and blocking clauses draw fresh
+        variables from it), everything else shared. Safe when nothing allocates on the original
+        pool any more: ``encode_clue`` and the rules' ``clauses`` must only look variables up."""
+        return replace(self, pool=self.pool.copy())

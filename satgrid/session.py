@@ -83,7 +83,7 @@ class Session:
             pass
         clue: ClueEncoding = self.encoding.encode_clue(key, value)
         if clue.clauses:
-            self.solver.add([[*c, -clue.selector] for c in clue.clauses])
+            self.solver.add(clue.switched)
         else:
             self.literal_clues.add(clue.selector)
         self._selectors[key, value] = clue.selector

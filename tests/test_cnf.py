@@ -196,3 +196,16 @@ def test_guarded_and_implies_any() -> None:
             implication = not truth[0] or truth[1] or truth[2]
             assert solver.solve(assumptions=[-sel, *assumed]) == implication
             assert solver.solve(assumptions=[sel, *assumed]) == (implication and sum(truth) == 3)
+
+
+def test_copied_pool_keeps_every_key_and_grows_apart() -> None:
+    pool = VarPool()
+    named = [pool.var("edge", i) for i in range(5)]
+    aux = pool.fresh("cut")
+    twin = pool.copy()
+    assert [twin.var("edge", i) for i in range(5)] == named and twin.top == pool.top
+    assert twin.key(named[2]) == ("edge", 2) and twin.key(aux) == pool.key(aux)
+    grown = [twin.fresh("cut"), twin.var("late")]
+    assert min(grown) > pool.top  # new variables continue from the top ...
+    assert pool.top == aux and not pool.has("late")  # ... and the original never sees them
+    assert pool.fresh("cut") == grown[0]  # each pool goes on alone

@@ -137,3 +137,38 @@ def test_random_subgraphs(data) -> None:
         session, lits, _ = loop_session(edges, mode)
         assumptions = [lits[e] if on else -lits[e] for e, on in forced.items()]
         assert loops_found(session, lits, assumptions) == expected, mode
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_loop_walk_finds_the_components_of_the_general_search(data) -> None:
+    """Disjoint cycles of a 5x5 dot grid, as a solver model: the loop walk the lazy lowering
+    uses finds the same loops as the connected rule's general component search."""
+    from satgrid.solver import Assignment
+
+    edges = dot_grid_edges(5, 5)
+    cycles = sorted(simple_cycles(edges), key=sorted)
+    chosen: set[Edge] = set()
+    for cycle in data.draw(st.lists(st.sampled_from(cycles), max_size=4), label="cycles"):
+        dots = {d for e in cycle for d in e}
+        if not any(d in e for e in chosen for d in dots):  # vertex-disjoint from those kept
+            chosen |= cycle
+    pool = VarPool()
+    lits = {e: pool.var("edge", *e) for e in edges}
+    rule = SingleLoop("loop", lits, pool)
+    on = {d for e in chosen for d in e}
+    model = [0] * pool.top
+    for e, v in lits.items():
+        model[v - 1] = v if e in chosen else -v
+    for d, v in rule.connected.nodes.items():
+        model[v - 1] = v if d in on else -v
+    value = Assignment(model)
+    walked = rule._loops(value)
+    assert walked is not None
+    assert sorted(map(sorted, walked)) == sorted(map(sorted, rule.connected.component_indices(value)))
+    assert [len(c) for c in walked] == sorted((len(c) for c in walked), reverse=True)
+    assert bool(rule.cuts(value, pool)) == (len(walked) > 1)
+    if chosen:  # a dangling edge is no model of the degree clauses: the walk gives up
+        end = sorted(chosen)[0]
+        model[lits[end] - 1] = -lits[end]
+        assert rule._loops(Assignment(model)) is None

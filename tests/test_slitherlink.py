@@ -339,3 +339,29 @@ def test_real_subprocess(tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["status"] == "multiple"
+
+
+def test_encodings_of_one_size_share_a_template_but_not_a_pool():
+    """encode() copies one base encoding per size: sessions on two copies draw blocking clauses
+    and cuts from pools of their own, the template's pool never grows, answers stay right."""
+    from satgrid.generators.slitherlink import grow
+    from satgrid.session import Session
+
+    template = sl._template(6, 6)
+    top = template.pool.top
+    blank = sl.SlitherlinkPuzzle(tuple(tuple([None] * 6) for _ in range(6)))
+    first, second = sl.encode(blank), sl.encode(blank)
+    assert first.pool is not second.pool and first.clauses is second.clauses
+    rng = random.Random(5)
+    for encoding in (first, second, first):
+        region = grow(6, 6, rng)
+        session = Session(encoding)
+        queries = PuzzleQueries(session, region.clues())
+        loop = tuple(sorted(encoding.primary["edge", *key] for key in region.loop_edges()))
+        found = queries.solve()
+        assert found.status == "sat" and queries.project(found.assignment) != ()
+        queries.other_solution(loop)
+        assert encoding.pool.top > top  # the blocking clause drew a fresh variable
+        session.close()
+    assert template.pool.top == top
+    assert first.pool.top > top and second.pool.top > top
