@@ -45,24 +45,26 @@ def test_grown_regions_bound_one_simple_loop(ratios):
 
 def test_flips_give_other_simple_loops_changing_exactly_the_listed_counts():
     rng = random.Random(11)
-    seen = 0
+    seen = {1: 0, 2: 0}
     for size in [(1, 1), (2, 2), (4, 5), (7, 7)]:
         for _ in range(10):
             region = loops.grow(*size, rng)
             counts = region.clues()
-            for (r, c), changed in loops.flips(region).items():
-                i = region.index(r, c)
-                (region._remove if region.inside[i] else region._add)(i)
+            for cells, changed in loops.flips(region).items():
+                moved = [region.index(r, c) for r, c in cells]
+                for i in moved:
+                    (region._remove if region.inside[i] else region._add)(i)
                 try:
                     after = region.clues()
                     givens = tuple(tuple(after[q, p] for p in range(size[1])) for q in range(size[0]))
                     assert check_slitherlink(givens, *_drawing(*size, region.loop_edges())) == []
                     assert {k for k in counts if counts[k] != after[k]} == set(changed)
                 finally:
-                    (region._remove if region.inside[i] else region._add)(i)
-                seen += 1
+                    for i in reversed(moved):
+                        (region._remove if region.inside[i] else region._add)(i)
+                seen[len(cells)] += 1
             assert region.clues() == counts
-    assert seen > 100
+    assert seen[1] > 100 and seen[2] > 100
 
 
 def test_flip_witnesses_only_vouch_for_needed_numbers():

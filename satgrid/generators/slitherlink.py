@@ -262,44 +262,83 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
         session.close()
 
 
-def flips(region: Region) -> dict[tuple[int, int], list[tuple[int, int]]]:
-    """The cells whose change of side keeps the loop one simple loop, each with the cells whose
-    edge count that change alters.
+Cell = tuple[int, int]
+_SIDES = ((-1, 0), (1, 0), (0, -1), (0, 1))
+#: Second cells of a two-cell flip, from the first: they share grid neighbours with it (a
+#: diagonal neighbour shares two, a cell two steps away one), where the two count changes can
+#: cancel. In witnesses the solver found, such pairs were the commonest moves after one cell.
+_PARTNERS = ((-1, -1), (-1, 1), (1, -1), (1, 1), (0, 2), (2, 0), (0, -2), (-2, 0))
+
+
+def flips(region: Region) -> dict[tuple[Cell, ...], list[Cell]]:
+    """Moves of one or two cells across the loop that keep it one simple loop, each with the
+    cells whose edge count the move alters.
 
     Moving cell x across the loop flips its four sides on or off: its own count k becomes 4 - k
-    (unchanged only for k = 2) and each grid neighbour's count moves by one. The new loop is
-    simple by the same local test the growth rules use (and the region must not become empty).
+    (unchanged only for k = 2) and each grid neighbour's count moves by one, up if it was on
+    x's side before. Each move is legal by the local test the growth rules use (the region
+    stays non-empty). A pair ``(x, y)``: y is a diagonal neighbour of x or two steps from it in
+    line, x moves first (legal alone), then y (legal once x has moved: a diagonal move changes
+    y's ring); their sides are disjoint, so the count changes add up, and a shared neighbour may
+    keep its count.
     """
-    out = {}
-    inside, rows, cols = region.inside, region.rows, region.cols
-    counts = region.clues()
+    out: dict[tuple[Cell, ...], list[Cell]] = {}
+    inside, rings, rows, cols, w = region.inside, region.rings, region.rows, region.cols, region.width
+    size = len(region.cells)
+    change: dict[Cell, dict[Cell, int]] = {}
+    alone: dict[Cell, bool] = {}
     for r in range(rows):
         for c in range(cols):
-            i = region.index(r, c)
-            ring = region.rings[i]
-            legal = (_CAN_LEAVE[ring] and len(region.cells) > 1) if inside[i] else _CAN_JOIN[ring]
-            if not legal:
+            i = (r + 1) * w + c + 1  # region.index(r, c), written out: this loop runs per puzzle
+            here = inside[i]
+            count = (here != inside[i - w]) + (here != inside[i + w]) + (here != inside[i - 1]) \
+                + (here != inside[i + 1])
+            delta = {(r, c): 4 - 2 * count} if count != 2 else {}
+            if r > 0:
+                delta[r - 1, c] = 1 if inside[i - w] == here else -1
+            if r < rows - 1:
+                delta[r + 1, c] = 1 if inside[i + w] == here else -1
+            if c > 0:
+                delta[r, c - 1] = 1 if inside[i - 1] == here else -1
+            if c < cols - 1:
+                delta[r, c + 1] = 1 if inside[i + 1] == here else -1
+            change[r, c] = delta
+            ok = alone[r, c] = (_CAN_LEAVE[rings[i]] and size > 1) if here else _CAN_JOIN[rings[i]]
+            if ok:
+                out[(r, c),] = list(delta)
+    back = {(dr, dc): bit for (_, bit), (dr, dc) in zip(region._ring_back, _RING)}
+    for x in [cell for cell, ok in alone.items() if ok]:
+        x_inside = inside[(x[0] + 1) * w + x[1] + 1]
+        for dr, dc in _PARTNERS:
+            y = (x[0] + dr, x[1] + dc)
+            if not (0 <= y[0] < rows and 0 <= y[1] < cols) or (alone[y] and y < x):
+                continue  # off the grid, or both may move alone and the pair is found from y
+            yi = (y[0] + 1) * w + y[1] + 1
+            ring = rings[yi] ^ back[dr, dc] if dr and dc else rings[yi]
+            leaving = inside[yi]
+            if (leaving and x_inside and size <= 2) or \
+                    not (_CAN_LEAVE[ring] if leaving else _CAN_JOIN[ring]):
                 continue
-            changed = [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                       if 0 <= r + dr < rows and 0 <= c + dc < cols]
-            if counts[r, c] != 2:
-                changed.append((r, c))
-            out[r, c] = changed
+            total = dict(change[x])
+            for z, d in change[y].items():
+                total[z] = total.get(z, 0) + d
+            out[x, y] = [z for z, d in total.items() if d]
     return out
 
 
-def flip_witnesses(region: Region, clues: dict) -> Callable[[tuple[int, int], set], bool]:
+def flip_witnesses(region: Region, clues: dict) -> Callable[[Cell, set], bool]:
     """A sufficient test that a number must stay (for the core's greedy deletion): some legal
-    flip (:func:`flips`) alters that number and no other number still on. The flipped loop then
+    move (:func:`flips`) alters that number and no other number still on. The moved loop then
     solves the puzzle without that number, so it is not unique any more. No SAT call."""
-    by_clue: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
+    by_clue: dict[Cell, list[frozenset[Cell]]] = {}
     for changed in flips(region).values():
-        for cell in changed:
-            if cell in clues:
-                by_clue.setdefault(cell, []).append([k for k in changed if k in clues])
+        numbers = frozenset([k for k in changed if k in clues])
+        for cell in numbers:
+            by_clue.setdefault(cell, []).append(numbers)
 
-    def needed(key: tuple[int, int], gone: set) -> bool:
-        return any(all(k == key or k in gone for k in changed) for changed in by_clue.get(key, ()))
+    def needed(key: Cell, gone: set) -> bool:
+        # ``key`` is still on, so it is the one number left on exactly when one is left
+        return any(len(numbers.difference(gone)) == 1 for numbers in by_clue.get(key, ()))
 
     return needed
 
