@@ -33,6 +33,11 @@ class ClueEncoding:
 
     selector: int
     clauses: tuple[Clause, ...] = ()
+    #: Optional: clauses that hold when the clue is *broken* (a Slitherlink count: "not exactly
+    #: k sides"); a session puts them behind a literal of their own when first asked. Questions
+    #: about removing the clue then ask for a solution that breaks it
+    #: (:meth:`~satgrid.queries.PuzzleQueries.one_more_gone`).
+    broken: tuple[Clause, ...] = ()
 
     def plain(self) -> list[Clause]:
         """The clue as hard clauses (no selector), for exports."""
@@ -62,9 +67,14 @@ class Encoding:
     #: True when two solutions differ iff some primary variable true in one is false in the
     #: other (one-hot values, single loops): blocking clauses then list the true ones only.
     block_true_only: bool = False
+    #: Optional: ``encode_clue`` made for another pool (see :meth:`copy`).
+    rebind: Callable[[VarPool], Callable[[ClueKey, object], ClueEncoding]] | None = None
 
     def copy(self) -> "Encoding":
-        """An encoding for one more solver: its own pool (cuts and blocking clauses draw fresh
-        variables from it), everything else shared. Safe when nothing allocates on the original
-        pool any more: ``encode_clue`` and the rules' ``clauses`` must only look variables up."""
-        return replace(self, pool=self.pool.copy())
+        """An encoding for one more solver: its own pool (cuts, blocking clauses and, through
+        ``rebind``, clue selectors draw variables from it), everything else shared. Safe when
+        nothing allocates on the original pool any more: without ``rebind``, ``encode_clue``
+        and the rules' ``clauses`` must only look variables up."""
+        pool = self.pool.copy()
+        return replace(self, pool=pool,
+                       encode_clue=self.rebind(pool) if self.rebind else self.encode_clue)

@@ -71,6 +71,8 @@ class Session:
                 self.solver.add(rule.eager_clauses(enc.pool))
         self.lazy_rules = list(enc.rules) if self.connectivity == "lazy" else []
         self._selectors: dict[tuple[ClueKey, object], int] = {}
+        self._clues: dict[tuple[ClueKey, object], ClueEncoding] = {}
+        self._breakers: dict[tuple[ClueKey, object], int] = {}
         #: Selectors that are the clue itself (a Sudoku given): their negation is assumable.
         self.literal_clues: set[int] = set()
 
@@ -87,7 +89,20 @@ class Session:
         else:
             self.literal_clues.add(clue.selector)
         self._selectors[key, value] = clue.selector
+        self._clues[key, value] = clue
         return clue.selector
+
+    def breaker(self, key: ClueKey, value: object) -> int | None:
+        """The literal that, assumed, says clue ``key = value`` is broken (its clauses are added
+        once); None when the genre states no such clauses. The clue's selector must exist."""
+        lit = self._breakers.get((key, value))
+        if lit is None:
+            clue = self._clues[key, value]
+            if not clue.broken:
+                return None
+            lit = self._breakers[key, value] = self.encoding.pool.fresh("broken")
+            self.solver.add([[*c, -lit] for c in clue.broken])
+        return lit
 
     # -- the CEGAR loop ------------------------------------------------------------------------
     def set_time_limit(self, seconds: float | None) -> None:

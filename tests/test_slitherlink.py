@@ -365,3 +365,33 @@ def test_encodings_of_one_size_share_a_template_but_not_a_pool():
         session.close()
     assert template.pool.top == top
     assert first.pool.top > top and second.pool.top > top
+
+
+def test_breaking_a_clue_asks_the_same_as_blocking_the_loop():
+    """For a unique puzzle, "a solution breaking clue c once c is off" (the breaker literal
+    one_more_gone uses) exists exactly when "a solution other than the loop" does: checked on
+    full grids (clues mostly redundant) and on generated clue-minimal puzzles (none is)."""
+    from satgrid.generators.slitherlink import make
+    from satgrid.session import Session
+
+    rng = random.Random(8)
+    blank = sl.SlitherlinkPuzzle(tuple(tuple([None] * 5) for _ in range(5)))
+    compared = {"sat": 0, "unsat": 0}
+    for _ in range(4):
+        made = make(5, 5, rng)
+        for clues in (made.puzzle.clues(), {k: len([e for e in sl.sides(5, 5, *k) if e in made.loop])
+                                            for k in [(r, c) for r in range(5) for c in range(5)]}):
+            session = Session(sl.encode(blank))
+            queries = PuzzleQueries(session, clues)
+            loop = tuple(sorted(session.encoding.primary["edge", *key] for key in made.loop))
+            assert queries.other_solution(loop).status == "unsat"
+            keys, lits = list(queries.selectors), list(queries.selectors.values())
+            for i, key in enumerate(keys):
+                rest = [*lits[:i], *lits[i + 1:]]
+                breaker = queries.one_more_gone(loop, key)
+                assert breaker != queries.blocker(loop)
+                by_breaker = session.solve([*rest, breaker]).status
+                assert by_breaker == session.solve([*rest, queries.blocker(loop)]).status
+                compared[by_breaker] += 1
+            session.close()
+    assert compared["sat"] > 20 and compared["unsat"] > 20
