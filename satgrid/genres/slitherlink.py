@@ -239,10 +239,18 @@ def build(rows: int, cols: int, anchored: bool = True, inside: bool = False) -> 
             made[key, k] = (tuple(clauses), broken)
         return made[key, k]
 
+    # Shared by every copy: copies that number their selectors alike (a generator's full grids
+    # do) reuse the clue encodings, and so their clauses behind the selector (``switched``).
+    encodings: dict[tuple[tuple[int, int], int, int], ClueEncoding] = {}
+
     def encoder(selectors: VarPool) -> Callable[[tuple[int, int], object], ClueEncoding]:
         def encode_clue(key: tuple[int, int], value: object) -> ClueEncoding:
             k = int(value)  # type: ignore[call-overload]
-            return ClueEncoding(selectors.var("clue", *key, k), *clue_clauses(key, k))
+            selector = selectors.var("clue", *key, k)
+            clue = encodings.get((key, k, selector))
+            if clue is None:
+                clue = encodings[key, k, selector] = ClueEncoding(selector, *clue_clauses(key, k))
+            return clue
         return encode_clue
 
     primary = {("edge", *key): lit for key, lit in edge.items()}
