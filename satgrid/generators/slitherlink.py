@@ -25,19 +25,29 @@ solver per puzzle.
    number that must stay once must stay later, and one pass reaches the fixpoint of the thesis's
    "reshuffle and repeat until no number can go": the result is clue-minimal. The pass is the
    core's greedy deletion, which tries runs of numbers at once while they can go (same result,
-   fewer SAT calls), and keeps with no SAT call a number that moving one cell across the loop
-   would alone break (:func:`flip_witnesses`: that other loop solves the puzzle without the
-   number), or that the other loop a failed run returned breaks alone (:func:`counts_broken`).
-   The puzzle's solver serves this pass only, so decided numbers become unit clauses
-   (``settle``). 10x10 hard: about 83 SAT calls and 15-17 ms a puzzle (without the last two
-   steps 93 calls and 16.3-17.1 ms, same seeds, same run; one number at a time with a
-   propagation pre-test on a solver shared by all puzzles of the size took 140-176 ms).
+   fewer SAT calls), and keeps with no SAT call a number that moving one cell, or two cells
+   that share a neighbour, across the loop would alone break (:func:`flip_witnesses`: that other
+   loop solves the puzzle without the number), or that the other loop a failed run returned
+   breaks alone (:func:`counts_broken`). A question about one number asks for a solution that
+   breaks it (the core's ``one_more_gone``). The puzzle's solver serves this pass only, so
+   decided numbers become unit clauses (``settle``); it starts from a copy of the size's
+   encoding (:func:`~satgrid.genres.slitherlink.encode`). 10x10 hard: about 74 SAT calls and
+   12-15 ms a puzzle, 14.2 ms median in ``bench/bench_generate.py`` (two-cell moves: 83 -> 75
+   calls, ~4% faster; the copied encoding: set-up 4.2 -> 1.5 ms; breaking instead of blocking:
+   2-5% faster). ``--solver minisat22`` is 15% faster still here (glucose4 7%; paired, same
+   puzzles), but the default stays cadical153, which serves the other jobs best.
    Measured and dropped: clauses that forbid 1x1 to 2x2 sub-loops beside a far clue (CEGAR
    rounds 36 -> 29 a puzzle, but 20% slower); verifying several removals per call while the
    witnesses simulate the rest (40 instead of 60 queries, no faster: sparser clue sets cost more
    per call); unsatisfiable cores (they hold 46 of 53 clues on average, so almost no clue is
    spared a call); one assumption for all undecided numbers through a chain of activation
-   literals (removal 12.4 -> 15-16 ms).
+   literals (removal 12.4 -> 15-16 ms); runs that step over numbers a witness keeps (30 -> 25
+   UNSAT calls, but longer runs fail more: 6% slower); no first uniqueness check, the first run
+   that goes proving it (the first query then pays for what the check learnt: no faster);
+   cutting the largest loop too; anchoring cuts on numbers already kept (3 fewer calls, no
+   faster); the loop check as an IPASIR-UP propagator on cadical195 (every assignment of an
+   observed edge calls into Python: 2x slower); CaDiCaL options (lucky phases, chronological
+   backtracking, incremental lazy backtracking: within noise).
 4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
    puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
    propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as
