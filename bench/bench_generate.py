@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from satgrid import api  # noqa: E402
 from bench.common import table  # noqa: E402
-from satgrid.generators import GENERATORS, derive_seed, generate_one  # noqa: E402
+from satgrid.generators import GENERATORS, default_options, derive_seed, generate_one  # noqa: E402
 from satgrid.generators import sudoku as sg  # noqa: E402
 
 import random  # noqa: E402
@@ -194,7 +194,8 @@ def main() -> None:
     have_sgt = not args.skip_sgt and Path(SOLO).exists()
 
     print("# satgrid generation benchmark")
-    print(f"python-sat solver {api.Options().solver}; ms are wall-clock per puzzle in one warm "
+    print(f"python-sat solvers: each generator's own (Sudoku {api.Options().solver}, Slitherlink "
+          f"{default_options('slitherlink').solver}); ms are wall-clock per puzzle in one warm "
           f"process; seed {args.seed}")
 
     if args.only != "slitherlink":

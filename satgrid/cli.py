@@ -277,11 +277,13 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
                    "with it and --count 1 makes that puzzle again.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes.")
-@click.option("--solver", default=DEFAULT_SOLVER, show_default=True, help="python-sat solver name.")
+@click.option("--solver", default=None,
+              help="python-sat solver name for generating and auditing [default: the generator's "
+                   "own: minisat22 for Slitherlink, cadical153 for the others].")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def generate(genre: str, size: str, level: int | None, flavour: str | None, ratios: str | None,
-             islands: str | None, count: int, seed: int | None, jobs: int, solver: str,
+             islands: str | None, count: int, seed: int | None, jobs: int, solver: str | None,
              fmt: str) -> None:
     """Make COUNT unique puzzles of GENRE; each is audited (unique, minimal where promised,
     solution checked) before it is printed."""
@@ -302,7 +304,7 @@ def generate(genre: str, size: str, level: int | None, flavour: str | None, rati
             seed = random.SystemRandom().randrange(2 ** 32)
         generators.check_request(name, rows, cols, level, flavour)
         genre_options = _genre_options(name, ratios, islands)
-        options = api.Options(solver=solver)
+        options = api.Options(solver=solver) if solver is not None else None
         stream = generators.generate_puzzles(name, rows, cols, count, seed, level, flavour,
                                              options, genre_options, jobs=jobs)
         with contextlib.ExitStack() as stack:

@@ -220,3 +220,28 @@ def test_cli_generate_takes_growth_ratios_and_island_sizes():
     ):
         out = CliRunner().invoke(main, ["generate", *args])
         assert out.exit_code in (1, 2) and message in out.output, out.output
+
+
+def test_the_solver_named_serves_the_generator_and_its_audit(monkeypatch):
+    """Without a solver named, Slitherlink generation uses its own (minisat22); a named one
+    serves every generator's sessions, not only the audit."""
+    from satgrid.session import Session
+
+    used: list[str] = []
+    made = Session.__post_init__
+
+    def record(self):
+        used.append(self.solver_name)
+        made(self)
+
+    monkeypatch.setattr(Session, "__post_init__", record)
+    # the generator's session comes first, then the audit's (grading keeps its own solver)
+    generate_one("slitherlink", 4, 4, seed=5)
+    assert used[:2] == ["minisat22", "minisat22"]
+    for genre in ("slitherlink", "nurikabe"):
+        used.clear()
+        result = generate_one(genre, 4, 4, seed=5, options=api.Options(solver="glucose4"))
+        assert used[0] == "glucose4" and result.result.solver == "glucose4"
+    out = CliRunner().invoke(main, ["generate", "slitherlink", "--size", "4x4", "--seed", "5",
+                                    "--solver", "glucose4", "--format", "json"])
+    assert out.exit_code == 0 and '"solver": "glucose4"' in out.output

@@ -129,15 +129,26 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def default_options(genre: str) -> api.Options:
+    """The options a generator uses unless the caller gives some (its module's ``OPTIONS``:
+    the solver measured fastest for its queries), else the library's."""
+    module = {"sudoku": sudoku, "slitherlink": slitherlink, "nurikabe": nurikabe}.get(genre)
+    return getattr(module, "OPTIONS", api.Options())
+
+
 def generate_one(genre: str, rows: int, cols: int, seed: int, level: int | None = None,
-                 flavour: str | None = None, options: api.Options = api.Options(),
+                 flavour: str | None = None, options: api.Options | None = None,
                  genre_options: dict[str, Any] | None = None) -> GeneratedPuzzle:
     """Make the puzzle of ``seed``, audit it, grade it; raise :class:`GenerationFailed` if the
-    audit disagrees with what the generator promises."""
+    audit disagrees with what the generator promises. ``options`` (default: the generator's,
+    :func:`default_options`) serve both the generator and the audit."""
     check_request(genre, rows, cols, level, flavour)
+    if options is None:
+        options = default_options(genre)
     kwargs = dict(genre_options or {})
+    kwargs["options"] = options
     if genre == "sudoku":
-        kwargs.update(level=level, flavour=flavour or "hard", options=options)
+        kwargs.update(level=level, flavour=flavour or "hard")
     elif flavour is not None:
         kwargs["flavour"] = flavour
     with gc_paused():
@@ -168,7 +179,7 @@ def _one(args: tuple) -> GeneratedPuzzle:
 
 def generate_puzzles(genre: str, rows: int, cols: int, count: int, seed: int,
                      level: int | None = None, flavour: str | None = None,
-                     options: api.Options = api.Options(),
+                     options: api.Options | None = None,
                      genre_options: dict[str, Any] | None = None,
                      jobs: int = 1) -> Iterator[GeneratedPuzzle]:
     """``count`` checked puzzles in seed order (``jobs`` worker processes when > 1)."""

@@ -34,8 +34,7 @@ solver per puzzle.
    encoding (:func:`~satgrid.genres.slitherlink.encode`). 10x10 hard: about 74 SAT calls and
    12-15 ms a puzzle, 14.2 ms median in ``bench/bench_generate.py`` (two-cell moves: 83 -> 75
    calls, ~4% faster; the copied encoding: set-up 4.2 -> 1.5 ms; breaking instead of blocking:
-   2-5% faster). ``--solver minisat22`` is 15% faster still here (glucose4 7%; paired, same
-   puzzles), but the default stays cadical153, which serves the other jobs best.
+   2-5% faster; minisat22 instead of cadical153 (:data:`OPTIONS`): 15% faster).
    Measured and dropped: clauses that forbid 1x1 to 2x2 sub-loops beside a far clue (CEGAR
    rounds 36 -> 29 a puzzle, but 20% slower); verifying several removals per call while the
    witnesses simulate the rest (40 instead of 60 queries, no faster: sparser clue sets cost more
@@ -70,6 +69,10 @@ from ..session import Session
 from ..solver import DEFAULT_SOLVER
 
 RATIOS = (33, 33, 34)
+#: The generator's options unless the caller gives some: minisat22 answered the removal
+#: questions 12-15% faster than cadical153 (the default elsewhere) on 5x5 to 20x20 hard
+#: puzzles (paired runs, same puzzles); on 6x6 normal ones 4%.
+OPTIONS = api.Options(solver="minisat22")
 #: Lowering of the loop rule while grading "normal" removals; the audit grades with the same
 #: default (lazy), so the grade a generated puzzle reports is the one the generator checked.
 GRADE_CONNECTIVITY = "lazy"
@@ -229,7 +232,7 @@ class Generated:
 
 def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
          ratios: tuple[int, int, int] = RATIOS, steps: int | None = None,
-         options: api.Options = api.Options(), max_attempts: int = 1000) -> Generated:
+         options: api.Options = OPTIONS, max_attempts: int = 1000) -> Generated:
     """A unique ``rows`` x ``cols`` Slitherlink (see the module doc), with counters."""
     if flavour not in FLAVOURS:
         raise SatgridError(f"flavour must be one of {', '.join(FLAVOURS)}, not {flavour!r}")
@@ -392,7 +395,7 @@ def _remove(queries: PuzzleQueries, projection: tuple[int, ...], region: Region,
 
 def generate(rows: int, cols: int, rng: random.Random, *, flavour: str | None = "hard",
              ratios: tuple[int, int, int] = RATIOS, steps: int | None = None,
-             options: api.Options = api.Options()) -> SlitherlinkPuzzle:
+             options: api.Options = OPTIONS) -> SlitherlinkPuzzle:
     """A unique ``rows`` x ``cols`` Slitherlink: "hard" clue-minimal, "normal" solvable by
     propagation and probing (grade <= 1) and minimal for that."""
     return make(rows, cols, rng, flavour=flavour or "hard", ratios=ratios, steps=steps,
