@@ -249,6 +249,8 @@ def build(rows: int, cols: int, anchored: bool = True, inside: bool = False) -> 
             selector = selectors.var("clue", *key, k)
             clue = encodings.get((key, k, selector))
             if clue is None:
+                if len(encodings) >= 50 * len(edge):  # copies numbering selectors apart: start over
+                    encodings.clear()
                 clue = encodings[key, k, selector] = ClueEncoding(selector, *clue_clauses(key, k))
             return clue
         return encode_clue
