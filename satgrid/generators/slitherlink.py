@@ -32,9 +32,10 @@ solver per puzzle.
    breaks it (the core's ``one_more_gone``). The puzzle's solver serves this pass only, so
    decided numbers become unit clauses (``settle``); it starts from a copy of the size's
    encoding (:func:`~satgrid.genres.slitherlink.encode`). 10x10 hard: about 74 SAT calls and
-   12-15 ms a puzzle, 14.2 ms median in ``bench/bench_generate.py`` (two-cell moves: 83 -> 75
-   calls, ~4% faster; the copied encoding: set-up 4.2 -> 1.5 ms; breaking instead of blocking:
-   2-5% faster; minisat22 instead of cadical153 (:data:`OPTIONS`): 15% faster).
+   12.0 ms median, 12.6 mean in ``bench/bench_generate.py``, where sgt-loopy's hard level took
+   8.2 ms (two-cell moves: 83 -> 75 calls, ~4% faster; the copied encoding: set-up 4.2 -> 1.5
+   ms; breaking instead of blocking: 2-5% faster; minisat22 instead of cadical153
+   (:data:`OPTIONS`): 15% faster; growth in one loop: 1.48 -> 1.18 ms).
    Measured and dropped: clauses that forbid 1x1 to 2x2 sub-loops beside a far clue (CEGAR
    rounds 36 -> 29 a puzzle, but 20% slower); verifying several removals per call while the
    witnesses simulate the rest (40 instead of 60 queries, no faster: sparser clue sets cost more
