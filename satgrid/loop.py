@@ -81,8 +81,8 @@ class SingleLoop:
     def _loops(self, value: Assignment) -> list[list[int]] | None:
         """The loops of a solver model, as lists of the connected rule's node indices, largest
         first; None if some chosen edge ends at a dot without a second one (not a model of the
-        degree clauses). A walk along each loop reads about one edge a step: on 10x10
-        Slitherlink generation this took a fifth of the general component search's time (which
+        degree clauses). A walk along each loop reads about one edge a step: on a 10x10
+        Slitherlink model it took about a quarter of the general component search's time (which
         reads every dot and every edge)."""
         on = self._read_edges(value)
         chosen = list(compress(self._link_indices, on))

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal, Sequence
 
-from .cnf import Clause
+from .cnf import Clause, guarded
 from .encoding import ClueEncoding, ClueKey, Encoding
 from .errors import SolverError
 from .solver import DEFAULT_SOLVER, Assignment, open_solver
@@ -101,7 +101,7 @@ class Session:
             if not clue.broken:
                 return None
             lit = self._breakers[key, value] = self.encoding.pool.fresh("broken")
-            self.solver.add([[*c, -lit] for c in clue.broken])
+            self.solver.add(guarded(clue.broken, lit))
         return lit
 
     # -- the CEGAR loop ------------------------------------------------------------------------
