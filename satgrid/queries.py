@@ -23,7 +23,6 @@ class PuzzleQueries:
     def __init__(self, session: Session, clues: dict[ClueKey, object]):
         self.session = session
         self.selectors = {key: session.selector(key, value) for key, value in clues.items()}
-        self.values = dict(clues)
         self._blockers: dict[Projection, int] = {}
         self._primary = list(session.encoding.primary.values())
         self._all: int | None = None
@@ -114,7 +113,7 @@ class PuzzleQueries:
         lit = self.selectors[key]
         if lit in self.session.literal_clues:
             return -lit
-        breaker = self.session.breaker(key, self.values[key])
+        breaker = self.session.breaker(lit)
         return breaker if breaker is not None else self.blocker(projection)
 
     def backbone(self, projection: Projection) -> set[int]:
@@ -232,7 +231,7 @@ class PuzzleQueries:
             on = [sel[k] for k in keys[i + len(run):]] if settle else self.assumptions(trial)
             if len(run) == 1:
                 extra = self.one_more_gone(projection, run[0])
-            else:  # several clues go at once: the literal shortcut does not apply
+            else:  # several clues go at once: negations and breakers speak of one clue
                 extra = self.blocker(projection)
             witness = broken is not None and len(run) > 1  # a lone clue that fails is kept anyway
             outcome = self.session.solve([*on, extra], need_model=witness)

@@ -71,8 +71,8 @@ class Session:
                 self.solver.add(rule.eager_clauses(enc.pool))
         self.lazy_rules = list(enc.rules) if self.connectivity == "lazy" else []
         self._selectors: dict[tuple[ClueKey, object], int] = {}
-        self._clues: dict[tuple[ClueKey, object], ClueEncoding] = {}
-        self._breakers: dict[tuple[ClueKey, object], int] = {}
+        self._clues: dict[int, ClueEncoding] = {}  # by selector
+        self._breakers: dict[int, int] = {}  # selector -> breaker
         #: Selectors that are the clue itself (a Sudoku given): their negation is assumable.
         self.literal_clues: set[int] = set()
 
@@ -89,18 +89,18 @@ class Session:
         else:
             self.literal_clues.add(clue.selector)
         self._selectors[key, value] = clue.selector
-        self._clues[key, value] = clue
+        self._clues[clue.selector] = clue
         return clue.selector
 
-    def breaker(self, key: ClueKey, value: object) -> int | None:
-        """The literal that, assumed, says clue ``key = value`` is broken (its clauses are added
-        once); None when the genre states no such clauses. The clue's selector must exist."""
-        lit = self._breakers.get((key, value))
+    def breaker(self, selector: int) -> int | None:
+        """The literal that, assumed, says the clue switched on by ``selector`` is broken (its
+        clauses are added once); None when the genre states no such clauses."""
+        lit = self._breakers.get(selector)
         if lit is None:
-            clue = self._clues[key, value]
+            clue = self._clues[selector]
             if not clue.broken:
                 return None
-            lit = self._breakers[key, value] = self.encoding.pool.fresh("broken")
+            lit = self._breakers[selector] = self.encoding.pool.fresh("broken")
             self.solver.add(guarded(clue.broken, lit))
         return lit
 

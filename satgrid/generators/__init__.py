@@ -39,11 +39,10 @@ def _optional(name: str):
 slitherlink = _optional("slitherlink")
 nurikabe = _optional("nurikabe")
 
-GENERATORS: dict[str, Callable[..., Any]] = {
-    "sudoku": sudoku.generate,
-    **({"slitherlink": slitherlink.generate} if slitherlink else {}),
-    **({"nurikabe": nurikabe.generate} if nurikabe else {}),
-}
+#: Each genre's generator module (those whose files exist).
+MODULES = {name: module for name, module in
+           (("sudoku", sudoku), ("slitherlink", slitherlink), ("nurikabe", nurikabe)) if module}
+GENERATORS: dict[str, Callable[..., Any]] = {name: module.generate for name, module in MODULES.items()}
 
 FLAVOURS = ("normal", "hard")
 
@@ -132,8 +131,7 @@ def gc_paused() -> Iterator[None]:
 def default_options(genre: str) -> api.Options:
     """The options a generator uses unless the caller gives some (its module's ``OPTIONS``:
     the solver measured fastest for its queries), else the library's."""
-    module = {"sudoku": sudoku, "slitherlink": slitherlink, "nurikabe": nurikabe}.get(genre)
-    return getattr(module, "OPTIONS", api.Options())
+    return getattr(MODULES.get(genre), "OPTIONS", api.Options())
 
 
 def generate_one(genre: str, rows: int, cols: int, seed: int, level: int | None = None,
