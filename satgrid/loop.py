@@ -2,10 +2,19 @@
 
 Rule (as Slitherlink and other loop genres state it): every vertex touches 0 or 2 chosen edges,
 at least one edge is chosen, and the chosen edges are connected. The first two parts are plain
-clauses; connectivity is the :class:`~satgrid.connectivity.ConnectedSubgraph` rule over the
-vertices on the loop (``on_v <-> some incident edge is chosen``) linked by the edge literals, so
-it lowers lazily (subtour cuts: a sub-loop S and another sub-loop R cannot both be present unless
-an edge leaves S) or eagerly (parent pointers with ranks) like any connectivity rule.
+clauses on the edge literals. Connectivity is a :class:`~satgrid.connectivity.ConnectedSubgraph`
+rule, lowered two ways:
+
+* lazily (subtour cuts), over the *edges*: the chosen edges, two of them adjacent when they share
+  a vertex, form one component. A sub-loop S then gets the cut "S and another sub-loop (or an
+  anchor S misses) cannot both be present unless an edge next to S is chosen". No variable per
+  vertex: on a 10x10 Slitherlink that is 121 variables and 561 clauses fewer than stating the
+  rule over vertices, and 10x10 Slitherlink generation was about 10% faster
+  (encodings/slitherlink.md);
+* eagerly (parent pointers with ranks), over the *vertices*: ``on_v <-> some incident edge is
+  chosen``, and the vertices on the loop, linked by the edge literals, are connected. Over
+  vertices the ranks are shorter and there are fewer links than over edges (a vertex of degree 4
+  links 6 pairs of edges), so the exported CNF is smaller.
 """
 from __future__ import annotations
 
@@ -19,6 +28,7 @@ from .connectivity import ConnectedSubgraph, Cut, Keep, TruthReader, Value
 from .solver import Assignment
 
 Vertex = Hashable
+Edge = tuple[Vertex, Vertex]
 
 
 @dataclass
@@ -26,46 +36,57 @@ class SingleLoop:
     """Edges (``{(u, v): literal}``) whose chosen ones form one simple cycle."""
 
     name: str
-    edges: dict[tuple[Vertex, Vertex], int]
+    edges: dict[Edge, int]
     pool: VarPool
     #: ``(lit, vertices)``: when ``lit`` is true the loop passes through one of ``vertices``
-    #: (see :class:`~satgrid.connectivity.ConnectedSubgraph`: anchored subtour cuts).
+    #: (see :class:`~satgrid.connectivity.ConnectedSubgraph`: anchored subtour cuts). Over edges:
+    #: one of the edges at those vertices is chosen.
     anchors: Sequence[tuple[int, Sequence[Vertex]]] = ()
+    #: The connected rule of the lazy lowering: its nodes are the edges (keys of :attr:`edges`).
     connected: ConnectedSubgraph = field(init=False)
     incident: dict[Vertex, list[int]] = field(init=False)
+    _at: list[list[int]] = field(init=False, repr=False)
     _ends: list[tuple[int, int]] = field(init=False, repr=False)
     _read_edges: TruthReader = field(init=False, repr=False)
-    _link_indices: range = field(init=False, repr=False)
+    _edge_indices: range = field(init=False, repr=False)
     _clauses: list[Clause] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         self.incident = defaultdict(list)
+        at: dict[Vertex, list[Edge]] = defaultdict(list)
         for (u, v), lit in self.edges.items():
             self.incident[u].append(lit)
             self.incident[v].append(lit)
-        on = {v: self.pool.var(self.name, "on", v) for v in self.incident}
-        links = [(u, v, lit) for (u, v), lit in self.edges.items()]
-        self.connected = ConnectedSubgraph(self.name, on, links, anchors=self.anchors)
-        index = {v: i for i, v in enumerate(on)}  # the connected rule's node indices
-        self._ends = [(index[u], index[v]) for u, v, _ in links]
-        self._read_edges = TruthReader([lit for _, _, lit in links])
-        self._link_indices = range(len(links))
+            at[u].append((u, v))
+            at[v].append((u, v))
+        links = [(a, b, None) for around in at.values() for a, b in combinations(around, 2)]
+        order = {e: k for k, e in enumerate(self.edges)}
+        anchors = [(lit, sorted({e for v in vertices for e in at.get(v, ())}, key=order.__getitem__))
+                   for lit, vertices in self.anchors]
+        self.connected = ConnectedSubgraph(self.name, dict(self.edges), links, anchors=anchors)
+        # The loop walk's arrays: edge k (the k-th key of ``edges``, the connected rule's node k)
+        # joins vertices ends[k]; vertex i has edges at[i].
+        vertex = {v: i for i, v in enumerate(at)}
+        self._ends = [(vertex[u], vertex[v]) for u, v in self.edges]
+        self._at = [[] for _ in vertex]
+        for k, (a, b) in enumerate(self._ends):
+            self._at[a].append(k)
+            self._at[b].append(k)
+        self._read_edges = TruthReader(list(self.edges.values()))
+        self._edge_indices = range(len(self.edges))
 
     def clauses(self, pool: VarPool) -> list[Clause]:
-        """Degree 0 or 2 at every vertex, ``on_v`` defined, and a non-empty loop.
+        """Degree 0 or 2 at every vertex, a non-empty loop, and the anchors' clauses.
 
         Made once: later calls return the same list, so they must pass ``pool`` or a copy of it
-        (:meth:`~satgrid.cnf.VarPool.copy`; only dots of degree above 6 draw auxiliaries)."""
+        (:meth:`~satgrid.cnf.VarPool.copy`; only vertices of degree above 6 draw auxiliaries)."""
         if self._clauses is None:
             self._clauses = self._make_clauses(pool)
         return self._clauses
 
     def _make_clauses(self, pool: VarPool) -> list[Clause]:
         clauses: list[Clause] = []
-        for v, lits in self.incident.items():
-            on = self.connected.nodes[v]
-            clauses.append([-on, *lits])
-            clauses += [[-e, on] for e in lits]
+        for lits in self.incident.values():
             clauses += [[-e, *(o for o in lits if o != e)] for e in lits]  # never degree 1
             if len(lits) <= 6:
                 clauses += [[-a, -b, -c] for a, b, c in combinations(lits, 3)]
@@ -79,32 +100,33 @@ class SingleLoop:
         return self.connected.cuts(value, pool, keep, components)
 
     def _loops(self, value: Assignment) -> list[list[int]] | None:
-        """The loops of a solver model, as lists of the connected rule's node indices, largest
-        first; None if some chosen edge ends at a dot without a second one (not a model of the
-        degree clauses). A walk along each loop reads about one edge a step: on a 10x10
-        Slitherlink model it took about a quarter of the general component search's time (which
-        reads every dot and every edge)."""
+        """The loops of a solver model, as lists of edge indices (the connected rule's nodes),
+        largest first; None if some chosen edge ends at a vertex without a second one (not a
+        model of the degree clauses). A walk along each loop reads about one edge a step, where
+        the general component search reads every edge and every pair of adjacent edges."""
         on = self._read_edges(value)
-        chosen = list(compress(self._link_indices, on))
-        ends, near = self._ends, self.connected._neighbours
-        seen = [False] * len(near)
+        chosen = list(compress(self._edge_indices, on))
+        ends, at = self._ends, self._at
+        seen = [False] * len(on)
         loops: list[list[int]] = []
         left = len(chosen)
         for first in chosen:
-            start, node = ends[first]
-            if seen[start]:
+            if seen[first]:
                 continue
-            seen[start] = True
-            members, previous = [start], first
+            seen[first] = True
+            members, previous = [first], first
+            start, node = ends[first]
             while node != start:
-                seen[node] = True
-                members.append(node)
-                for other, k in near[node]:
+                for k in at[node]:
                     if on[k] and k != previous:
-                        node, previous = other, k
                         break
                 else:
                     return None
+                seen[k] = True
+                members.append(k)
+                previous = k
+                a, b = ends[k]
+                node = b if a == node else a
             loops.append(members)
             left -= len(members)
             if not left:
@@ -113,4 +135,12 @@ class SingleLoop:
         return loops
 
     def eager_clauses(self, pool: VarPool) -> list[Clause]:
-        return self.connected.eager_clauses(pool)
+        """The vertices on the loop (``on_v <-> some incident edge is chosen``), linked by the
+        edge literals, are connected: parent pointers with ranks over vertices."""
+        on = {v: pool.var(self.name, "on", v) for v in self.incident}
+        clauses: list[Clause] = []
+        for v, lits in self.incident.items():
+            clauses.append([-on[v], *lits])
+            clauses += [[-e, on[v]] for e in lits]
+        vertices = ConnectedSubgraph(self.name, on, [(u, v, lit) for (u, v), lit in self.edges.items()])
+        return clauses + vertices.eager_clauses(pool)

@@ -156,12 +156,9 @@ def test_loop_walk_finds_the_components_of_the_general_search(data) -> None:
     pool = VarPool()
     lits = {e: pool.var("edge", *e) for e in edges}
     rule = SingleLoop("loop", lits, pool)
-    on = {d for e in chosen for d in e}
     model = [0] * pool.top
     for e, v in lits.items():
         model[v - 1] = v if e in chosen else -v
-    for d, v in rule.connected.nodes.items():
-        model[v - 1] = v if d in on else -v
     value = Assignment(model)
     walked = rule._loops(value)
     assert walked is not None
