@@ -395,3 +395,62 @@ def test_breaking_a_clue_asks_the_same_as_blocking_the_loop():
                 compared[by_breaker] += 1
             session.close()
     assert compared["sat"] > 20 and compared["unsat"] > 20
+
+
+def loop_edges(solution: sl.Solution) -> set[sl.EdgeKey]:
+    h, v = solution
+    return {("h", i, j) for i, row in enumerate(h) for j, x in enumerate(row) if x} | \
+        {("v", i, j) for i, row in enumerate(v) for j, x in enumerate(row) if x}
+
+
+def enclosed(solution: sl.Solution) -> int:
+    """Cells inside the loop (a cell is inside when an odd number of loop edges lie left of it)."""
+    _, v = solution
+    return sum(sum(v[r][:c + 1]) % 2 for r in range(len(v)) for c in range(len(v[0]) - 1))
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 3), (2, 4)])
+@pytest.mark.parametrize("cells", [1, 2, 3, 4])
+def test_small_loops_are_every_loop_around_few_cells(rows, cols, cells):
+    """small_loops lists exactly the simple loops of the lattice that enclose at most ``cells``
+    cells (brute force over every simple cycle)."""
+    listed = {frozenset(loop) for loop in sl.small_loops(rows, cols, cells)}
+    brute = {frozenset(loop_edges(s)) for s in all_loops(rows, cols) if enclosed(s) <= cells}
+    assert listed == brute and len(sl.small_loops(rows, cols, cells)) == len(listed)
+
+
+def test_small_loop_lemma_keeps_every_solution_and_bars_small_loops():
+    """Every loop and every clue set it satisfies (on a 4x4, clues sampled) satisfy the lemma,
+    ``big`` set as its pair clauses force; with a far pair of clues on, the four sides of a cell
+    fail by unit propagation alone."""
+    rows = cols = 4
+    rng = random.Random(3)
+    blank4 = blank(rows, cols)
+    encoding = sl.encode(blank4)
+    session = Session(encoding)
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    for solution in rng.sample(all_loops(rows, cols), 150):
+        on = {encoding.primary["edge", *key] for key in loop_edges(solution)}
+        clues = {cell: side_count(solution, *cell) for cell in rng.sample(cells, rng.randint(0, 16))}
+        queries = PuzzleQueries(session, clues)
+        lemma = sl.small_loop_lemma(encoding, rows, cols, clues, queries.selectors)
+        value = on | set(queries.selectors.values())
+        # the lemma's own literals (blocks, big) true only as its Horn clauses force them
+        own = {c[-1] for c in lemma if c[-1] > 0}
+        while forced := {c[-1] for c in lemma if c[-1] in own and c[-1] not in value
+                         and all(-x in value for x in c[:-1])}:
+            value |= forced
+        assert all(any(x in value if x > 0 else -x not in value for x in c) for c in lemma)
+    session.close()
+    rows = cols = 10
+    encoding = sl.encode(blank(rows, cols))
+    session = Session(encoding)
+    clues = {(0, 0): 1, (9, 9): 1}
+    queries = PuzzleQueries(session, clues)
+    session.add(sl.small_loop_lemma(encoding, rows, cols, clues, queries.selectors))
+    sides = [encoding.primary["edge", *key] for key in sl.sides(rows, cols, 3, 4)]
+    on = list(queries.selectors.values())
+    assert -sides[3] in session.propagate([*on, *sides[:3]])[1]
+    assert -sides[3] not in session.propagate([on[0], *sides[:3]])[1]  # one clue alone: no bar
+    assert session.solve(on).status == "sat"
+    session.close()

@@ -63,7 +63,7 @@ from typing import Callable, Sequence
 
 from .. import api
 from ..errors import SatgridError
-from ..genres.slitherlink import SlitherlinkPuzzle, encode, sides
+from ..genres.slitherlink import SlitherlinkPuzzle, encode, sides, small_loop_lemma
 from ..grading import assess_clues, grading_session
 from ..queries import PuzzleQueries
 from ..session import Session
@@ -264,6 +264,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             times["grow"] += time.perf_counter() - start
             start = time.perf_counter()
             queries = PuzzleQueries(session, clues)
+            session.add(small_loop_lemma(session.encoding, rows, cols, clues, queries.selectors))
             edge = session.encoding.primary
             loop = region.loop_edges()
             projection = tuple(sorted(edge["edge", *key] for key in loop))

@@ -284,6 +284,113 @@ def _colouring(rows: int, cols: int, edge: dict[EdgeKey, int], pool: VarPool) ->
     return clauses
 
 
+
+Cell = tuple[int, int]
+#: Loops around this many cells or fewer are forbidden up front in generation
+#: (:func:`small_loop_lemma`).
+SMALL_LOOP_CELLS = 3
+
+
+@lru_cache(maxsize=8)
+def small_loops(rows: int, cols: int, cells: int) -> tuple[tuple[EdgeKey, ...], ...]:
+    """The loops that enclose at most ``cells`` cells (every placement of every polyomino of that
+    size whose boundary is one simple loop: no hole, no two cells touching at a corner alone),
+    each as its edges."""
+    shapes = {frozenset([(0, 0)])}
+    found = set(shapes)
+    for _ in range(cells - 1):
+        grown = set()
+        for shape in shapes:
+            for r, c in shape:
+                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    if (r + dr, c + dc) not in shape:
+                        cell_set = shape | {(r + dr, c + dc)}
+                        top, left = min(a for a, _ in cell_set), min(b for _, b in cell_set)
+                        grown.add(frozenset((a - top, b - left) for a, b in cell_set))
+        shapes = grown
+        found |= grown
+    loops = []
+    for shape in sorted(found, key=sorted):
+        height, width = max(r for r, _ in shape) + 1, max(c for _, c in shape) + 1
+        for r0 in range(rows - height + 1):
+            for c0 in range(cols - width + 1):
+                placed = {(r + r0, c + c0) for r, c in shape}
+                edges = [s for r, c in sorted(placed) for s, (dr, dc) in
+                         zip(sides(rows, cols, r, c), ((-1, 0), (1, 0), (0, -1), (0, 1)))
+                         if (r + dr, c + dc) not in placed]
+                if _one_loop(edges):
+                    loops.append(tuple(edges))
+    return tuple(loops)
+
+
+def _one_loop(edges: list[EdgeKey]) -> bool:
+    """Do ``edges`` form one simple loop (every dot on them has two, and they are connected)?"""
+    at: dict[tuple[int, int], list[int]] = {}
+    for k, key in enumerate(edges):
+        for dot in _ends(key):
+            at.setdefault(dot, []).append(k)
+    if any(len(ks) != 2 for ks in at.values()):
+        return False
+    seen, stack = {0}, [0]
+    while stack:
+        for dot in _ends(edges[stack.pop()]):
+            for k in at[dot]:
+                if k not in seen:
+                    seen.add(k)
+                    stack.append(k)
+    return len(seen) == len(edges)
+
+
+def small_loop_lemma(encoding: Encoding, rows: int, cols: int, clues: dict[Cell, int],
+                     selectors: dict[Cell, int], cells: int = SMALL_LOOP_CELLS) -> list[Clause]:
+    """Clauses that forbid the loops around at most ``cells`` cells (:func:`small_loops`)
+    while two positive clues too far apart for such a loop to touch both are switched on.
+
+    Sound: the edges of such a loop S, all on, give each of its dots degree 2, so S is a whole
+    component and, by the loop rule, the whole loop; but a loop around at most n cells touches
+    only cells within Manhattan distance n + 1 of each other (its cells and their neighbours),
+    so it misses one of the two clues. A literal ``big`` guards the forbidding clauses. The grid
+    is cut into square blocks of ``cells + 1`` cells a side; a block's literal follows from the
+    selector of every positive clue in it, and two blocks whose cells all lie more than
+    ``cells + 1`` apart imply ``big``. So ``big`` holds while two such blocks each have a positive
+    clue on, whichever clues go, and it may be false otherwise.
+    Without the lemma the lazy loop rule finds such small sub-loops one CEGAR round at a time.
+    """
+    edge = tuple(encoding.primary["edge", *key] for key in edge_keys(rows, cols))
+    big = encoding.pool.var("small_loops_barred", cells)
+    side = cells + 1
+    blocks: dict[Cell, int] = {}
+    clauses = list(_barred(rows, cols, cells, big, edge))
+    for (r, c), k in clues.items():
+        if k > 0:
+            block = blocks.get((r // side, c // side))
+            if block is None:
+                block = blocks[r // side, c // side] = encoding.pool.fresh("clued_block")
+            clauses.append([-selectors[r, c], block])
+    for a, b in _far_blocks(rows, cols, side):
+        if a in blocks and b in blocks:
+            clauses.append([-blocks[a], -blocks[b], big])
+    return clauses
+
+
+@lru_cache(maxsize=8)
+def _far_blocks(rows: int, cols: int, side: int) -> tuple[tuple[Cell, Cell], ...]:
+    """Pairs of ``side`` x ``side`` blocks whose cells are all more than ``side`` apart."""
+    cells_of: dict[Cell, list[Cell]] = {}
+    for r in range(rows):
+        for c in range(cols):
+            cells_of.setdefault((r // side, c // side), []).append((r, c))
+    return tuple((a, b) for a, b in combinations(sorted(cells_of), 2)
+                 if min(abs(x[0] - y[0]) + abs(x[1] - y[1]) for x in cells_of[a] for y in cells_of[b]) > side)
+
+
+@lru_cache(maxsize=8)
+def _barred(rows: int, cols: int, cells: int, big: int, edge: tuple[int, ...]) -> tuple[Clause, ...]:
+    """``big -> not every edge of S`` for each small loop S (``edge``: the edge literals in
+    :func:`edge_keys` order)."""
+    index = {key: k for k, key in enumerate(edge_keys(rows, cols))}
+    return tuple([-big, *(-edge[index[key]] for key in loop)] for loop in small_loops(rows, cols, cells))
+
 @lru_cache(maxsize=16)
 def _template(rows: int, cols: int) -> Encoding:
     """The default base encoding of a size, its loop rule's clauses made once. Copies draw clue
@@ -292,6 +399,7 @@ def _template(rows: int, cols: int) -> Encoding:
     base = build(rows, cols)
     for rule in base.rules:
         rule.clauses(base.pool)
+    base.pool.var("small_loops_barred", SMALL_LOOP_CELLS)  # one number in every copy
     return base
 
 
