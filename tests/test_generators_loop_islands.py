@@ -223,7 +223,7 @@ def test_cli_generate_takes_growth_ratios_and_island_sizes():
 
 
 def test_the_solver_named_serves_the_generator_and_its_audit(monkeypatch):
-    """Without a solver named, Slitherlink generation uses its own (minisat22); a named one
+    """Without a solver named, Slitherlink generation uses its own (minisat-gh); a named one
     serves every generator's sessions, not only the audit."""
     from satgrid.session import Session
 
@@ -237,7 +237,7 @@ def test_the_solver_named_serves_the_generator_and_its_audit(monkeypatch):
     monkeypatch.setattr(Session, "__post_init__", record)
     # the generator's session comes first, then the audit's (grading keeps its own solver)
     generate_one("slitherlink", 4, 4, seed=5)
-    assert used[:2] == ["minisat22", "minisat22"]
+    assert used[:2] == ["minisat-gh", "minisat-gh"]
     for genre in ("slitherlink", "nurikabe"):
         used.clear()
         result = generate_one(genre, 4, 4, seed=5, options=api.Options(solver="glucose4"))
