@@ -22,7 +22,7 @@ class PuzzleQueries:
 
     def __init__(self, session: Session, clues: dict[ClueKey, object]):
         self.session = session
-        self.selectors = {key: session.selector(key, value) for key, value in clues.items()}
+        self.selectors = session.selectors(clues)
         self._blockers: dict[Projection, int] = {}
         self._primary = list(session.encoding.primary.values())
         self._all: int | None = None
