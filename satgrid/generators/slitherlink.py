@@ -180,13 +180,14 @@ class Region:
         for rule in rules:
             for _ in range(tries):
                 count = len(cells)
-                anchor = cells[int(random_() * count)]
                 if rule == 1:
+                    anchor = cells[int(random_() * count)]
                     if count > 1 and _CAN_LEAVE[rings[anchor]]:
                         self._remove(anchor)
                         break
                     continue
-                i = anchor + orthogonal[int(random_() * 4)]
+                pick = int(random_() * 4 * count)  # a region cell and a side, from one draw
+                i = cells[pick >> 2] + orthogonal[pick & 3]
                 if inside[i] or not in_grid[i]:
                     continue
                 ring = rings[i]
