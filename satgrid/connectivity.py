@@ -85,7 +85,8 @@ class ConnectedSubgraph:
         #: Every link is plain adjacency (no literal): the search skips the link test.
         self._plain = all(lit is None for lit in self._link_lits)
         self._plain_neighbours = [[v for v, _ in near] for near in self._neighbours]
-        self._anchor_indices = [[index[n] for n in nodes if n in index] for _, nodes in self.anchors]
+        self._plain_sets = [frozenset(near) for near in self._plain_neighbours]
+        self._anchor_sets = [frozenset(index[n] for n in nodes if n in index) for _, nodes in self.anchors]
         self._read_nodes = TruthReader(self._node_lits)
         self._read_links = None if self._plain else TruthReader(self._link_lits)
         self._read_anchors = TruthReader([lit for lit, _ in self.anchors])
@@ -180,22 +181,17 @@ class ConnectedSubgraph:
         return cuts
 
     def _anchors_for(self, components: list[list[int]], value: Value) -> dict[int, int]:
-        """For each component but the largest (by index) the literal of a true anchor with no
-        node in it."""
-        where = [-1] * len(self._keys)
-        for i, s in enumerate(components):
-            for n in s:
-                where[n] = i
+        """For each component but the largest (by index) the literal of the first true anchor
+        with no node in it."""
         found: dict[int, int] = {}
-        for (lit, _), nodes, on in zip(self.anchors, self._anchor_indices, self._read_anchors(value)):
-            if not on:
-                continue
-            touched = {where[n] for n in nodes}
-            for i in range(1, len(components)):
-                if i not in touched and i not in found:
-                    found[i] = lit
-            if len(found) == len(components) - 1:
-                break
+        members = [set(s) for s in components[1:]]
+        for (lit, _), nodes, on in zip(self.anchors, self._anchor_sets, self._read_anchors(value)):
+            if on:
+                for i, s in enumerate(members, 1):
+                    if i not in found and s.isdisjoint(nodes):
+                        found[i] = lit
+                if len(found) == len(members):
+                    break
         return found
 
     def _cut(
@@ -229,7 +225,10 @@ class ConnectedSubgraph:
         # refused at their second open guard)
         if keep is not None and not keep(chain([-condition] if condition is not None else [], leaving())):
             return None
-        guards = set(leaving())
+        if usable is None and self._plain:  # links are adjacency: the far nodes are the guards
+            guards = {lits[v] for v in set().union(*[self._plain_sets[u] for u in inside]) - mark}
+        else:
+            guards = set(leaving())
         t_in = pool.fresh("cut")
         cut = [[-lits[u], t_in] for u in inside]
         head = [-t_in]
