@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Iterable, Sequence
+from functools import partial
+from typing import Callable, Iterable, Sequence
 
 import pysat.solvers as pysat_solvers
+import pysolvers
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from .cnf import Clause
@@ -27,11 +29,32 @@ TUNED_OPTIONS: dict[str, dict[str, int]] = {
     "cadical195": {"inprocessing": 0},
 }
 
+#: python-sat solver classes whose C clause adder ``add`` calls itself: (the attribute holding
+#: the solver's handle, the ``pysolvers`` function). python-sat's ``append_formula`` spends two
+#: Python calls a clause around it; a generator loads a few thousand clauses per puzzle
+#: (10x10 Slitherlink generation ~3% faster). Other solvers go through ``append_formula``.
+DIRECT_ADD = {
+    "Minisat22": ("minisat", "minisat22_add_cl"),
+    "MinisatGH": ("minisat", "minisatgh_add_cl"),
+    "Cadical153": ("cadical", "cadical153_add_cl"),
+    "Cadical195": ("cadical", "cadical195_add_cl"),
+    "Glucose4": ("glucose", "glucose41_add_cl"),
+}
+
 #: Solvers python-sat embeds that cannot serve incremental queries, with the reason.
 NOT_INCREMENTAL = {
     "kissat404": "python-sat's kissat ignores assumptions and aborts on add_clause after solve; "
     "it can only serve one-shot solves (satgrid encode + an external solver)",
 }
+
+
+def _direct_adder(inner) -> Callable[[Clause], object] | None:
+    """The C clause adder of a python-sat solver object (:data:`DIRECT_ADD`), bound to its
+    handle; None when python-sat lays it out otherwise."""
+    attribute, function = DIRECT_ADD.get(type(inner).__name__, (None, None))
+    handle = getattr(inner, attribute, None) if attribute else None
+    add = getattr(pysolvers, function, None) if function else None
+    return partial(add, handle) if handle is not None and add is not None else None
 
 
 def embedded_solver_names() -> list[str]:
@@ -96,9 +119,15 @@ class EmbeddedSolver:
         self.name = name
         self.conflict_limit = conflict_limit
         self.deadline: float | None = None
+        self._add_clause = _direct_adder(self._solver.solver)
 
     def add(self, clauses: Iterable[Clause]) -> None:
-        self._solver.append_formula(clauses)
+        if self._add_clause is None:
+            self._solver.append_formula(clauses)
+            return
+        add = self._add_clause
+        for clause in clauses:
+            add(clause)
 
     def solve(self, assumptions: Sequence[int] = ()) -> bool | None:
         """True (SAT), False (UNSAT) or None (a limit was hit)."""
@@ -179,4 +208,5 @@ class EmbeddedSolver:
             pass  # solvers without phase hints just search as usual
 
     def close(self) -> None:
+        self._add_clause = None  # the handle it holds is freed with the solver
         self._solver.delete()

@@ -155,3 +155,21 @@ def test_tuned_options_name_embedded_solvers() -> None:
     for name in TUNED_OPTIONS:
         assert _canonical_name(name) == name and name in embedded_solver_names()
         EmbeddedSolver(name).close()  # configure() is accepted on a new solver
+
+
+@pytest.mark.parametrize("name", ["minisat22", "minisat-gh", "cadical153", "cadical195", "glucose4"])
+def test_direct_clause_adder_is_found_and_answers_alike(name: str) -> None:
+    """The solvers of DIRECT_ADD get python-sat's C clause adder (a change in python-sat's layout
+    shows here, not as a silent fallback), and clauses added through it give the answers
+    append_formula gives: PHP(4, 3) is UNSAT with the selector on, SAT without it."""
+    encoding, _, last = pigeonhole(4, 3)
+    clauses = encoding.clauses
+    direct = EmbeddedSolver(name)
+    assert direct._add_clause is not None
+    plain = EmbeddedSolver(name)
+    plain._add_clause = None
+    for solver in (direct, plain):
+        solver.add(clauses)
+    assert [direct.solve([last]), direct.solve([])] == [plain.solve([last]), plain.solve([])] == [False, True]
+    direct.close()
+    plain.close()
