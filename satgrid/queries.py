@@ -215,20 +215,23 @@ class PuzzleQueries:
             for key in sel:
                 if key not in ordered:
                     keep(key)  # never tried, so never dropped
+        lits = [sel[k] for k in keys]
         i, size = 0, 1
         while i < len(keys):
             run: list[ClueKey] = []
+            off = set(gone)  # gone and the run so far
             for key in keys[i:i + size]:
-                if vouched(key, gone | set(run)):
+                if vouched(key, off):
                     break
                 run.append(key)
+                off.add(key)
             if not run:
                 keep(keys[i])  # vouched for: this clue stays
                 i += 1
                 size = 1
                 continue
             trial = [*removed, *run]
-            on = [sel[k] for k in keys[i + len(run):]] if settle else self.assumptions(trial)
+            on = lits[i + len(run):] if settle else self.assumptions(trial)
             if len(run) == 1:
                 extra = self.one_more_gone(projection, run[0])
             else:  # several clues go at once: negations and breakers speak of one clue
