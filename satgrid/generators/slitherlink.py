@@ -31,23 +31,40 @@ solver per puzzle.
    breaks alone (:func:`counts_broken`). A question about one number asks for a solution that
    breaks it (the core's ``one_more_gone``). The puzzle's solver serves this pass only, so
    decided numbers become unit clauses (``settle``); it starts from a copy of the size's
-   encoding (:func:`~satgrid.genres.slitherlink.encode`). 10x10 hard: about 74 SAT calls and
-   12.0 ms median, 12.6 mean in ``bench/bench_generate.py``, where sgt-loopy's hard level took
-   8.2 ms (two-cell moves: 83 -> 75 calls, ~4% faster; the copied encoding: set-up 4.2 -> 1.5
-   ms; breaking instead of blocking: 2-5% faster; minisat22 instead of cadical153
-   (:data:`OPTIONS`): 15% faster; growth in one loop: ~15% faster).
+   encoding (:func:`~satgrid.genres.slitherlink.encode`), and loops round at most three cells
+   are barred up front (:func:`~satgrid.genres.slitherlink.small_loop_lemma`). 10x10 hard:
+   about 63 SAT calls and 10.4 ms median, 11.1 mean in ``bench/bench_generate.py``, where
+   sgt-loopy's hard level took 8.1 ms (alone: 9.0-9.6 ms median, 9.8-10.4 mean against 8.0-8.4).
+   Paired runs, same puzzles unless said: the loop rule over edges, no dot variables: ~10%;
+   small loops barred: 79 -> 63 calls, ~10%; minisat-gh (:data:`OPTIONS`): 3%; a growth try
+   from one random draw: growth ~12% (puzzles change); leaner lazy-cut bookkeeping: ~3%;
+   python-sat's C clause adder called directly: 1.5%. Earlier: two-cell moves: 83 -> 75 calls,
+   ~4%; the copied encoding: set-up 4.2 -> 1.5 ms; breaking instead of blocking: 2-5%;
+   minisat22 instead of cadical153: 15%; growth in one loop: ~15%.
    Measured and dropped: clauses that forbid 1x1 to 2x2 sub-loops beside a far clue (CEGAR
-   rounds 36 -> 29 a puzzle, but 20% slower); verifying several removals per call while the
+   rounds 36 -> 29 a puzzle, but 20% slower); loops round four cells barred too (fewer calls,
+   more clauses to load: 2.5-7% slower); verifying several removals per call while the
    witnesses simulate the rest (40 instead of 60 queries, no faster: sparser clue sets cost more
    per call); unsatisfiable cores (they hold 46 of 53 clues on average, so almost no clue is
    spared a call); one assumption for all undecided numbers through a chain of activation
    literals (removal 12.4 -> 15-16 ms); runs that step over numbers a witness keeps (30 -> 25
    UNSAT calls, but longer runs fail more: 6% slower); no first uniqueness check, the first run
    that goes proving it (the first query then pays for what the check learnt: no faster);
-   cutting the largest loop too; anchoring cuts on numbers already kept (3 fewer calls, no
-   faster); the loop check as an IPASIR-UP propagator on cadical195 (every assignment of an
+   cutting the largest loop too (63 -> 59 calls, 8% slower; only from a query's third round:
+   within noise); anchoring cuts on numbers already kept (3 fewer calls, no faster); cuts on
+   the sub-loop's bounding box or a ring of dots round it besides its own (fewer calls, 5-12%
+   slower); the loop check as an IPASIR-UP propagator on cadical195 (every assignment of an
    observed edge calls into Python: 2x slower); CaDiCaL options (lucky phases, chronological
-   backtracking, incremental lazy backtracking: within noise).
+   backtracking, incremental lazy backtracking: within noise); phases reset to the loop before
+   each query or round (within noise: minisat's phase saving overwrites them); the Euler
+   characteristic as a constraint (inside colouring, convex minus concave corners = 4 as
+   native cardinality in minicard: CEGAR rounds 33 -> 9, but 2x slower); one solver for
+   successive puzzles (fresh selectors, kept numbers behind a puzzle literal, all retired
+   after: answers right, but cuts, learnt clauses and retired variables pile up: 12% slower
+   renewed every 5 puzzles, 39% every 20); the blocking clause beside the breaker (no fewer
+   calls); witnesses from the main loop of models the cuts reject (no call saved); a
+   unit-propagation pre-test (it settles 8 of 18 removable single numbers a puzzle, the ones
+   the solver answers fastest).
 4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
    puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
    propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as
