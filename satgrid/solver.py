@@ -32,7 +32,7 @@ TUNED_OPTIONS: dict[str, dict[str, int]] = {
 #: python-sat solver classes whose C clause adder ``add`` calls itself: (the attribute holding
 #: the solver's handle, the ``pysolvers`` function). python-sat's ``append_formula`` spends two
 #: Python calls a clause around it; a generator loads a few thousand clauses per puzzle
-#: (10x10 Slitherlink generation ~3% faster). Other solvers go through ``append_formula``.
+#: (10x10 Slitherlink generation ~1.5% faster). Other solvers go through ``append_formula``.
 DIRECT_ADD = {
     "Minisat22": ("minisat", "minisat22_add_cl"),
     "MinisatGH": ("minisat", "minisatgh_add_cl"),

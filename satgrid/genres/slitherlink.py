@@ -284,7 +284,6 @@ def _colouring(rows: int, cols: int, edge: dict[EdgeKey, int], pool: VarPool) ->
     return clauses
 
 
-
 Cell = tuple[int, int]
 #: Loops around this many cells or fewer are forbidden up front in generation
 #: (:func:`small_loop_lemma`).
@@ -390,6 +389,7 @@ def _barred(rows: int, cols: int, cells: int, big: int, edge: tuple[int, ...]) -
     :func:`edge_keys` order)."""
     index = {key: k for k, key in enumerate(edge_keys(rows, cols))}
     return tuple([-big, *(-edge[index[key]] for key in loop)] for loop in small_loops(rows, cols, cells))
+
 
 @lru_cache(maxsize=16)
 def _template(rows: int, cols: int) -> Encoding:
