@@ -279,7 +279,7 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
               help="Worker processes.")
 @click.option("--solver", default=None,
               help="python-sat solver name for generating and auditing [default: the generator's "
-                   "own: minisat22 for Slitherlink, cadical153 for the others].")
+                   "own: minisat-gh for Slitherlink, cadical153 for the others].")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def generate(genre: str, size: str, level: int | None, flavour: str | None, ratios: str | None,

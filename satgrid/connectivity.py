@@ -299,11 +299,15 @@ class TruthReader:
         self.top = max((abs(lit) for lit in self.lits if lit is not None), default=0)
         self.get = itemgetter(*(abs(lit) - 1 for lit in self.lits)) if len(self.lits) > 1 \
             and self.sign is not None else None
+        #: The literals are the variables 1..n in order: a model's first n entries, sliced.
+        self.leading = self.lits == list(range(1, len(self.lits) + 1))
 
     def __call__(self, value: Value) -> list[bool]:
         model = getattr(value, "model", None)
         if self.get is None or model is None or self.top > len(model):
             return holds(value, self.lits)
+        if self.leading:
+            return [x > 0 for x in model[:self.top]]
         # ``x > 0`` and ``x <= 0`` are both false for an unassigned (NaN) entry of a partial
         # assignment, whose literals count as false (see :func:`holds`).
         if self.sign:

@@ -49,7 +49,6 @@ class SingleLoop:
     _ends: list[tuple[int, int]] = field(init=False, repr=False)
     _read_edges: TruthReader = field(init=False, repr=False)
     _edge_indices: range = field(init=False, repr=False)
-    _leading: bool = field(init=False, repr=False)
     _clauses: list[Clause] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
@@ -74,7 +73,6 @@ class SingleLoop:
             self._at[a].append(k)
             self._at[b].append(k)
         self._read_edges = TruthReader(list(self.edges.values()))
-        self._leading = list(self.edges.values()) == list(range(1, len(self.edges) + 1))
         self._edge_indices = range(len(self.edges))
 
     def clauses(self, pool: VarPool) -> list[Clause]:
@@ -106,13 +104,8 @@ class SingleLoop:
         largest first; None if some chosen edge ends at a vertex without a second one (not a
         model of the degree clauses). A walk along each loop reads about one edge a step, where
         the general component search reads every edge and every pair of adjacent edges."""
-        model, count = value.model, len(self._ends)
-        if self._leading and len(model) >= count:
-            on: Sequence = model[:count]  # the edges are variables 1..n: a model entry > 0 = chosen
-            chosen = [k for k, x in enumerate(on) if x > 0]
-        else:
-            on = self._read_edges(value)
-            chosen = list(compress(self._edge_indices, on))
+        on = self._read_edges(value)
+        chosen = list(compress(self._edge_indices, on))
         ends, at = self._ends, self._at
         seen = [False] * len(on)
         loops: list[list[int]] = []
@@ -125,7 +118,7 @@ class SingleLoop:
             start, node = ends[first]
             while node != start:
                 for k in at[node]:
-                    if on[k] > 0 and k != previous:
+                    if on[k] and k != previous:
                         break
                 else:
                     return None

@@ -410,13 +410,15 @@ def enclosed(solution: sl.Solution) -> int:
 
 
 @pytest.mark.parametrize("rows, cols", [(3, 3), (2, 4)])
-@pytest.mark.parametrize("cells", [1, 2, 3, 4])
+@pytest.mark.parametrize("cells", [1, 2, 3, 4, 5, 6])
 def test_small_loops_are_every_loop_around_few_cells(rows, cols, cells):
     """small_loops lists exactly the simple loops of the lattice that enclose at most ``cells``
-    cells (brute force over every simple cycle)."""
+    cells (brute force over every simple cycle); beyond 6 cells it refuses."""
     listed = {frozenset(loop) for loop in sl.small_loops(rows, cols, cells)}
     brute = {frozenset(loop_edges(s)) for s in all_loops(rows, cols) if enclosed(s) <= cells}
     assert listed == brute and len(sl.small_loops(rows, cols, cells)) == len(listed)
+    with pytest.raises(ValueError):
+        sl.small_loops(rows, cols, 7)
 
 
 def test_small_loop_lemma_keeps_every_solution_and_bars_small_loops():

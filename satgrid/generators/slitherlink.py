@@ -190,8 +190,7 @@ class Region:
     def apply(self, rules: Sequence[int], rng: random.Random, tries: int = 8) -> None:
         """Apply growth rules 1, 2 or 3 in turn, each to a random fitting cell (up to ``tries``
         random picks; a rule that finds none is skipped). One loop for all the steps (a 10x10
-        grid takes a thousand): with :meth:`_flip` written out, 10x10 growth ~15% faster than
-        a method call per step."""
+        grid takes a thousand): 10x10 growth ~15% faster than a method call per step."""
         cells, inside, rings, in_grid = self.cells, self.inside, self.rings, self.in_grid
         orthogonal, random_ = self.orthogonal, rng.random
         for rule in rules:
@@ -310,7 +309,6 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
 
 
 Cell = tuple[int, int]
-_SIDES = ((-1, 0), (1, 0), (0, -1), (0, 1))
 #: Second cells of a two-cell flip, from the first: they share grid neighbours with it (a
 #: diagonal neighbour shares two, a cell two steps away one), where the two count changes can
 #: cancel. In witnesses the solver found, such pairs were the commonest moves after one cell.

@@ -285,6 +285,8 @@ def _colouring(rows: int, cols: int, edge: dict[EdgeKey, int], pool: VarPool) ->
 
 
 Cell = tuple[int, int]
+#: The neighbour beyond each side, in :func:`sides` order (top, bottom, left, right).
+_OUTWARD = ((-1, 0), (1, 0), (0, -1), (0, 1))
 #: Loops around this many cells or fewer are forbidden up front in generation
 #: (:func:`small_loop_lemma`).
 SMALL_LOOP_CELLS = 3
@@ -292,16 +294,18 @@ SMALL_LOOP_CELLS = 3
 
 @lru_cache(maxsize=8)
 def small_loops(rows: int, cols: int, cells: int) -> tuple[tuple[EdgeKey, ...], ...]:
-    """The loops that enclose at most ``cells`` cells (every placement of every polyomino of that
-    size whose boundary is one simple loop: no hole, no two cells touching at a corner alone),
-    each as its edges."""
+    """The loops that enclose at most ``cells`` cells (1 to 6): the boundaries of every placement
+    of every polyomino of that size. Up to 6 cells each boundary is one simple loop: a hole
+    needs 8 cells round it, and two cells touching at a corner alone need 7 to be joined."""
+    if not 1 <= cells <= 6:
+        raise ValueError(f"small loops enclose 1 to 6 cells, not {cells}")
     shapes = {frozenset([(0, 0)])}
     found = set(shapes)
     for _ in range(cells - 1):
         grown = set()
         for shape in shapes:
             for r, c in shape:
-                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                for dr, dc in _OUTWARD:
                     if (r + dr, c + dc) not in shape:
                         cell_set = shape | {(r + dr, c + dc)}
                         top, left = min(a for a, _ in cell_set), min(b for _, b in cell_set)
@@ -314,30 +318,10 @@ def small_loops(rows: int, cols: int, cells: int) -> tuple[tuple[EdgeKey, ...], 
         for r0 in range(rows - height + 1):
             for c0 in range(cols - width + 1):
                 placed = {(r + r0, c + c0) for r, c in shape}
-                edges = [s for r, c in sorted(placed) for s, (dr, dc) in
-                         zip(sides(rows, cols, r, c), ((-1, 0), (1, 0), (0, -1), (0, 1)))
-                         if (r + dr, c + dc) not in placed]
-                if _one_loop(edges):
-                    loops.append(tuple(edges))
+                loops.append(tuple(s for r, c in sorted(placed)
+                                   for s, (dr, dc) in zip(sides(rows, cols, r, c), _OUTWARD)
+                                   if (r + dr, c + dc) not in placed))
     return tuple(loops)
-
-
-def _one_loop(edges: list[EdgeKey]) -> bool:
-    """Do ``edges`` form one simple loop (every dot on them has two, and they are connected)?"""
-    at: dict[tuple[int, int], list[int]] = {}
-    for k, key in enumerate(edges):
-        for dot in _ends(key):
-            at.setdefault(dot, []).append(k)
-    if any(len(ks) != 2 for ks in at.values()):
-        return False
-    seen, stack = {0}, [0]
-    while stack:
-        for dot in _ends(edges[stack.pop()]):
-            for k in at[dot]:
-                if k not in seen:
-                    seen.add(k)
-                    stack.append(k)
-    return len(seen) == len(edges)
 
 
 def small_loop_lemma(encoding: Encoding, rows: int, cols: int, clues: dict[Cell, int],
