@@ -23,6 +23,13 @@ generalised subtour cut). Like the pair cut it is made for every component but t
 60x60 Slitherlinks cutting the largest too cost |largest| clauses an iteration and was slower).
 Without a usable anchor a component falls back to the pair cut.
 
+Clue anchors: a clue whose own clauses already force one of some nodes true while its selector
+is on (a Slitherlink number above 0 puts a side of its cell on the loop) anchors the cuts with no
+clause and no variable of its own. The session passes such ``(selector, clue_anchor(nodes))``
+pairs to :meth:`ConnectedSubgraph.cuts` (``anchors``), where they act like the rule's own
+anchors. (10x10 Slitherlink generation: 100 variables and 200 clauses fewer than an anchor
+variable per cell implied by the clue, and ~3% faster.)
+
 Eager form: a root (the anchor, or the first true node in a fixed order), a parent pointer from
 every other true node to a true neighbour over a usable link, and binary ranks that strictly
 decrease along parent pointers (so pointer chains are acyclic and end at the root). Every
@@ -91,6 +98,11 @@ class ConnectedSubgraph:
         self._read_links = None if self._plain else TruthReader(self._link_lits)
         self._read_anchors = TruthReader([lit for lit, _ in self.anchors])
 
+    def clue_anchor(self, nodes: Iterable[Node]) -> frozenset[int]:
+        """The form a clue anchor on ``nodes`` takes in :meth:`cuts` (``anchors``)."""
+        index = self._index
+        return frozenset(index[n] for n in nodes if n in index)
+
     # -- always-on clauses -------------------------------------------------------------------
     def clauses(self, pool: VarPool) -> list[Clause]:
         """Clauses the rule needs in both lowerings: one per anchor (none for plain connectivity)."""
@@ -147,14 +159,16 @@ class ConnectedSubgraph:
         return components, usable
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None,
-             components: list[list[int]] | None = None) -> list[Cut]:
+             components: list[list[int]] | None = None,
+             anchors: Sequence[tuple[int, frozenset[int]]] = ()) -> list[Cut]:
         """Cut clauses excluding this assignment's disconnected parts (empty when it obeys).
 
         The pair cuts of one call share the largest component's literal ``t_R`` (its clauses
         come with the first cut that uses it): |largest| clauses a round instead of a cut.
         ``keep`` (see :data:`Keep`) is asked before a cut is built. ``components`` (as
         :meth:`component_indices`) may come from a caller that found them faster; then every
-        link inside a component must be usable and no link between two of them.
+        link inside a component must be usable and no link between two of them. ``anchors``:
+        clue anchors ``(selector, self.clue_anchor(nodes))`` (see the module doc).
         """
         if components is None:
             components, usable = self._search(value)
@@ -168,7 +182,7 @@ class ConnectedSubgraph:
             return [cut for cut in made if cut is not None]
         if len(components) < 2:
             return []
-        held = self._anchors_for(components, value) if self.anchors else {}
+        held = self.anchors_for(components, value, anchors) if self.anchors or anchors else {}
         cuts = []
         shared: list[int] = []  # t_R of the largest component, once made
         for index, s in enumerate(components[1:], 1):
@@ -180,18 +194,20 @@ class ConnectedSubgraph:
                 cuts.append(cut)
         return cuts
 
-    def _anchors_for(self, components: list[list[int]], value: Value) -> dict[int, int]:
+    def anchors_for(self, components: list[list[int]], value: Value,
+                     clue_anchors: Sequence[tuple[int, frozenset[int]]] = ()) -> dict[int, int]:
         """For each component but the largest (by index) the literal of the first true anchor
-        with no node in it."""
+        (the rule's own, then the clue anchors) with no node in it."""
         found: dict[int, int] = {}
         members = [set(s) for s in components[1:]]
-        for (lit, _), nodes, on in zip(self.anchors, self._anchor_sets, self._read_anchors(value)):
-            if on:
-                for i, s in enumerate(members, 1):
-                    if i not in found and s.isdisjoint(nodes):
-                        found[i] = lit
-                if len(found) == len(members):
-                    break
+        own = [(lit, nodes) for (lit, _), nodes, on in
+               zip(self.anchors, self._anchor_sets, self._read_anchors(value)) if on]
+        for lit, nodes in chain(own, ((lit, nodes) for lit, nodes in clue_anchors if value(lit))):
+            for i, s in enumerate(members, 1):
+                if i not in found and s.isdisjoint(nodes):
+                    found[i] = lit
+            if len(found) == len(members):
+                break
         return found
 
     def _cut(

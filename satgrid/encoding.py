@@ -13,7 +13,12 @@ ClueKey = Hashable
 
 
 class GlobalRule(Protocol):
-    """A rule with a lazy (cuts) and an eager (complete CNF) lowering."""
+    """A rule with a lazy (cuts) and an eager (complete CNF) lowering.
+
+    A rule may also take *clue anchors* (:class:`~satgrid.connectivity.ConnectedSubgraph`: a
+    clue whose clauses force one of some nodes true while it is on): it then has a method
+    ``clue_anchor(nodes)`` and its ``cuts`` take ``anchors=[(selector, clue_anchor(nodes)), ...]``.
+    """
 
     name: str
 
@@ -38,6 +43,10 @@ class ClueEncoding:
     #: about removing the clue then ask for a solution that breaks it
     #: (:meth:`~satgrid.queries.PuzzleQueries.one_more_gone`).
     broken: tuple[Clause, ...] = ()
+    #: Optional: ``(rule name, that rule's clue_anchor(nodes))`` when the clue's clauses force
+    #: one of ``nodes`` true in that rule while the selector is on; the session hands the pair to
+    #: the rule's cuts (a clue anchor: stronger cuts, no clause or variable of its own).
+    anchor: tuple[str, object] | None = None
 
     def plain(self) -> list[Clause]:
         """The clue as hard clauses (no selector), for exports."""

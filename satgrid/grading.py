@@ -146,13 +146,12 @@ class Ladder:
                 var = real[abs(lit)] = self.pool.fresh("cut")
             return var if lit > 0 else -var
 
-        for rule in self.rules:
-            for cut in rule.cuts(value, scratch, acts):
-                key = _canonical(cut, top)
-                if key not in self._cuts:
-                    self._cuts.add(key)
-                    self.session.add([[*map(named, clause), -self.act] for clause in cut])
-                    added = True
+        for cut in self.session.cuts(value, scratch, acts, self.rules):
+            key = _canonical(cut, top)
+            if key not in self._cuts:
+                self._cuts.add(key)
+                self.session.add([[*map(named, clause), -self.act] for clause in cut])
+                added = True
         return added
 
     def unfixed(self, fixed: set[int]) -> list[int]:

@@ -10,7 +10,13 @@ rule, lowered two ways:
   anchor S misses) cannot both be present unless an edge next to S is chosen". No variable per
   vertex: on a 10x10 Slitherlink that is 121 variables and 561 clauses fewer than stating the
   rule over vertices, and 10x10 Slitherlink generation was about 10% faster
-  (encodings/slitherlink.md);
+  (encodings/slitherlink.md). With ``cut_form="whole"`` the cut is instead one clause: "S and
+  another sub-loop (or an anchor S misses) cannot both be present unless S is not whole", that
+  is, not every edge of S is chosen. It is sound because a whole cycle S in a graph whose
+  vertices have degree 0 or 2 is a component by itself. It is weaker (it bars this one cycle,
+  where the default acts as soon as one edge of S is chosen) but has no variable and no clause
+  per edge of S: generation, whose sub-loops are splits of a loop it already knows, runs faster
+  with it;
 * eagerly (parent pointers with ranks), over the *vertices*: ``on_v <-> some incident edge is
   chosen``, and the vertices on the loop, linked by the edge literals, are connected. Over
   vertices the ranks are shorter and there are fewer links than over edges (a vertex of degree 4
@@ -21,7 +27,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations, compress
-from typing import Hashable, Sequence
+from typing import Hashable, Literal, Sequence
 
 from .cnf import Clause, VarPool, at_most
 from .connectivity import ConnectedSubgraph, Cut, Keep, TruthReader, Value
@@ -42,6 +48,9 @@ class SingleLoop:
     #: (see :class:`~satgrid.connectivity.ConnectedSubgraph`: anchored subtour cuts). Over edges:
     #: one of the edges at those vertices is chosen.
     anchors: Sequence[tuple[int, Sequence[Vertex]]] = ()
+    #: "exit" (the default: the connected rule's cut, an edge must leave S) or "whole" (S is
+    #: not whole; see the module doc).
+    cut_form: Literal["exit", "whole"] = "exit"
     #: The connected rule of the lazy lowering: its nodes are the edges (keys of :attr:`edges`).
     connected: ConnectedSubgraph = field(init=False)
     incident: dict[Vertex, list[int]] = field(init=False)
@@ -49,6 +58,8 @@ class SingleLoop:
     _ends: list[tuple[int, int]] = field(init=False, repr=False)
     _read_edges: TruthReader = field(init=False, repr=False)
     _edge_indices: range = field(init=False, repr=False)
+    _edges_at: dict[Vertex, list[Edge]] = field(init=False, repr=False)
+    _lits: list[int] = field(init=False, repr=False)
     _clauses: list[Clause] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
@@ -60,6 +71,8 @@ class SingleLoop:
             at[u].append((u, v))
             at[v].append((u, v))
         links = [(a, b, None) for around in at.values() for a, b in combinations(around, 2)]
+        self._edges_at = dict(at)
+        self._lits = list(self.edges.values())
         order = {e: k for k, e in enumerate(self.edges)}
         anchors = [(lit, sorted({e for v in vertices for e in at.get(v, ())}, key=order.__getitem__))
                    for lit, vertices in self.anchors]
@@ -95,9 +108,31 @@ class SingleLoop:
         clauses.append(list(self.edges.values()))
         return clauses + self.connected.clauses(pool)
 
-    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[Cut]:
+    def clue_anchor(self, vertices: Sequence[Vertex]) -> frozenset[int]:
+        """A clue anchor "the loop passes one of ``vertices``", in the form :meth:`cuts` takes
+        (see :class:`~satgrid.connectivity.ConnectedSubgraph`: clue anchors)."""
+        return self.connected.clue_anchor(e for v in vertices for e in self._edges_at.get(v, ()))
+
+    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None,
+             anchors: Sequence[tuple[int, frozenset[int]]] = ()) -> list[Cut]:
+        """Cuts excluding the sub-loops of ``value`` (none when its chosen edges are one loop);
+        ``anchors``: clue anchors made by :meth:`clue_anchor`."""
         components = self._loops(value) if keep is None and isinstance(value, Assignment) else None
-        return self.connected.cuts(value, pool, keep, components)
+        if self.cut_form == "whole" and components is not None:
+            return self._whole_cuts(components, value, anchors)
+        return self.connected.cuts(value, pool, keep, components, anchors)
+
+    def _whole_cuts(self, loops: list[list[int]], value: Value,
+                    anchors: Sequence[tuple[int, frozenset[int]]]) -> list[Cut]:
+        """``condition -> not every edge of S`` for each loop S but the largest: the condition
+        is an anchor S misses, else the largest loop being whole too."""
+        if len(loops) < 2:
+            return []
+        held = self.connected.anchors_for(loops, value, anchors)
+        lits = self._lits
+        return [[[-held[i], *(-lits[k] for k in loop)] if i in held
+                 else [*(-lits[k] for k in loop), *(-lits[k] for k in loops[0])]]
+                for i, loop in enumerate(loops[1:], 1)]
 
     def _loops(self, value: Assignment) -> list[list[int]] | None:
         """The loops of a solver model, as lists of edge indices (the connected rule's nodes),

@@ -11,8 +11,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal, Sequence
 
-from .cnf import Clause, guarded
-from .encoding import ClueEncoding, ClueKey, Encoding
+from .cnf import Clause, VarPool, guarded
+from .connectivity import Cut, Keep, Value
+from .encoding import ClueEncoding, ClueKey, Encoding, GlobalRule
 from .errors import SolverError
 from .solver import DEFAULT_SOLVER, Assignment, open_solver
 
@@ -70,6 +71,9 @@ class Session:
             if self.connectivity == "eager":
                 self.solver.add(rule.eager_clauses(enc.pool))
         self.lazy_rules = list(enc.rules) if self.connectivity == "lazy" else []
+        #: Per rule that takes them (it has ``clue_anchor``): the clue anchors of the clues so far.
+        self._anchors: dict[str, list[tuple[int, object]]] = {
+            rule.name: [] for rule in enc.rules if hasattr(rule, "clue_anchor")}
         self._selectors: dict[tuple[ClueKey, object], int] = {}
         self._clues: dict[int, ClueEncoding] = {}  # by selector
         self._breakers: dict[int, int] = {}  # selector -> breaker
@@ -93,6 +97,8 @@ class Session:
                     new += clue.switched
                 else:
                     self.literal_clues.add(clue.selector)
+                if clue.anchor is not None:
+                    self._anchors[clue.anchor[0]].append((clue.selector, clue.anchor[1]))
                 lit = known[key, value] = clue.selector
                 self._clues[lit] = clue
             out[key] = lit
@@ -136,7 +142,7 @@ class Session:
                 if not need_model and not self.lazy_rules:
                     return Outcome("sat")
                 value = Assignment(self.solver.model())
-                cuts = [cut for rule in self.lazy_rules for cut in rule.cuts(value, pool)]
+                cuts = self.cuts(value, pool)
                 if not cuts:
                     return Outcome("sat", value)
                 stats.cegar_iterations += 1
@@ -145,6 +151,18 @@ class Session:
                     self.solver.add(cut)
         finally:
             stats.time_s += time.perf_counter() - start
+
+    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None,
+             rules: Sequence[GlobalRule] | None = None) -> list[Cut]:
+        """The cuts of ``rules`` (default: the lazy ones) for ``value``, with the clue anchors of
+        this session's clues (``pool`` names the cuts' fresh variables; ``keep``: see
+        :data:`~satgrid.connectivity.Keep`)."""
+        cuts: list[Cut] = []
+        for rule in self.lazy_rules if rules is None else rules:
+            anchors = self._anchors.get(rule.name)
+            cuts += rule.cuts(value, pool, keep) if anchors is None else \
+                rule.cuts(value, pool, keep, anchors=anchors)  # type: ignore[call-arg]
+        return cuts
 
     def add(self, clauses: list[Clause]) -> None:
         self.solver.add(clauses)

@@ -12,6 +12,8 @@ from satgrid.session import Session
 from .conftest import _projections
 
 MODES = ["lazy", "eager"]
+#: (connectivity, the lazy cut form): both lazy cut forms, and the eager lowering.
+LOWERINGS = [("lazy", "exit"), ("lazy", "whole"), ("eager", "exit")]
 Dot = tuple[int, int]
 Edge = tuple[Dot, Dot]
 
@@ -48,10 +50,12 @@ def simple_cycles(edges: list[Edge]) -> set[frozenset[Edge]]:
     return cycles
 
 
-def loop_session(edges: list[Edge], mode: str, anchors=()) -> tuple[Session, dict[Edge, int], VarPool]:
+def loop_session(edges: list[Edge], mode: str, anchors=(), cut_form: str = "exit",
+                 ) -> tuple[Session, dict[Edge, int], VarPool]:
     pool = VarPool()
     lits = {e: pool.var("edge", *e) for e in edges}
-    rule = SingleLoop("loop", lits, pool, anchors=anchors(pool) if callable(anchors) else anchors)
+    rule = SingleLoop("loop", lits, pool, anchors=anchors(pool) if callable(anchors) else anchors,
+                      cut_form=cut_form)  # type: ignore[arg-type]
     encoding = Encoding(pool, [], {("edge", *e): v for e, v in lits.items()}, _no_clue, [rule])
     return Session(encoding, connectivity=mode), lits, pool
 
@@ -73,11 +77,11 @@ def test_brute_force_cycle_counts() -> None:
     assert [len(simple_cycles(dot_grid_edges(n, n))) for n in (2, 3, 4)] == [1, 13, 213]
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode,cut_form", LOWERINGS)
 @pytest.mark.parametrize("rows,cols", [(2, 2), (3, 3), (4, 4), (3, 5)])
-def test_every_single_loop(mode: str, rows: int, cols: int) -> None:
+def test_every_single_loop(mode: str, cut_form: str, rows: int, cols: int) -> None:
     edges = dot_grid_edges(rows, cols)
-    session, lits, _ = loop_session(edges, mode)
+    session, lits, _ = loop_session(edges, mode, cut_form=cut_form)
     assert loops_found(session, lits) == simple_cycles(edges)
 
 
@@ -86,10 +90,10 @@ def square(r: int, c: int) -> list[Edge]:
     return [((r, c), (r, c + 1)), ((r + 1, c), (r + 1, c + 1)), ((r, c), (r + 1, c)), ((r, c + 1), (r + 1, c + 1))]
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_broken_loops_are_refused(mode: str) -> None:
+@pytest.mark.parametrize("mode,cut_form", LOWERINGS)
+def test_broken_loops_are_refused(mode: str, cut_form: str) -> None:
     edges = dot_grid_edges(4, 4)
-    session, lits, _ = loop_session(edges, mode)
+    session, lits, _ = loop_session(edges, mode, cut_form=cut_form)
 
     def exactly_these(chosen: list[Edge]) -> str:
         return session.solve([lits[e] if e in chosen else -lits[e] for e in edges]).status
@@ -111,12 +115,13 @@ def test_broken_loops_are_refused(mode: str) -> None:
     assert on in simple_cycles(edges) and set(corners) <= on
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_anchored_loops(mode: str) -> None:
+@pytest.mark.parametrize("mode,cut_form", LOWERINGS)
+def test_anchored_loops(mode: str, cut_form: str) -> None:
     """``anchors``: when the literal holds, the loop passes through one of the given dots."""
     edges = dot_grid_edges(4, 4)
     through = [(1, 1), (3, 0)]
-    session, lits, pool = loop_session(edges, mode, anchors=lambda pool: [(pool.var("via"), through)])
+    session, lits, pool = loop_session(edges, mode, anchors=lambda pool: [(pool.var("via"), through)],
+                                       cut_form=cut_form)
     via = pool.var("via")
     cycles = simple_cycles(edges)
     passing = {c for c in cycles if any(d in through for e in c for d in e)}
@@ -133,39 +138,54 @@ def test_random_subgraphs(data) -> None:
         return
     forced = data.draw(st.dictionaries(st.sampled_from(edges), st.booleans(), max_size=3), label="forced")
     expected = {c for c in simple_cycles(edges) if all((e in c) == on for e, on in forced.items())}
-    for mode in MODES:
-        session, lits, _ = loop_session(edges, mode)
+    for mode, cut_form in LOWERINGS:
+        session, lits, _ = loop_session(edges, mode, cut_form=cut_form)
         assumptions = [lits[e] if on else -lits[e] for e, on in forced.items()]
-        assert loops_found(session, lits, assumptions) == expected, mode
+        assert loops_found(session, lits, assumptions) == expected, (mode, cut_form)
 
 
-@settings(max_examples=30, deadline=None)
-@given(data=st.data())
-def test_loop_walk_finds_the_components_of_the_general_search(data) -> None:
-    """Disjoint cycles of a 5x5 dot grid, as a solver model: the loop walk the lazy lowering
-    uses finds the same loops as the connected rule's general component search."""
+def rectangle(r: int, c: int, height: int, width: int) -> list[Edge]:
+    """The loop round the block of cells ``height`` x ``width`` whose top-left dot is (r, c)."""
+    top = [((r, j), (r, j + 1)) for j in range(c, c + width)]
+    bottom = [((r + height, j), (r + height, j + 1)) for j in range(c, c + width)]
+    left = [((i, c), (i + 1, c)) for i in range(r, r + height)]
+    right = [((i, c + width), (i + 1, c + width)) for i in range(r, r + height)]
+    return top + bottom + left + right
+
+
+@pytest.mark.parametrize("cut_form", ["exit", "whole"])
+def test_clue_anchors_condition_the_cut(cut_form: str) -> None:
+    """A clue anchor (a selector whose clue puts the loop through some dots, passed to ``cuts``)
+    conditions the cut of a sub-loop that misses those dots; an anchor the sub-loop touches, or
+    a false selector, anchors nothing and the cut falls back to the pair form. "whole": one
+    clause, not every edge of the small loop; "exit": an edge of it forces an edge leaving it."""
     from satgrid.solver import Assignment
 
     edges = dot_grid_edges(5, 5)
-    cycles = sorted(simple_cycles(edges), key=sorted)
-    chosen: set[Edge] = set()
-    for cycle in data.draw(st.lists(st.sampled_from(cycles), max_size=4), label="cycles"):
-        dots = {d for e in cycle for d in e}
-        if not any(d in e for e in chosen for d in dots):  # vertex-disjoint from those kept
-            chosen |= cycle
     pool = VarPool()
     lits = {e: pool.var("edge", *e) for e in edges}
-    rule = SingleLoop("loop", lits, pool)
-    model = [0] * pool.top
-    for e, v in lits.items():
-        model[v - 1] = v if e in chosen else -v
-    value = Assignment(model)
-    walked = rule._loops(value)
-    assert walked is not None
-    assert sorted(map(sorted, walked)) == sorted(map(sorted, rule.connected.component_indices(value)))
-    assert [len(c) for c in walked] == sorted((len(c) for c in walked), reverse=True)
-    assert bool(rule.cuts(value, pool)) == (len(walked) > 1)
-    if chosen:  # a dangling edge is no model of the degree clauses: the walk gives up
-        end = sorted(chosen)[0]
-        model[lits[end] - 1] = -lits[end]
-        assert rule._loops(Assignment(model)) is None
+    rule = SingleLoop("loop", lits, pool, cut_form=cut_form)  # type: ignore[arg-type]
+    near, far = pool.var("clue", "near"), pool.var("clue", "far")
+    anchors = [(near, rule.clue_anchor([(0, 0)])), (far, rule.clue_anchor([(4, 4)]))]
+    small, large = rectangle(0, 0, 1, 1), rectangle(2, 2, 1, 2)
+    model = [-v for v in range(1, pool.top + 1)]
+    for e in small + large:
+        model[lits[e] - 1] = lits[e]
+    model[near - 1], model[far - 1] = near, far
+    small_lits = sorted(lits[e] for e in small)
+    at_small = {lits[e] for e in edges if set(e) & {d for x in small for d in x}} - set(small_lits)
+
+    (cut,) = rule.cuts(Assignment(model), pool, anchors=anchors)
+    if cut_form == "whole":
+        assert len(cut) == 1 and sorted(cut[0]) == sorted([-far, *(-x for x in small_lits)])
+    else:
+        t_small = cut[0][1]  # one "edge -> t_S" clause per edge of S, then the head
+        assert sorted(c[0] for c in cut[:-1]) == sorted(-x for x in small_lits)
+        assert all(c[1] == t_small for c in cut[:-1])
+        assert sorted(cut[-1]) == sorted([-t_small, -far, *at_small])
+
+    model[far - 1] = -far  # "near" is on, but the small loop passes its dot: the pair form
+    (cut,) = rule.cuts(Assignment(model), pool, anchors=anchors)
+    assert not {-near, -far} & {x for clause in cut for x in clause}
+    if cut_form == "whole":
+        assert sorted(cut[0]) == sorted(-lits[e] for e in small + large)

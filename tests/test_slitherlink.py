@@ -63,8 +63,9 @@ def brute_solutions(givens) -> list[sl.Solution]:
 
 
 def enumerate_all(puzzle: sl.SlitherlinkPuzzle, connectivity: str, anchored: bool = True,
-                  inside: bool = False) -> set:
-    session = Session(sl.build(puzzle.rows, puzzle.cols, anchored, inside), connectivity=connectivity)
+                  inside: bool = False, cut_form: str = "exit") -> set:
+    encoding = sl.build(puzzle.rows, puzzle.cols, anchored, inside, cut_form)  # type: ignore[arg-type]
+    session = Session(encoding, connectivity=connectivity)
     queries = PuzzleQueries(session, puzzle.clues())
     found, blocked = set(), []
     while (outcome := queries.solve(extra=blocked)).status == "sat":
@@ -94,6 +95,7 @@ def test_every_loop_of_an_empty_grid_eager_pair_cuts_and_colouring(rows, cols):
     assert enumerate_all(blank(rows, cols), "eager") == set(all_loops(rows, cols))
     assert enumerate_all(blank(rows, cols), "lazy", anchored=False) == set(all_loops(rows, cols))
     assert enumerate_all(blank(rows, cols), "lazy", inside=True) == set(all_loops(rows, cols))
+    assert enumerate_all(blank(rows, cols), "lazy", cut_form="whole") == set(all_loops(rows, cols))
 
 
 def test_clued_puzzle_counts_match_in_every_lowering():
@@ -107,7 +109,35 @@ def test_clued_puzzle_counts_match_in_every_lowering():
         assert enumerate_all(puzzle, "lazy") == want
         assert enumerate_all(puzzle, "eager") == want
         assert enumerate_all(puzzle, "lazy", anchored=False) == want
+        assert enumerate_all(puzzle, "lazy", cut_form="whole") == want
         assert enumerate_all(puzzle, "eager", inside=True) == want
+
+
+def test_positive_clues_anchor_the_loop_cuts_with_no_variable_of_their_own():
+    """A clue above 0 is a clue anchor of the loop rule (its selector conditions the cut of a
+    sub-loop that misses its cell); a 0 is not; the encoding has no anchor variables."""
+    from satgrid.solver import Assignment
+
+    puzzle = sl.SlitherlinkPuzzle(((3, None, None, 0), (None,) * 4, (None,) * 4, (None,) * 4))
+    encoding = sl.encode(puzzle)
+    assert not any(isinstance(key, tuple) and key[:1] == ("loop_at",)
+                   for key in encoding.pool.idpool.obj2id)
+    session = Session(encoding)
+    queries = PuzzleQueries(session, puzzle.clues())
+    three, zero = queries.selectors[0, 0], queries.selectors[0, 3]
+    # the loop round cells (1, 0) and (2, 0), and a unit square round cell (3, 3) that misses
+    # the corners of both clue cells
+    edge = encoding.primary
+    loops = [{("h", 1, 0), ("h", 3, 0), ("v", 1, 0), ("v", 2, 0), ("v", 1, 1), ("v", 2, 1)},
+             set(sl.sides(4, 4, 3, 3))]
+    on = {edge["edge", *key] for loop in loops for key in loop} | {three, zero}
+    model = [v if v in on else -v for v in range(1, encoding.pool.top + 1)]
+    cuts = session.cuts(Assignment(model), encoding.pool)
+    assert len(cuts) == 1 and -three in cuts[0][-1] and -zero not in cuts[0][-1]
+    model[three - 1] = -three  # the 3 switched off: no anchor left, the clue-free pair cut
+    cuts = session.cuts(Assignment(model), encoding.pool)
+    assert len(cuts) == 1 and not {-three, -zero} & {x for clause in cuts[0] for x in clause}
+    session.close()
 
 
 @st.composite

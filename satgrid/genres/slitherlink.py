@@ -12,11 +12,12 @@ connected), lazily by subtour cuts or eagerly by parent pointers with ranks. A c
 ``(r, c)`` is "exactly k of its four sides" behind the selector ``("clue", r, c, k)``, so the base
 CNF is the same for every puzzle of a size and one solver (and its cuts) serves them all.
 
-Clues above 0 also imply ``("loop_at", r, c)``: the loop passes a corner dot of the cell. These
-are the anchors of the loop rule, and they make the lazy cut the *generalised* subtour cut (SAT
-notes): a sub-loop S that no corner of an active positive clue touches cannot be the whole loop,
-so as soon as one dot of S is on the loop an edge must leave S. The cut carries the clue's
-selector literal, so it stays sound when clues are switched off for audits.
+A clue above 0 puts a side of its cell on the loop, so the loop passes a corner dot of the cell:
+the clue is a *clue anchor* of the loop rule (no clause or variable of its own), and it makes the
+lazy cut the *generalised* subtour cut (SAT notes): a sub-loop S that no corner of an active
+positive clue touches cannot be the whole loop, so as soon as one dot of S is on the loop an edge
+must leave S. The cut carries the clue's selector literal, so it stays sound when clues are
+switched off for audits.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, ClassVar
+from typing import Callable, ClassVar, Literal
 
 from ..checkers.slitherlink import check_slitherlink
 from ..cnf import Clause, VarPool, exactly
@@ -204,39 +205,35 @@ def _ends(key: EdgeKey) -> tuple[tuple[int, int], tuple[int, int]]:
     return ((i, j), (i, j + 1)) if kind == "h" else ((i, j), (i + 1, j))
 
 
-def build(rows: int, cols: int, anchored: bool = True, inside: bool = False) -> Encoding:
+def build(rows: int, cols: int, anchored: bool = True, inside: bool = False,
+          cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
     """The base encoding of every ``rows`` x ``cols`` Slitherlink.
 
     ``anchored=False`` leaves the positive clues out of the loop rule's cuts, so lazy cuts are
     the core's clue-independent pair cuts only; ``inside=True`` adds the inside/outside cell
-    colouring. Both are kept for measurements (see encodings/slitherlink.md).
+    colouring. Both are kept for measurements (see encodings/slitherlink.md). ``cut_form``: the
+    loop rule's lazy cut (:class:`~satgrid.loop.SingleLoop`; "whole" for generation).
     """
     pool = VarPool()
     edge = {key: pool.var("edge", *key) for key in edge_keys(rows, cols)}
     clauses = _colouring(rows, cols, edge, pool) if inside else []
-    anchors = []
-    if anchored:
-        anchors = [
-            (pool.var("loop_at", r, c), [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)])
-            for r in range(rows) for c in range(cols)
-        ]
-    loop = SingleLoop("loop", {_ends(key): lit for key, lit in edge.items()}, pool, anchors)
+    loop = SingleLoop("loop", {_ends(key): lit for key, lit in edge.items()}, pool, cut_form=cut_form)
 
-    made: dict[tuple[tuple[int, int], int], tuple[tuple[Clause, ...], tuple[Clause, ...]]] = {}
+    made: dict[tuple[tuple[int, int], int], tuple[tuple[Clause, ...], tuple[Clause, ...], object]] = {}
 
-    def clue_clauses(key: tuple[int, int], k: int) -> tuple[tuple[Clause, ...], tuple[Clause, ...]]:
-        """Clue ``k`` at ``key`` (selector aside): "exactly k sides" (and the loop passes a
-        corner), and when broken, no choice of exactly k sides (a clause per choice, at most
-        six). Made once; they draw no variable (four sides need no auxiliaries)."""
+    def clue_clauses(key: tuple[int, int], k: int) -> tuple[tuple[Clause, ...], tuple[Clause, ...], object]:
+        """Clue ``k`` at ``key`` (selector aside): "exactly k sides"; when broken, no choice of
+        exactly k sides (a clause per choice, at most six); for k above 0 (and ``anchored``) its
+        anchor on the loop rule: a corner dot of the cell. Made once; they draw no variable
+        (four sides need no auxiliaries)."""
         if (key, k) not in made:
             r, c = key
             around = [edge[s] for s in sides(rows, cols, r, c)]
-            clauses = exactly(around, k, pool)
-            if anchored and k > 0:
-                clauses.append([pool.var("loop_at", r, c)])
             broken = tuple([-e if i in chosen else e for i, e in enumerate(around)]
                            for chosen in combinations(range(4), k))
-            made[key, k] = (tuple(clauses), broken)
+            corners = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+            anchor = (loop.name, loop.clue_anchor(corners)) if anchored and k > 0 else None
+            made[key, k] = (tuple(exactly(around, k, pool)), broken, anchor)
         return made[key, k]
 
     # Shared by every copy: copies that number their selectors alike (a generator's full grids
@@ -376,21 +373,22 @@ def _barred(rows: int, cols: int, cells: int, big: int, edge: tuple[int, ...]) -
 
 
 @lru_cache(maxsize=16)
-def _template(rows: int, cols: int) -> Encoding:
+def _template(rows: int, cols: int, cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
     """The default base encoding of a size, its loop rule's clauses made once. Copies draw clue
     selectors from pools of their own, so a solver holds only the variables its clues use
     (every unused variable costs: 1000 more made 10x10 generation 20% slower)."""
-    base = build(rows, cols)
+    base = build(rows, cols, cut_form=cut_form)
     for rule in base.rules:
         rule.clauses(base.pool)
     base.pool.var("small_loops_barred", SMALL_LOOP_CELLS)  # one number in every copy
     return base
 
 
-def encode(puzzle: SlitherlinkPuzzle) -> Encoding:
+def encode(puzzle: SlitherlinkPuzzle, cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
     """The base encoding of the puzzle's size: a copy of one made once per size (10x10
-    generation spent about a fifth of its time building and loading encodings)."""
-    return _template(puzzle.rows, puzzle.cols).copy()
+    generation spent about a fifth of its time building and loading encodings). ``cut_form``:
+    the loop rule's lazy cut (:class:`~satgrid.loop.SingleLoop`)."""
+    return _template(puzzle.rows, puzzle.cols, cut_form).copy()
 
 
 def decode(puzzle: SlitherlinkPuzzle, encoding: Encoding, value) -> Solution:
