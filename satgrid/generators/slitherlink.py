@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import random
 import time
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -131,6 +132,8 @@ def _simple(ring: int, inside: bool) -> bool:
 
 
 _CAN_JOIN = [_simple(ring, False) for ring in range(256)]
+#: A ring bit (neighbour k) to the bit of the opposite neighbour (k + 4).
+_OPPOSITE_BIT = {1 << k: 1 << ((k + 4) % 8) for k in range(8)}
 _CAN_LEAVE = [_simple(ring, True) for ring in range(256)]
 _SIDES_IN = [sum(ring >> i & 1 for i in (0, 2, 4, 6)) for ring in range(256)]
 
@@ -321,6 +324,34 @@ Cell = tuple[int, int]
 _PARTNERS = ((-1, -1), (-1, 1), (1, -1), (1, 1), (0, 2), (2, 0), (0, -2), (-2, 0))
 
 
+@lru_cache(maxsize=16)
+def _move_layout(rows: int, cols: int) -> tuple[list[Cell], list[int], list[tuple[int, ...]],
+                                                 list[tuple[tuple[int, int, tuple[int, ...]], ...]]]:
+    """For moves on a ``rows`` x ``cols`` grid, cells by flat index p = r * cols + c: their keys,
+    their padded indices (:meth:`Region.index`), their grid neighbours, and their partners
+    ``(q, the bit that stands for p in q's ring when p is q's diagonal neighbour else 0, the grid
+    neighbours p and q share)`` with p < q."""
+    width = cols + 2
+    keys = [(r, c) for r in range(rows) for c in range(cols)]
+    padded = [(r + 1) * width + c + 1 for r, c in keys]
+    flat = {key: p for p, key in enumerate(keys)}
+
+    def around(r: int, c: int) -> tuple[int, ...]:
+        return tuple(flat[r + dr, c + dc] for dr, dc in _RING[0::2] if (r + dr, c + dc) in flat)
+
+    neighbours = [around(r, c) for r, c in keys]
+    partners = []
+    for p, (r, c) in enumerate(keys):
+        mine = []
+        for dr, dc in _PARTNERS:
+            q = flat.get((r + dr, c + dc))
+            if q is not None and q > p:
+                bit = 1 << ((_RING.index((dr, dc)) + 4) % 8) if dr and dc else 0
+                mine.append((q, bit, tuple(sorted(set(neighbours[p]) & set(neighbours[q])))))
+        partners.append(tuple(mine))
+    return keys, padded, neighbours, partners
+
+
 def flips(region: Region) -> dict[tuple[Cell, ...], list[Cell]]:
     """Moves of one or two cells across the loop that keep it one simple loop, each with the
     cells whose edge count the move alters.
@@ -330,50 +361,43 @@ def flips(region: Region) -> dict[tuple[Cell, ...], list[Cell]]:
     x's side before. Each move is legal by the local test the growth rules use (the region
     stays non-empty). A pair ``(x, y)``: y is a diagonal neighbour of x or two steps from it in
     line, x moves first (legal alone), then y (legal once x has moved: a diagonal move changes
-    y's ring); their sides are disjoint, so the count changes add up, and a shared neighbour may
-    keep its count.
+    y's ring); their sides are disjoint, so the count changes add up, and a shared neighbour
+    keeps its count when it was on x's side and not on y's or the other way round.
     """
-    out: dict[tuple[Cell, ...], list[Cell]] = {}
-    inside, rings, rows, cols, w = region.inside, region.rings, region.rows, region.cols, region.width
+    keys, padded, neighbours, partners = _move_layout(region.rows, region.cols)
+    inside, rings = region.inside, region.rings
     size = len(region.cells)
-    counts = region.clues()
-    change: dict[Cell, dict[Cell, int]] = {}
-    alone: dict[Cell, bool] = {}
-    for r in range(rows):
-        for c in range(cols):
-            i = (r + 1) * w + c + 1  # region.index(r, c), written out: this loop runs per puzzle
-            here = inside[i]
-            count = counts[r, c]
-            delta = {(r, c): 4 - 2 * count} if count != 2 else {}
-            if r > 0:
-                delta[r - 1, c] = 1 if inside[i - w] == here else -1
-            if r < rows - 1:
-                delta[r + 1, c] = 1 if inside[i + w] == here else -1
-            if c > 0:
-                delta[r, c - 1] = 1 if inside[i - 1] == here else -1
-            if c < cols - 1:
-                delta[r, c + 1] = 1 if inside[i + 1] == here else -1
-            change[r, c] = delta
-            ok = alone[r, c] = (_CAN_LEAVE[rings[i]] and size > 1) if here else _CAN_JOIN[rings[i]]
-            if ok:
-                out[(r, c),] = list(delta)
-    back = {(dr, dc): bit for (_, bit), (dr, dc) in zip(region._ring_back, _RING)}
-    for x in [cell for cell, ok in alone.items() if ok]:
-        x_inside = inside[(x[0] + 1) * w + x[1] + 1]
-        for dr, dc in _PARTNERS:
-            y = (x[0] + dr, x[1] + dc)
-            if not (0 <= y[0] < rows and 0 <= y[1] < cols) or (alone[y] and y < x):
-                continue  # off the grid, or both may move alone and the pair is found from y
-            yi = (y[0] + 1) * w + y[1] + 1
-            ring = rings[yi] ^ back[dr, dc] if dr and dc else rings[yi]
-            leaving = inside[yi]
-            if (leaving and x_inside and size <= 2) or \
+    side = [inside[i] for i in padded]
+    # own[p]: p's count changes when p moves (it is not 2); alone[p]: p may move alone
+    own = [sum(side[q] != here for q in near) + (4 - len(near) if here else 0) != 2
+           for here, near in zip(side, neighbours)]
+    alone = [(_CAN_LEAVE[rings[i]] and size > 1) if here else _CAN_JOIN[rings[i]]
+             for i, here in zip(padded, side)]
+    out: dict[tuple[Cell, ...], list[Cell]] = {}
+    for p, near in enumerate(neighbours):
+        if alone[p]:
+            out[keys[p],] = [keys[q] for q in ((p, *near) if own[p] else near)]
+    for p, mine in enumerate(partners):
+        for q, bit, shared in mine:
+            if alone[p]:  # the first mover must be legal alone: p if it is, else q
+                x, y = p, q
+            elif alone[q]:
+                x, y = q, p
+            else:
+                continue
+            # y's ring once x has moved: x's bit flips when x is y's diagonal neighbour (``bit``
+            # stands for p in q's ring; q in p's ring is the opposite neighbour)
+            ring = rings[padded[y]] ^ ((bit if y == q else _OPPOSITE_BIT[bit]) if bit else 0)
+            leaving = side[y]
+            if (leaving and side[x] and size <= 2) or \
                     not (_CAN_LEAVE[ring] if leaving else _CAN_JOIN[ring]):
                 continue
-            total = dict(change[x])
-            for z, d in change[y].items():
-                total[z] = total.get(z, 0) + d
-            out[x, y] = [z for z, d in total.items() if d]
+            # a shared neighbour z keeps its count when it was on one mover's side only
+            kept = {z for z in shared if (side[z] == side[x]) != (side[z] == side[y])}
+            changed = [z for z in (x, *neighbours[x]) if (z != x or own[x]) and z not in kept]
+            changed += [z for z in (y, *neighbours[y]) if (z != y or own[y]) and z not in kept
+                        and z not in shared]
+            out[keys[x], keys[y]] = [keys[z] for z in changed]
     return out
 
 
@@ -381,15 +405,19 @@ def flip_witnesses(region: Region, clues: dict) -> Callable[[Cell, set], bool]:
     """A sufficient test that a number must stay (for the core's greedy deletion): some legal
     move (:func:`flips`) alters that number and no other number still on. The moved loop then
     solves the puzzle without that number, so it is not unique any more. No SAT call."""
-    by_clue: dict[Cell, list[frozenset[Cell]]] = {}
+    moves_of: dict[Cell, list[frozenset[Cell]]] = {}
     for changed in flips(region).values():
         numbers = frozenset([k for k in changed if k in clues])
         for cell in numbers:
-            by_clue.setdefault(cell, []).append(numbers)
+            moves_of.setdefault(cell, []).append(numbers)
 
     def needed(key: Cell, gone: set) -> bool:
-        # ``key`` is still on, so it is the one number left on exactly when one is left
-        return any(len(numbers.difference(gone)) == 1 for numbers in by_clue.get(key, ()))
+        # ``key`` is still on, so it is the one number left on exactly when the others are gone
+        moves = moves_of.get(key)
+        if not moves:
+            return False
+        without = gone | {key}
+        return any(numbers <= without for numbers in moves)
 
     return needed
 
