@@ -54,7 +54,7 @@ class SingleLoop:
     #: The connected rule of the lazy lowering: its nodes are the edges (keys of :attr:`edges`).
     connected: ConnectedSubgraph = field(init=False)
     incident: dict[Vertex, list[int]] = field(init=False)
-    _at: list[list[int]] = field(init=False, repr=False)
+    _steps: list[list[tuple[int, int]]] = field(init=False, repr=False)
     _ends: list[tuple[int, int]] = field(init=False, repr=False)
     _read_edges: TruthReader = field(init=False, repr=False)
     _edge_indices: range = field(init=False, repr=False)
@@ -78,13 +78,14 @@ class SingleLoop:
                    for lit, vertices in self.anchors]
         self.connected = ConnectedSubgraph(self.name, dict(self.edges), links, anchors=anchors)
         # The loop walk's arrays: edge k (the k-th key of ``edges``, the connected rule's node k)
-        # joins vertices ends[k]; vertex i has edges at[i].
+        # joins vertices ends[k]; vertex i has the steps steps[i].
         vertex = {v: i for i, v in enumerate(at)}
         self._ends = [(vertex[u], vertex[v]) for u, v in self.edges]
-        self._at = [[] for _ in vertex]
+        #: vertex i: (edge k at it, the vertex at k's other end) for each of its edges
+        self._steps = [[] for _ in vertex]
         for k, (a, b) in enumerate(self._ends):
-            self._at[a].append(k)
-            self._at[b].append(k)
+            self._steps[a].append((k, b))
+            self._steps[b].append((k, a))
         self._read_edges = TruthReader(list(self.edges.values()))
         self._edge_indices = range(len(self.edges))
 
@@ -141,31 +142,28 @@ class SingleLoop:
         the general component search reads every edge and every pair of adjacent edges."""
         on = self._read_edges(value)
         chosen = list(compress(self._edge_indices, on))
-        ends, at = self._ends, self._at
-        seen = [False] * len(on)
+        ends, steps = self._ends, self._steps
         loops: list[list[int]] = []
         left = len(chosen)
+        walked: set[int] = set()  # edges of the loops found so far, once there are two
         for first in chosen:
-            if seen[first]:
+            if first in walked:
                 continue
-            seen[first] = True
             members, previous = [first], first
             start, node = ends[first]
             while node != start:
-                for k in at[node]:
+                for k, node_after in steps[node]:
                     if on[k] and k != previous:
                         break
                 else:
                     return None
-                seen[k] = True
                 members.append(k)
-                previous = k
-                a, b = ends[k]
-                node = b if a == node else a
+                previous, node = k, node_after
             loops.append(members)
             left -= len(members)
             if not left:
                 break
+            walked.update(members)
         loops.sort(key=len, reverse=True)
         return loops
 

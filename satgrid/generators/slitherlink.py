@@ -136,6 +136,9 @@ _CAN_JOIN = [_simple(ring, False) for ring in range(256)]
 _OPPOSITE_BIT = {1 << k: 1 << ((k + 4) % 8) for k in range(8)}
 _CAN_LEAVE = [_simple(ring, True) for ring in range(256)]
 _SIDES_IN = [sum(ring >> i & 1 for i in (0, 2, 4, 6)) for ring in range(256)]
+#: By rule (2 extend, 3 fatten): may an outside cell with this ring join the region by it?
+_JOINS = {2: [_CAN_JOIN[ring] and _SIDES_IN[ring] == 1 for ring in range(256)],
+          3: [_CAN_JOIN[ring] and _SIDES_IN[ring] != 1 for ring in range(256)]}
 
 
 class Region:
@@ -146,8 +149,9 @@ class Region:
         self.inside = [False] * ((rows + 2) * self.width)
         self.offsets = [dr * self.width + dc for dr, dc in _RING]
         self.orthogonal = self.offsets[0::2]
-        self.in_grid = [1 <= i // self.width <= rows and 1 <= i % self.width <= cols
-                        for i in range((rows + 2) * self.width)]
+        #: No cell may join the region there: the frame, or a cell of the region.
+        self.closed = [not (1 <= i // self.width <= rows and 1 <= i % self.width <= cols)
+                       for i in range((rows + 2) * self.width)]
         #: Each cell's ring pattern (:meth:`ring`), kept up to date by :meth:`_flip`: the growth
         #: rules read a pattern per try, a change updates eight (10x10 grow 1.6 -> 1.4 ms).
         self.rings = [0] * len(self.inside)
@@ -170,7 +174,7 @@ class Region:
     def _flip(self, i: int) -> None:
         # ``i`` is a grid cell, so its eight neighbours lie inside the padded frame; the eight
         # ring updates are written out (growth flips cells hundreds of times a grid)
-        self.inside[i] = not self.inside[i]
+        self.inside[i] = self.closed[i] = not self.inside[i]
         rings = self.rings
         (o0, b0), (o1, b1), (o2, b2), (o3, b3), (o4, b4), (o5, b5), (o6, b6), (o7, b7) = self._ring_back
         rings[i + o0] ^= b0
@@ -199,23 +203,22 @@ class Region:
         """Apply growth rules 1, 2 or 3 in turn, each to a random fitting cell (up to ``tries``
         random picks; a rule that finds none is skipped). One loop for all the steps (a 10x10
         grid takes a thousand): 10x10 growth ~15% faster than a method call per step."""
-        cells, inside, rings, in_grid = self.cells, self.inside, self.rings, self.in_grid
+        cells, rings, closed = self.cells, self.rings, self.closed
         orthogonal, random_ = self.orthogonal, rng.random
         for rule in rules:
-            for _ in range(tries):
-                count = len(cells)
-                if rule == 1:
+            count = len(cells)
+            if rule == 1:
+                for _ in range(tries):
                     anchor = cells[int(random_() * count)]
                     if count > 1 and _CAN_LEAVE[rings[anchor]]:
                         self._remove(anchor)
                         break
-                    continue
-                pick = int(random_() * 4 * count)  # a region cell and a side, from one draw
+                continue
+            span, joins = 4 * count, _JOINS[rule]
+            for _ in range(tries):
+                pick = int(random_() * span)  # a region cell and a side, from one draw
                 i = cells[pick >> 2] + orthogonal[pick & 3]
-                if inside[i] or not in_grid[i]:
-                    continue
-                ring = rings[i]
-                if (_SIDES_IN[ring] == 1) == (rule == 2) and _CAN_JOIN[ring]:
+                if not closed[i] and joins[rings[i]]:
                     self._add(i)
                     break
 
