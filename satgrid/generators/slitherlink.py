@@ -32,10 +32,16 @@ solver per puzzle.
    breaks it (the core's ``one_more_gone``). The puzzle's solver serves this pass only, so
    decided numbers become unit clauses (``settle``); it starts from a copy of the size's
    encoding (:func:`~satgrid.genres.slitherlink.encode`), and loops round at most three cells
-   are barred up front (:func:`~satgrid.genres.slitherlink.small_loop_lemma`). 10x10 hard:
-   about 63 SAT calls and 10.4 ms median, 11.1 mean in ``bench/bench_generate.py``, where
-   sgt-loopy's hard level took 8.1 ms (alone: 9.0-9.6 ms median, 9.8-10.4 mean against 8.0-8.4).
-   Paired runs, same puzzles unless said: the loop rule over edges, no dot variables: ~10%;
+   are barred up front (:func:`~satgrid.genres.slitherlink.small_loop_lemma`); a sub-loop is
+   cut by one clause, "not all of its edges" (:data:`CUT_FORM`), and positive numbers anchor
+   the cuts through their selectors (no anchor variables). 10x10 hard: about 62 SAT calls and
+   8.7 ms median, 10.1 mean in ``bench/bench_generate.py``, where sgt-loopy's hard level took
+   10.3 ms in the same run (alone, back to back on a quieter machine: 7.5-8.1 ms median,
+   8.2-8.8 mean against 8.1-8.5). Paired runs, same puzzles unless said: the one-clause cut:
+   2.5-4.5%; numbers as anchors, no anchor variable per cell: ~3%; flips over cached index
+   arrays, a move's numbers tested as one subset: witnesses 1.1 -> 0.6 ms; clauses loaded by
+   ``map``: 0.35 -> 0.28 us a clause; growth tables per rule: ~10% of growth. Earlier: the loop
+   rule over edges, no dot variables: ~10%;
    small loops barred: 79 -> 63 calls, ~10%; minisat-gh (:data:`OPTIONS`): 3%; a growth try
    from one random draw: growth ~12% (puzzles change); leaner lazy-cut bookkeeping: ~3%;
    python-sat's C clause adder called directly: 1.5%. Earlier: two-cell moves: 83 -> 75 calls,
@@ -64,7 +70,13 @@ solver per puzzle.
    renewed every 5 puzzles, 39% every 20); the blocking clause beside the breaker (no fewer
    calls); witnesses from the main loop of models the cuts reject (no call saved); a
    unit-propagation pre-test (it settles 8 of 18 removable single numbers a puzzle, the ones
-   the solver answers fastest).
+   the solver answers fastest); a first run of 4, 8 or 16 numbers instead of 1 (a simulation
+   of the deletion on recorded puzzles promised 4-6% fewer queries; measured: 2 fewer calls,
+   time within noise); other run-size rules after a kept number or a failed run (simulated:
+   all as many queries or more). A simulation with an oracle that knows which numbers stay
+   needs 28 queries a puzzle against the greedy's 47: most of the remaining gap is numbers
+   that must stay and that no one- or two-cell move shows (for three quarters of them no move
+   of up to four cells within three steps of the number works either).
 4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
    puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
    propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as
