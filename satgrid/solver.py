@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from functools import partial
+from functools import lru_cache, partial
 from typing import Callable, Iterable, Sequence
 
 import pysat.solvers as pysat_solvers
@@ -67,6 +67,7 @@ def embedded_solver_names() -> list[str]:
     return sorted(set(names))
 
 
+@lru_cache(maxsize=64)
 def _canonical_name(name: str) -> str:
     """python-sat's main name for a solver alias (``kissat`` -> ``kissat404``), else ``name``."""
     for attr in dir(SolverNames):

@@ -312,7 +312,10 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             loop = region.loop_edges()
             projection = tuple(sorted(edge["edge", *key] for key in loop))
             try:
-                status = queries.other_solution(projection, need_model=False).status
+                # every number assumed as it is: the one activation literal for all of them
+                # (PuzzleQueries.all_clues) would cost a hundred clauses for this one question
+                status = session.solve([*queries.selectors.values(), queries.blocker(projection)],
+                                       need_model=False).status
                 times["unique"] += time.perf_counter() - start
                 if status == "unknown":
                     raise SatgridError("a limit was reached while generating")

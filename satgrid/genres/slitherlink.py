@@ -212,7 +212,8 @@ def build(rows: int, cols: int, anchored: bool = True, inside: bool = False,
     ``anchored=False`` leaves the positive clues out of the loop rule's cuts, so lazy cuts are
     the core's clue-independent pair cuts only; ``inside=True`` adds the inside/outside cell
     colouring. Both are kept for measurements (see encodings/slitherlink.md). ``cut_form``: the
-    loop rule's lazy cut (:class:`~satgrid.loop.SingleLoop`; "whole" for generation).
+    loop rule's lazy cut (:class:`~satgrid.loop.SingleLoop`; "whole" for generation). The edge
+    variables are 1..n in :func:`edge_keys` order (:func:`small_loop_lemma` relies on it).
     """
     pool = VarPool()
     edge = {key: pool.var("edge", *key) for key in edge_keys(rows, cols)}
@@ -336,11 +337,13 @@ def small_loop_lemma(encoding: Encoding, rows: int, cols: int, clues: dict[Cell,
     clue on, whichever clues go, and it may be false otherwise.
     Without the lemma the lazy loop rule finds such small sub-loops one CEGAR round at a time.
     """
-    edge = tuple(encoding.primary["edge", *key] for key in edge_keys(rows, cols))
+    edges = (rows + 1) * cols + rows * (cols + 1)
+    if encoding.primary["edge", "h", 0, 0] != 1 or encoding.primary["edge", "v", rows - 1, cols] != edges:
+        raise ValueError("the small-loop lemma needs build's edge variables: 1..n in edge_keys order")
     big = encoding.pool.var("small_loops_barred", cells)
     side = cells + 1
     blocks: dict[Cell, int] = {}
-    clauses = list(_barred(rows, cols, cells, big, edge))
+    clauses = list(_barred(rows, cols, cells, big))
     for (r, c), k in clues.items():
         if k > 0:
             block = blocks.get((r // side, c // side))
@@ -365,11 +368,11 @@ def _far_blocks(rows: int, cols: int, side: int) -> tuple[tuple[Cell, Cell], ...
 
 
 @lru_cache(maxsize=8)
-def _barred(rows: int, cols: int, cells: int, big: int, edge: tuple[int, ...]) -> tuple[Clause, ...]:
-    """``big -> not every edge of S`` for each small loop S (``edge``: the edge literals in
-    :func:`edge_keys` order)."""
-    index = {key: k for k, key in enumerate(edge_keys(rows, cols))}
-    return tuple([-big, *(-edge[index[key]] for key in loop)] for loop in small_loops(rows, cols, cells))
+def _barred(rows: int, cols: int, cells: int, big: int) -> tuple[Clause, ...]:
+    """``big -> not every edge of S`` for each small loop S (edge variables as :func:`build`
+    numbers them: 1..n in :func:`edge_keys` order)."""
+    variable = {key: k + 1 for k, key in enumerate(edge_keys(rows, cols))}
+    return tuple([-big, *(-variable[key] for key in loop)] for loop in small_loops(rows, cols, cells))
 
 
 @lru_cache(maxsize=16)
