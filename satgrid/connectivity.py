@@ -195,7 +195,7 @@ class ConnectedSubgraph:
         return cuts
 
     def anchors_for(self, components: list[list[int]], value: Value,
-                     clue_anchors: Sequence[tuple[int, frozenset[int]]] = ()) -> dict[int, int]:
+                    clue_anchors: Sequence[tuple[int, frozenset[int]]] = ()) -> dict[int, int]:
         """For each component but the largest (by index) the literal of the first true anchor
         (the rule's own, then the clue anchors) with no node in it."""
         found: dict[int, int] = {}

@@ -145,7 +145,7 @@ class SingleLoop:
         ends, steps = self._ends, self._steps
         loops: list[list[int]] = []
         left = len(chosen)
-        walked: set[int] = set()  # edges of the loops found so far, once there are two
+        walked: set[int] = set()  # edges of the loops found so far (unused for a single loop)
         for first in chosen:
             if first in walked:
                 continue

@@ -35,9 +35,9 @@ solver per puzzle.
    are barred up front (:func:`~satgrid.genres.slitherlink.small_loop_lemma`); a sub-loop is
    cut by one clause, "not all of its edges" (:data:`CUT_FORM`), and positive numbers anchor
    the cuts through their selectors (no anchor variables). 10x10 hard: about 62 SAT calls and
-   8.7 ms median, 10.1 mean in ``bench/bench_generate.py``, where sgt-loopy's hard level took
-   10.3 ms in the same run (alone, back to back on a quieter machine: 7.5-8.1 ms median,
-   8.2-8.8 mean against 8.1-8.5). Paired runs, same puzzles unless said: the one-clause cut:
+   8.4 ms median, 8.9 mean in ``bench/bench_generate.py``, where sgt-loopy's hard level took
+   8.4-8.6 ms a puzzle in the same runs (two runs back to back; the mean is still 4-6% above
+   loopy's). Paired runs, same puzzles unless said: the one-clause cut:
    2.5-4.5%; numbers as anchors, no anchor variable per cell: ~3%; flips over cached index
    arrays, a move's numbers tested as one subset: witnesses 1.1 -> 0.6 ms; clauses loaded by
    ``map``: 0.35 -> 0.28 us a clause; growth tables per rule: ~10% of growth. Earlier: the loop
@@ -76,7 +76,9 @@ solver per puzzle.
    all as many queries or more). A simulation with an oracle that knows which numbers stay
    needs 28 queries a puzzle against the greedy's 47: most of the remaining gap is numbers
    that must stay and that no one- or two-cell move shows (for three quarters of them no move
-   of up to four cells within three steps of the number works either).
+   of up to four cells within three steps of the number works either); the largest loop of a
+   rejected model cut too once it recurs within a question, or from a question's second round
+   (puzzles with 130-160 calls fell to 60-100, but the mean moved by 0-1%).
 4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
    puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
    propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as

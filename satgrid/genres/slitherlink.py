@@ -220,9 +220,10 @@ def build(rows: int, cols: int, anchored: bool = True, inside: bool = False,
     clauses = _colouring(rows, cols, edge, pool) if inside else []
     loop = SingleLoop("loop", {_ends(key): lit for key, lit in edge.items()}, pool, cut_form=cut_form)
 
-    made: dict[tuple[tuple[int, int], int], tuple[tuple[Clause, ...], tuple[Clause, ...], object]] = {}
+    Made = tuple[tuple[Clause, ...], tuple[Clause, ...], object]  # clauses, broken, anchor
+    made: dict[tuple[tuple[int, int], int], Made] = {}
 
-    def clue_clauses(key: tuple[int, int], k: int) -> tuple[tuple[Clause, ...], tuple[Clause, ...], object]:
+    def clue_clauses(key: tuple[int, int], k: int) -> Made:
         """Clue ``k`` at ``key`` (selector aside): "exactly k sides"; when broken, no choice of
         exactly k sides (a clause per choice, at most six); for k above 0 (and ``anchored``) its
         anchor on the loop rule: a corner dot of the cell. Made once; they draw no variable
