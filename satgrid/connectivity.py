@@ -195,15 +195,17 @@ class ConnectedSubgraph:
         return cuts
 
     def anchors_for(self, components: list[list[int]], value: Value,
-                    clue_anchors: Sequence[tuple[int, frozenset[int]]] = ()) -> dict[int, int]:
-        """For each component but the largest (by index) the literal of the first true anchor
-        (the rule's own, then the clue anchors) with no node in it."""
+                    clue_anchors: Sequence[tuple[int, frozenset[int]]] = (),
+                    first: int = 1) -> dict[int, int]:
+        """For each component from index ``first`` on (by default all but the largest) the
+        literal of the first true anchor (the rule's own, then the clue anchors) with no node
+        in it, by component index."""
         found: dict[int, int] = {}
-        members = [set(s) for s in components[1:]]
+        members = [set(s) for s in components[first:]]
         own = [(lit, nodes) for (lit, _), nodes, on in
                zip(self.anchors, self._anchor_sets, self._read_anchors(value)) if on]
         for lit, nodes in chain(own, ((lit, nodes) for lit, nodes in clue_anchors if value(lit))):
-            for i, s in enumerate(members, 1):
+            for i, s in enumerate(members, first):
                 if i not in found and s.isdisjoint(nodes):
                     found[i] = lit
             if len(found) == len(members):

@@ -61,6 +61,8 @@ class SingleLoop:
     _edges_at: dict[Vertex, list[Edge]] = field(init=False, repr=False)
     _lits: list[int] = field(init=False, repr=False)
     _clauses: list[Clause] | None = field(init=False, repr=False, default=None)
+    #: The largest loop of the last model cut in the "whole" form (a heuristic memory).
+    _last_largest: frozenset[int] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         self.incident = defaultdict(list)
@@ -126,14 +128,23 @@ class SingleLoop:
     def _whole_cuts(self, loops: list[list[int]], value: Value,
                     anchors: Sequence[tuple[int, frozenset[int]]]) -> list[Cut]:
         """``condition -> not every edge of S`` for each loop S but the largest: the condition
-        is an anchor S misses, else the largest loop being whole too."""
+        is an anchor S misses, else the largest loop being whole too. The largest loop gets an
+        anchored cut as well when it is the largest loop of the previous call too: a search
+        that keeps one loop and varies the other would otherwise spend a round on each variant
+        (20x20 generation: 798 -> 331 SAT calls a puzzle, 186 -> 106 ms mean over 8 puzzles;
+        10x10 ~1%). The memory of the previous call only chooses which sound cuts to add."""
         if len(loops) < 2:
             return []
-        held = self.connected.anchors_for(loops, value, anchors)
+        largest = frozenset(loops[0])
+        recurring, self._last_largest = largest == self._last_largest, largest
+        held = self.connected.anchors_for(loops, value, anchors, first=0 if recurring else 1)
         lits = self._lits
-        return [[[-held[i], *(-lits[k] for k in loop)] if i in held
+        cuts = [[[-held[i], *(-lits[k] for k in loop)] if i in held
                  else [*(-lits[k] for k in loop), *(-lits[k] for k in loops[0])]]
                 for i, loop in enumerate(loops[1:], 1)]
+        if 0 in held:
+            cuts.append([[-held[0], *(-lits[k] for k in loops[0])]])
+        return cuts
 
     def _loops(self, value: Assignment) -> list[list[int]] | None:
         """The loops of a solver model, as lists of edge indices (the connected rule's nodes),
