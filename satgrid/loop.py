@@ -59,7 +59,6 @@ class SingleLoop:
     _read_edges: TruthReader = field(init=False, repr=False)
     _edge_indices: range = field(init=False, repr=False)
     _edges_at: dict[Vertex, list[Edge]] = field(init=False, repr=False)
-    _lits: list[int] = field(init=False, repr=False)
     _clauses: list[Clause] | None = field(init=False, repr=False, default=None)
     #: The largest loop of the last model cut in the "whole" form (a heuristic memory).
     _last_largest: frozenset[int] | None = field(init=False, repr=False, default=None)
@@ -74,7 +73,6 @@ class SingleLoop:
             at[v].append((u, v))
         links = [(a, b, None) for around in at.values() for a, b in combinations(around, 2)]
         self._edges_at = dict(at)
-        self._lits = list(self.edges.values())
         order = {e: k for k, e in enumerate(self.edges)}
         anchors = [(lit, sorted({e for v in vertices for e in at.get(v, ())}, key=order.__getitem__))
                    for lit, vertices in self.anchors]
@@ -138,7 +136,7 @@ class SingleLoop:
         largest = frozenset(loops[0])
         recurring, self._last_largest = largest == self._last_largest, largest
         held = self.connected.anchors_for(loops, value, anchors, first=0 if recurring else 1)
-        lits = self._lits
+        lits = self._read_edges.lits  # edge k's literal
         cuts = [[[-held[i], *(-lits[k] for k in loop)] if i in held
                  else [*(-lits[k] for k in loop), *(-lits[k] for k in loops[0])]]
                 for i, loop in enumerate(loops[1:], 1)]
