@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ from satgrid import api
 from satgrid.checkers.sudoku import check_sudoku
 from satgrid.cli import main
 from satgrid.errors import SatgridError
-from satgrid.generators import GENERATORS, derive_seed, generate_one, generate_puzzles
+from satgrid.generators import (GENERATORS, GenerationFailed, audit_generated, derive_seed,
+                                generate_one, generate_puzzles, make_timed)
 from satgrid.generators import sudoku as sg
 from satgrid.genres.sudoku import DEFAULT_BOX, SudokuPuzzle
 
@@ -271,6 +273,33 @@ def test_driver_seeds_and_reports():
     assert easy.result.minimal is False and easy.to_json()["minimal"] is False
     with pytest.raises(SatgridError, match="no generator"):
         list(generate_puzzles("sudoku-x", 9, 9, 1, 0))
+
+
+def test_timed_making_then_audit_is_generate_one():
+    made = make_timed("sudoku", 9, 9, 5)
+    assert made.generate_s > 0 and made.puzzle.name == "sudoku-9x9-5"
+    checked = audit_generated(made)
+    again = generate_one("sudoku", 9, 9, 5)
+    assert checked.puzzle == again.puzzle
+    assert checked.result.status == "unique" and checked.result.minimal is True
+    assert checked.level == again.level == 5 and checked.seed == 5
+
+
+def test_audit_refuses_a_puzzle_the_generator_did_not_promise():
+    made = make_timed("sudoku", 9, 9, 8)
+    solution = audit_generated(made).result.solution
+    grid = [list(row) for row in made.puzzle.givens]
+    (r, c), _ = next(iter(made.puzzle.clues().items()))
+    grid[r][c] = None  # a clue-minimal puzzle without one of its clues has other solutions
+    fewer = replace(made, puzzle=replace(made.puzzle, givens=tuple(map(tuple, grid))))
+    with pytest.raises(GenerationFailed, match="seed 8.* is multiple, not unique"):
+        audit_generated(fewer)
+    grid = [list(row) for row in made.puzzle.givens]
+    r, c = next((r, c) for r in range(9) for c in range(9) if grid[r][c] is None)
+    grid[r][c] = solution[r][c]  # one clue more than a clue-minimal puzzle needs
+    more = replace(made, puzzle=replace(made.puzzle, givens=tuple(map(tuple, grid))))
+    with pytest.raises(GenerationFailed, match="has redundant clues"):
+        audit_generated(more)
 
 
 def run(*args: str):

@@ -140,6 +140,30 @@ def generate_one(genre: str, rows: int, cols: int, seed: int, level: int | None 
     """Make the puzzle of ``seed``, audit it, grade it; raise :class:`GenerationFailed` if the
     audit disagrees with what the generator promises. ``options`` (default: the generator's,
     :func:`default_options`) serve both the generator and the audit."""
+    made = make_timed(genre, rows, cols, seed, level, flavour, options, genre_options)
+    return audit_generated(made, options)
+
+
+@dataclass
+class Made:
+    """A generated puzzle before its audit: the request it answers and its generation time."""
+
+    genre: str
+    rows: int
+    cols: int
+    seed: int
+    level: int | None
+    flavour: str | None
+    puzzle: Any
+    generate_s: float
+
+
+def make_timed(genre: str, rows: int, cols: int, seed: int, level: int | None = None,
+               flavour: str | None = None, options: api.Options | None = None,
+               genre_options: dict[str, Any] | None = None) -> Made:
+    """The puzzle of ``seed``, unaudited, with the wall-clock time its generation took (cyclic
+    garbage collection paused, :func:`gc_paused`). Pass it to :func:`audit_generated` before
+    handing it out."""
     check_request(genre, rows, cols, level, flavour)
     if options is None:
         options = default_options(genre)
@@ -154,8 +178,17 @@ def generate_one(genre: str, rows: int, cols: int, seed: int, level: int | None 
         puzzle = GENERATORS[genre](rows, cols, random.Random(seed), **kwargs)
         generate_s = time.perf_counter() - start
     puzzle = dataclasses.replace(puzzle, name=f"{genre}-{cols}x{rows}-{seed}")
+    return Made(genre, rows, cols, seed, level, flavour, puzzle, generate_s)
+
+
+def audit_generated(made: Made, options: api.Options | None = None) -> GeneratedPuzzle:
+    """Audit and grade a puzzle from :func:`make_timed`; raise :class:`GenerationFailed` if the
+    audit disagrees with what the generator promises."""
+    genre, level, flavour, puzzle = made.genre, made.level, made.flavour, made.puzzle
+    if options is None:
+        options = default_options(genre)
     result = api.solve(puzzle, audit=True, options=options)
-    where = f"generated {genre} {cols}x{rows} puzzle (seed {seed})"
+    where = f"generated {genre} {made.cols}x{made.rows} puzzle (seed {made.seed})"
     if result.status != "unique":
         raise GenerationFailed(f"internal error: the {where} is {result.status}, not unique")
     if result.minimal is None:
@@ -164,7 +197,8 @@ def generate_one(genre: str, rows: int, cols: int, seed: int, level: int | None 
         raise GenerationFailed(f"internal error: the {where} has redundant clues "
                                f"{result.redundant_clues}")
     # the audit's grade (None, with a note, if it ran out of time)
-    out = GeneratedPuzzle(result, seed, level, flavour, grade=result.grade, generate_s=generate_s)
+    out = GeneratedPuzzle(result, made.seed, level, flavour, grade=result.grade,
+                          generate_s=made.generate_s)
     if genre == "sudoku":
         out.level = sudoku.resolve_level(level, flavour or "hard")
         out.extra["paper_level"] = sudoku.paper_level(puzzle)
