@@ -156,6 +156,8 @@ _SIDES_IN = [sum(ring >> i & 1 for i in (0, 2, 4, 6)) for ring in range(256)]
 #: By rule (2 extend, 3 fatten): may an outside cell with this ring join the region by it?
 _JOINS = {2: [_CAN_JOIN[ring] and _SIDES_IN[ring] == 1 for ring in range(256)],
           3: [_CAN_JOIN[ring] and _SIDES_IN[ring] != 1 for ring in range(256)]}
+#: By rule number: None for rule 1 (shrink), else the rule's :data:`_JOINS` table.
+_RULE_TABLES = (None, None, _JOINS[2], _JOINS[3])
 
 
 class Region:
@@ -169,14 +171,17 @@ class Region:
         #: No cell may join the region there: the frame, or a cell of the region.
         self.closed = [not (1 <= i // self.width <= rows and 1 <= i % self.width <= cols)
                        for i in range((rows + 2) * self.width)]
-        #: Each cell's ring pattern (:meth:`ring`), kept up to date by :meth:`_flip`: the growth
-        #: rules read a pattern per try, a change updates eight (10x10 grow 1.6 -> 1.4 ms).
-        self.rings = [0] * len(self.inside)
         #: For each ring neighbour k: (offset to it, the bit that stands for this cell in its ring).
         self._ring_back = [(off, 1 << ((k + 4) % 8)) for k, off in enumerate(self.offsets)]
-        self.cells: list[int] = []
-        self.where: dict[int, int] = {}
-        self._add(self.index(*start))
+        first = self.index(*start)
+        self.inside[first] = self.closed[first] = True
+        self.cells: list[int] = [first]
+        self.where: dict[int, int] = {first: 0}
+        #: Each cell's ring pattern (:meth:`ring`), kept up to date by :meth:`apply`: the growth
+        #: rules read a pattern per try, a change updates eight (10x10 grow 1.6 -> 1.4 ms).
+        self.rings = [0] * len(self.inside)
+        for off, bit in self._ring_back:  # the one region cell is in its neighbours' rings
+            self.rings[first + off] = bit
 
     def index(self, r: int, c: int) -> int:
         return (r + 1) * self.width + c + 1
@@ -188,56 +193,58 @@ class Region:
         return (inside[i + n] | inside[i + ne] << 1 | inside[i + e] << 2 | inside[i + se] << 3
                 | inside[i + s] << 4 | inside[i + sw] << 5 | inside[i + w] << 6 | inside[i + nw] << 7)
 
-    def _flip(self, i: int) -> None:
-        # ``i`` is a grid cell, so its eight neighbours lie inside the padded frame; the eight
-        # ring updates are written out (growth flips cells hundreds of times a grid)
-        self.inside[i] = self.closed[i] = not self.inside[i]
-        rings = self.rings
-        (o0, b0), (o1, b1), (o2, b2), (o3, b3), (o4, b4), (o5, b5), (o6, b6), (o7, b7) = self._ring_back
-        rings[i + o0] ^= b0
-        rings[i + o1] ^= b1
-        rings[i + o2] ^= b2
-        rings[i + o3] ^= b3
-        rings[i + o4] ^= b4
-        rings[i + o5] ^= b5
-        rings[i + o6] ^= b6
-        rings[i + o7] ^= b7
-
-    def _add(self, i: int) -> None:
-        self._flip(i)
-        self.where[i] = len(self.cells)
-        self.cells.append(i)
-
-    def _remove(self, i: int) -> None:
-        self._flip(i)
-        k = self.where.pop(i)
-        last = self.cells.pop()
-        if last != i:
-            self.cells[k] = last
-            self.where[last] = k
-
     def apply(self, rules: Sequence[int], rng: random.Random, tries: int = 8) -> None:
         """Apply growth rules 1, 2 or 3 in turn, each to a random fitting cell (up to ``tries``
-        random picks; a rule that finds none is skipped). One loop for all the steps (a 10x10
-        grid takes a thousand): 10x10 growth ~15% faster than a method call per step."""
-        cells, rings, closed = self.cells, self.rings, self.closed
+        random picks; a rule that finds none is skipped; the region never becomes empty).
+
+        One loop for all the steps (a 10x10 grid takes a thousand), the change of a cell written
+        out in it: ``cells`` and ``where`` (a cell's place in ``cells``), ``inside`` and
+        ``closed``, and the eight rings around the cell. A changed cell is a grid cell, so its
+        eight neighbours lie inside the padded frame. 10x10 growth 1.05 -> 0.85 ms against a
+        method call per change, same random draws."""
+        cells, where, inside, closed, rings = self.cells, self.where, self.inside, self.closed, self.rings
         orthogonal, random_ = self.orthogonal, rng.random
-        for rule in rules:
+        (o0, b0), (o1, b1), (o2, b2), (o3, b3), (o4, b4), (o5, b5), (o6, b6), (o7, b7) = self._ring_back
+        attempts = range(tries)
+        for joins in map(_RULE_TABLES.__getitem__, rules):
             count = len(cells)
-            if rule == 1:
-                for _ in range(tries):
-                    anchor = cells[int(random_() * count)]
-                    if count > 1 and _CAN_LEAVE[rings[anchor]]:
-                        self._remove(anchor)
+            if joins is None:  # rule 1: a region cell leaves
+                if count == 1:  # it may not; the tries still draw, as the others do
+                    for _ in attempts:
+                        random_()
+                    continue
+                for _ in attempts:
+                    i = cells[int(random_() * count)]
+                    if _CAN_LEAVE[rings[i]]:
+                        inside[i] = closed[i] = False
+                        k = where.pop(i)
+                        last = cells.pop()
+                        if last != i:
+                            cells[k] = last
+                            where[last] = k
                         break
-                continue
-            span, joins = 4 * count, _JOINS[rule]
-            for _ in range(tries):
-                pick = int(random_() * span)  # a region cell and a side, from one draw
-                i = cells[pick >> 2] + orthogonal[pick & 3]
-                if not closed[i] and joins[rings[i]]:
-                    self._add(i)
-                    break
+                else:
+                    continue
+            else:  # rules 2 and 3: an outside cell joins
+                span = 4 * count
+                for _ in attempts:
+                    pick = int(random_() * span)  # a region cell and a side, from one draw
+                    i = cells[pick >> 2] + orthogonal[pick & 3]
+                    if not closed[i] and joins[rings[i]]:
+                        inside[i] = closed[i] = True
+                        where[i] = count
+                        cells.append(i)
+                        break
+                else:
+                    continue
+            rings[i + o0] ^= b0
+            rings[i + o1] ^= b1
+            rings[i + o2] ^= b2
+            rings[i + o3] ^= b3
+            rings[i + o4] ^= b4
+            rings[i + o5] ^= b5
+            rings[i + o6] ^= b6
+            rings[i + o7] ^= b7
 
     def clues(self) -> dict[tuple[int, int], int]:
         """Every cell's count of loop sides (sides between the region and the rest)."""
