@@ -18,8 +18,10 @@ Tables:
 3. Sudoku 16x16 and 25x25 at level 5 (and sgt-solo at the same sizes, within --sgt-timeout).
 4. Slitherlink 3x3 ... 10x10 (van Dam 2008), normal and hard, against sgt-loopy
    --generate 'WxHt0d<e|n|t|h>': time per puzzle and remaining clues as a fraction of cells.
-   Like sgt-loopy's batch, satgrid's puzzles are timed back to back and audited afterwards; the
-   hard rows also give the mean with the driver's audit between puzzles (same puzzles). Runs
+   Like sgt-loopy's batch, satgrid's puzzles are timed back to back and audited afterwards.
+   satgrid hard and sgt-loopy h take turns for --rounds rounds (default 5) of the same puzzles;
+   their time is the median of the rounds' means, with the range. The hard rows also give the
+   mean with the driver's audit between puzzles (same puzzles). Runs
    only when satgrid/generators/slitherlink.py exists (it is written separately); otherwise the
    table says so.
 """
@@ -152,45 +154,73 @@ def solo_rows(size: str, letters: str, count: int, timeout: float, audit: bool =
 
 
 # -- Slitherlink --------------------------------------------------------------------------------
-def slitherlink_rows(sizes, count: int, seed: int, timeout: float, skip_sgt: bool) -> list[list[str]]:
+def loopy_row(size: int, letter: str, run: tuple[float, list[str]] | None, count: int,
+              timeout: float, per: str | None = None) -> list[str]:
+    """The table row of an sgt-loopy batch (``per``: its time column, if not the batch's own)."""
+    if run is None:
+        return [f"{size}x{size}", f"sgt-loopy {letter}", str(count), f"not done in {timeout:g} s",
+                "-", "-", "-", "-"]
+    seconds, ids = run
+    puzzles = [api.load_text(i)[0] for i in ids]
+    fraction = [len(p.clues()) / (size * size) for p in puzzles]
+    minimal = sum(bool(api.solve(p, audit=True).minimal) for p in puzzles) / len(puzzles)
+    return [f"{size}x{size}", f"sgt-loopy {letter} ({LOOPY_LETTERS[letter]})", str(len(ids)), "-",
+            per or ms(seconds), "-", f"{100 * statistics.mean(fraction):.1f}%", f"{100 * minimal:.0f}%"]
+
+
+def over_rounds(means: list[float]) -> str:
+    """The median of per-round means, with their range when there are several rounds."""
+    middle = ms(statistics.median(means))
+    return middle if len(means) == 1 else f"{middle} ({ms(min(means))}-{ms(max(means))})"
+
+
+def slitherlink_rows(sizes, count: int, seed: int, timeout: float, skip_sgt: bool,
+                     rounds: int) -> list[list[str]]:
     """satgrid's rows time a batch the way sgt-loopy's --generate does: the puzzles are made back
-    to back, then every one is audited (unique, minimal). The driver audits each puzzle before it
-    makes the next; the hard rows also give that mean ("audit between"), on the same seeds. The
-    audit's own solver and data evict the generator's from the CPU caches, which cost 10x10
-    hard generation about 0.5 ms a puzzle (summing a list of two million ints between puzzles costs about as much)."""
+    to back, then every one is audited (unique, minimal). The hard flavour and sgt-loopy's hard
+    level take turns for ``rounds`` rounds of the same puzzles, so a slow spell of the machine
+    falls on both; their time column is the median of the rounds' means (and the range). The
+    driver audits each puzzle before it makes the next; the hard rows also give that mean
+    ("audit between"), on the same seeds. The hard rows' median is the median of the rounds'."""
     rows = []
     for size in sizes:
-        for flavour in ("normal", "hard"):
-            seeds = [derive_seed(seed + size, i) for i in range(count)]
-            batch = [make_timed("slitherlink", size, size, s, flavour=flavour) for s in seeds]
-            made = [audit_generated(m) for m in batch]
+        seeds = [derive_seed(seed + size, i) for i in range(count)]
+        normal = [audit_generated(m) for m in
+                  [make_timed("slitherlink", size, size, s, flavour="normal") for s in seeds]]
+        hard_medians, hard_means, loopy_means, hard, loopy = [], [], [], [], None
+        for _ in range(rounds):
+            batch = [make_timed("slitherlink", size, size, s, flavour="hard") for s in seeds]
+            assert not hard or [m.puzzle for m in batch] == [m.puzzle for m in hard]
+            hard, gen = batch, [m.generate_s for m in batch]
+            hard_medians.append(statistics.median(gen))
+            hard_means.append(statistics.mean(gen))
+            if not skip_sgt:
+                run = sgt_run(LOOPY, f"{size}x{size}t0dh#satgrid-bench", count, timeout)
+                loopy = loopy or run
+                if run is not None:
+                    loopy_means.append(run[0])
+        audited = [audit_generated(m) for m in hard]
+        one_by_one = [generate_one("slitherlink", size, size, s, flavour="hard") for s in seeds]
+        assert [m.puzzle.givens for m in one_by_one] == [m.puzzle.givens for m in audited]
+        for flavour, made, mean in (("normal", normal, None), ("hard", audited, hard_means)):
             fraction = [len(m.puzzle.clues()) / (size * size) for m in made]
             gen = [m.generate_s for m in made]
-            between = "-"
-            if flavour == "hard":
-                one_by_one = [generate_one("slitherlink", size, size, s, flavour=flavour) for s in seeds]
-                assert [m.puzzle.givens for m in one_by_one] == [m.puzzle.givens for m in made]
-                between = ms(statistics.mean(m.generate_s for m in one_by_one))
             rows.append([f"{size}x{size}", f"satgrid {flavour}", str(count),
-                         ms(statistics.median(gen)), ms(statistics.mean(gen)), between,
+                         ms(statistics.median(hard_medians if mean else gen)),
+                         over_rounds(mean) if mean else ms(statistics.mean(gen)),
+                         ms(statistics.mean(m.generate_s for m in one_by_one)) if mean else "-",
                          f"{100 * statistics.mean(fraction):.1f}%",
                          f"{100 * sum(bool(m.result.minimal) for m in made) / count:.0f}%"])
         if skip_sgt:
             continue
         for letter in LOOPY_LETTERS:
-            params = f"{size}x{size}t0d{letter}#satgrid-bench"
-            run = sgt_run(LOOPY, params, count, timeout)
-            if run is None:
-                rows.append([f"{size}x{size}", f"sgt-loopy {letter}", str(count),
-                             f"not done in {timeout:g} s", "-", "-", "-", "-"])
-                continue
-            per, ids = run
-            puzzles = [api.load_text(i)[0] for i in ids]
-            fraction = [len(p.clues()) / (size * size) for p in puzzles]
-            minimal = sum(bool(api.solve(p, audit=True).minimal) for p in puzzles) / len(puzzles)
-            rows.append([f"{size}x{size}", f"sgt-loopy {letter} ({LOOPY_LETTERS[letter]})",
-                         str(len(ids)), "-", ms(per), "-", f"{100 * statistics.mean(fraction):.1f}%",
-                         f"{100 * minimal:.0f}%"])
+            if letter == "h":
+                per = over_rounds(loopy_means) if loopy_means else None
+                rows.append(loopy_row(size, letter, loopy, count, timeout, per))
+            else:
+                params = f"{size}x{size}t0d{letter}#satgrid-bench"
+                rows.append(loopy_row(size, letter, sgt_run(LOOPY, params, count, timeout), count,
+                                      timeout))
     return rows
 
 
@@ -202,6 +232,8 @@ def main() -> None:
                         help="seconds per sgt-puzzles run (default 300, --quick 60)")
     parser.add_argument("--seed", type=int, default=2009)
     parser.add_argument("--only", choices=["sudoku", "slitherlink"], help="one genre's tables")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="rounds of Slitherlink hard against sgt-loopy h (default 5, --quick 2)")
     args = parser.parse_args()
     count = 20 if args.quick else 100
     timeout = args.sgt_timeout or (60 if args.quick else 300)
@@ -259,7 +291,8 @@ def slitherlink_table(args, timeout: float, have_sgt: bool) -> None:
                   "mean, audit between", "clues / cells", "minimal"]
         table("Slitherlink 3x3 ... 10x10 (van Dam 2008: about 44% normal, 41% hard), "
               "against sgt-loopy", header,
-              slitherlink_rows(sizes, 10 if args.quick else 100, args.seed, timeout, not have_sgt))
+              slitherlink_rows(sizes, 10 if args.quick else 100, args.seed, timeout, not have_sgt,
+                               args.rounds or (2 if args.quick else 5)))
     else:
         print("\n## Slitherlink 3x3 ... 10x10 against sgt-loopy")
         print("not run: satgrid/generators/slitherlink.py is not present yet (this table fills "
