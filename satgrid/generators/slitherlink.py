@@ -41,7 +41,8 @@ solver per puzzle.
    unless said: the one-clause cut:
    2.5-4.5%; numbers as anchors, no anchor variable per cell: ~3%; flips over cached index
    arrays, a move's numbers tested as one subset: witnesses 1.1 -> 0.6 ms; clauses loaded by
-   ``map``: 0.35 -> 0.28 us a clause; growth tables per rule: ~10% of growth. Earlier: the loop
+   ``map``: 0.35 -> 0.28 us a clause; growth tables per rule: ~10% of growth; the change of a
+   cell written out in :meth:`Region.apply`: growth 1.05 -> 0.85 ms. Earlier: the loop
    rule over edges, no dot variables: ~10%;
    small loops barred: 79 -> 63 calls, ~10%; minisat-gh (:data:`OPTIONS`): 3%; a growth try
    from one random draw: growth ~12% (puzzles change); leaner lazy-cut bookkeeping: ~3%;
@@ -78,7 +79,17 @@ solver per puzzle.
    needs 28 queries a puzzle against the greedy's 47: most of the remaining gap is numbers
    that must stay and that no one- or two-cell move shows (for three quarters of them no move
    of up to four cells within three steps of the number works either); the largest loop of a
-   rejected model cut too from a question's second or fourth round (within noise). Kept: the
+   rejected model cut too from a question's second or fourth round (within noise); the inside
+   colouring (5% slower); Glucose 3 and 4, also in their incremental mode (6-9% slower); one
+   propagation call before each question that drops the run of next numbers it shows fixed
+   (7 fewer UNSAT calls, but the ones the solver answers fastest: 8% slower); a run asked as
+   "one of its numbers is broken" through their breakers instead of the blocker (4% slower);
+   the run size kept or halved, not reset, after a number a witness keeps (55 instead of 60
+   calls, time within noise); the breaker or the numbers reversed in the assumptions (within
+   noise); loops round one or two cells barred instead of three (1-5% slower); witnesses from
+   moves of the other loop a kept number's question returns (simulated: 2.2 numbers a puzzle,
+   3 calls, about what the moves cost to find); a rejected model mended into one loop by
+   moving one cell (1 of 14 rejected models could be). Kept: the
    largest loop cut too when it recurs (:class:`~satgrid.loop.SingleLoop`): 10x10 ~1%, the
    puzzles with 130-160 calls fall to 60-100, and 20x20 went from 708 to 322 calls and from
    163 to 101 ms mean over 10 puzzles (medians equal).
