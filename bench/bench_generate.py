@@ -235,6 +235,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=None,
                         help="rounds of Slitherlink hard against sgt-loopy h (default 5, --quick 2)")
     args = parser.parse_args()
+    if args.rounds is not None and args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     count = 20 if args.quick else 100
     timeout = args.sgt_timeout or (60 if args.quick else 300)
     have_sgt = not args.skip_sgt and Path(SOLO).exists()
