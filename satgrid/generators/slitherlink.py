@@ -34,11 +34,13 @@ solver per puzzle.
    encoding (:func:`~satgrid.genres.slitherlink.encode`), and loops round at most three cells
    are barred up front (:func:`~satgrid.genres.slitherlink.small_loop_lemma`); a sub-loop is
    cut by one clause, "not all of its edges" (:data:`CUT_FORM`), and positive numbers anchor
-   the cuts through their selectors (no anchor variables). 10x10 hard: about 60 SAT calls and
-   8.0-8.3 ms median, 8.5-8.7 mean in ``bench/bench_generate.py``, where sgt-loopy's hard level
-   took 8.5-8.6 ms a puzzle in the same runs (three runs back to back: the median below loopy's
-   time each time, the mean below it once and 2% above it twice). Paired runs, same puzzles
-   unless said: the one-clause cut:
+   the cuts through their selectors (no anchor variables). 10x10 hard: about 60 SAT calls; in
+   ``bench/bench_generate.py`` (100 puzzles made back to back, as sgt-loopy's batch is, five
+   rounds taking turns with sgt-loopy's hard level) the mean was 7.2-8.6 ms a puzzle against
+   loopy's 7.8-9.0 ms, below it in four of six runs, 4-6% above it in two; with the driver's
+   audit between puzzles 8.1-8.6 ms (summing a list of two million ints between puzzles slows
+   generation about as much: the generator's data leave the CPU caches).
+   Paired runs, same puzzles unless said: the one-clause cut:
    2.5-4.5%; numbers as anchors, no anchor variable per cell: ~3%; flips over cached index
    arrays, a move's numbers tested as one subset: witnesses 1.1 -> 0.6 ms; clauses loaded by
    ``map``: 0.35 -> 0.28 us a clause; growth tables per rule: ~10% of growth; the change of a
