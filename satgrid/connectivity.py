@@ -93,7 +93,7 @@ class ConnectedSubgraph:
         self._plain = all(lit is None for lit in self._link_lits)
         self._plain_neighbours = [[v for v, _ in near] for near in self._neighbours]
         self._plain_sets = [frozenset(near) for near in self._plain_neighbours]
-        self._anchor_sets = [frozenset(index[n] for n in nodes if n in index) for _, nodes in self.anchors]
+        self._anchor_sets = [self.clue_anchor(nodes) for _, nodes in self.anchors]
         self._read_nodes = TruthReader(self._node_lits)
         self._read_links = None if self._plain else TruthReader(self._link_lits)
         self._read_anchors = TruthReader([lit for lit, _ in self.anchors])
