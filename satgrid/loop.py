@@ -56,7 +56,9 @@ class SingleLoop:
     incident: dict[Vertex, list[int]] = field(init=False)
     _steps: list[list[tuple[int, int]]] = field(init=False, repr=False)
     _ends: list[tuple[int, int]] = field(init=False, repr=False)
+    _after: list[tuple[int, ...]] = field(init=False, repr=False)
     _read_edges: TruthReader = field(init=False, repr=False)
+    _off: list[int] = field(init=False, repr=False)
     _edge_indices: range = field(init=False, repr=False)
     _edges_at: dict[Vertex, list[Edge]] = field(init=False, repr=False)
     _clauses: list[Clause] | None = field(init=False, repr=False, default=None)
@@ -86,7 +88,20 @@ class SingleLoop:
         for k, (a, b) in enumerate(self._ends):
             self._steps[a].append((k, b))
             self._steps[b].append((k, a))
+        #: The walk on directed edges: state 2k + d = edge k walked to its end ``ends[k][d]``;
+        #: after[state] = (k2, the state of k2 walked on from there, ...) for the other edges
+        #: there, flat, the last one repeated up to three. Only when every vertex has 2 to 4
+        #: edges (grids); else empty, and the walk reads every edge's truth first.
+        self._after = []
+        if all(2 <= len(steps) <= 4 for steps in self._steps):
+            for k, ends in enumerate(self._ends):
+                for end in ends:
+                    nexts = [(k2, 2 * k2 + (self._ends[k2][0] == end))
+                             for k2, _ in self._steps[end] if k2 != k]
+                    nexts += nexts[-1:] * (3 - len(nexts))
+                    self._after.append(tuple(x for pair in nexts for x in pair))
         self._read_edges = TruthReader(list(self.edges.values()))
+        self._off = [-lit for lit in self.edges.values()]
         self._edge_indices = range(len(self.edges))
 
     def clauses(self, pool: VarPool) -> list[Clause]:
@@ -136,20 +151,69 @@ class SingleLoop:
         largest = frozenset(loops[0])
         recurring, self._last_largest = largest == self._last_largest, largest
         held = self.connected.anchors_for(loops, value, anchors, first=0 if recurring else 1)
-        lits = self._read_edges.lits  # edge k's literal
-        cuts = [[[-held[i], *(-lits[k] for k in loop)] if i in held
-                 else [*(-lits[k] for k in loop), *(-lits[k] for k in loops[0])]]
+        off = self._off.__getitem__  # edge k -> its negated literal
+        cuts = [[[-held[i], *map(off, loop)] if i in held else [*map(off, loop), *map(off, loops[0])]]
                 for i, loop in enumerate(loops[1:], 1)]
         if 0 in held:
-            cuts.append([[-held[0], *(-lits[k] for k in loops[0])]])
+            cuts.append([[-held[0], *map(off, loops[0])]])
         return cuts
 
     def _loops(self, value: Assignment) -> list[list[int]] | None:
         """The loops of a solver model, as lists of edge indices (the connected rule's nodes),
         largest first; None if some chosen edge ends at a vertex without a second one (not a
         model of the degree clauses). A walk along each loop reads about one edge a step, where
-        the general component search reads every edge and every pair of adjacent edges."""
-        on = self._read_edges(value)
+        the general component search reads every edge and every pair of adjacent edges.
+
+        On a grid (every vertex has 2 to 4 edges) whose edges are the variables 1..n (a model's
+        first n entries), the loops are walked on the model itself (:meth:`_walk`: a step is a
+        table lookup and at most three reads), and the walk stops once the variables of the
+        loops found add up to those of every chosen edge: the sum of the first n entries (+v
+        chosen, -v not) is twice that minus 1 + ... + n. No edge's truth is read beyond the
+        first chosen one and the loops' neighbours (a 10x10 model of one loop: 15 -> 9 us)."""
+        model = value.model
+        n = len(self._ends)
+        if not (self._after and self._read_edges.leading and len(model) >= n):
+            return self._loops_of(self._read_edges(value))
+        head = model[:n]
+        left = (sum(head) + n * (n + 1) // 2) // 2  # the sum of the chosen edges' variables
+        loops: list[list[int]] = []
+        walked: set[int] = set()
+        for first in compress(self._edge_indices, map((0).__lt__, head)):
+            if first in walked:
+                continue
+            members = self._walk(head, first)
+            if members is None:
+                return None
+            loops.append(members)
+            left -= sum(members) + len(members)
+            if not left:
+                break
+            walked.update(members)
+        loops.sort(key=len, reverse=True)
+        return loops
+
+    def _walk(self, head: list[int], first: int) -> list[int] | None:
+        """The loop through edge ``first`` on a model's first n entries (:meth:`_loops`); None
+        if it does not close (a vertex of degree 1, or 3 and more)."""
+        members, after = [first], self._after
+        state = start = 2 * first + 1
+        for _ in self._edge_indices:  # a loop has at most n edges
+            c = after[state]
+            if head[c[0]] > 0:
+                state = c[1]
+            elif head[c[2]] > 0:
+                state = c[3]
+            elif head[c[4]] > 0:
+                state = c[5]
+            else:
+                return None
+            if state == start:
+                return members
+            members.append(state >> 1)
+        return None
+
+    def _loops_of(self, on: list[bool]) -> list[list[int]] | None:
+        """:meth:`_loops` from the truth of every edge, for any graph."""
         chosen = list(compress(self._edge_indices, on))
         ends, steps = self._ends, self._steps
         loops: list[list[int]] = []

@@ -195,3 +195,51 @@ def test_clue_anchors_condition_the_cut(cut_form: str) -> None:
     else:
         (cut,) = cuts
         assert not {-near, -far} & {x for clause in cut for x in clause}
+
+
+def region_boundary(rows: int, cols: int, cells: set[tuple[int, int]]) -> set[Edge]:
+    """The edges between the cells in ``cells`` and the rest (outside the grid counts as rest)."""
+    out: set[Edge] = set()
+    for r in range(rows):
+        for c in range(cols):
+            for edge, (dr, dc) in zip(square(r, c), ((-1, 0), (1, 0), (0, -1), (0, 1))):
+                if ((r, c) in cells) != ((r + dr, c + dc) in cells):
+                    out.add(edge)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_the_model_walk_finds_the_loops_the_component_search_finds(data) -> None:
+    """On a grid whose edges are the variables 1..n, :meth:`SingleLoop._loops` walks a model's
+    loops on the model itself; it must find the same loops as the walk over every edge's truth
+    (:meth:`SingleLoop._loops_of`) and as networkx's components: random regions of a 5x6 grid
+    whose boundaries are loops (one, several, nested), and ones that are not loops at all."""
+    import networkx as nx
+
+    from satgrid.solver import Assignment
+
+    rows, cols = 5, 6
+    edges = dot_grid_edges(rows + 1, cols + 1)
+    pool = VarPool()
+    lits = {e: pool.var("edge", *e) for e in edges}
+    rule = SingleLoop("loop", lits, pool, cut_form="whole")
+    cells = data.draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1))), label="cells")
+    chosen = region_boundary(rows, cols, cells)
+    if data.draw(st.booleans(), label="break a loop"):
+        chosen ^= set(data.draw(st.lists(st.sampled_from(edges), max_size=2), label="toggled"))
+    graph = nx.Graph(list(chosen))
+    degrees = {d for _, d in graph.degree}
+    if max(degrees, default=0) > 2:  # models of the degree clauses have none (the walks assume it)
+        return
+    model = [lits[e] if e in chosen else -lits[e] for e in edges]
+    walked = rule._loops(Assignment(model + [7, -8]))  # later variables are not edges
+    general = rule._loops_of([e in chosen for e in edges])
+    if degrees <= {2}:  # loops: one component each
+        index = {frozenset(e): lits[e] - 1 for e in edges}
+        expected = sorted((sorted(index[frozenset(e)] for e in graph.subgraph(part).edges)
+                           for part in nx.connected_components(graph)), key=len, reverse=True)
+        assert [sorted(loop) for loop in walked] == [sorted(loop) for loop in general]
+        assert sorted(map(sorted, walked)) == sorted(expected)
+    else:  # an open path: not a model of the degree clauses
+        assert walked is None and general is None
