@@ -7,7 +7,7 @@ variables, is blocked behind an activation literal, so the solver stays usable);
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import AbstractSet, Callable, Iterable, Mapping, Sequence
 
 from .encoding import ClueKey
 from .errors import LimitReached
@@ -157,7 +157,7 @@ class PuzzleQueries:
     def minimal_clue_set(
         self, projection: Projection, order: Sequence[ClueKey] | None = None,
         accept: Callable[[list[ClueKey]], bool] | None = None,
-        needed: Callable[[ClueKey, set[ClueKey]], bool] | None = None,
+        witnesses: Mapping[ClueKey, Sequence[AbstractSet[ClueKey]]] | None = None,
         settle: bool = False,
         broken: Callable[[Assignment, Sequence[ClueKey]], set[ClueKey]] | None = None,
     ) -> list[ClueKey] | None:
@@ -169,22 +169,23 @@ class PuzzleQueries:
         Removing clues only relaxes a puzzle, so a clue needed once stays needed and the result
         is minimal (for uniqueness and ``accept`` together). None if a limit was hit.
 
-        ``needed(key, removed)``, if given, is a cheap sufficient test that ``key`` must stay
-        once the clues ``removed`` are gone (typically: the genre knows another solution that
-        breaks ``key`` and no other clue still on); a clue it vouches for is kept without a SAT
-        call. It must never say yes wrongly.
+        ``witnesses``, if given, vouch for clues that must stay: ``witnesses[key]`` holds sets
+        of clues (``key`` among them), each the clues some other solution breaks (typically one
+        the genre finds by a small change of the known solution). Once all of a set but ``key``
+        are gone, that solution solves the puzzle without ``key``, so ``key`` stays, without a
+        SAT call. A set must never name a solution that does not exist.
 
         Runs of clues are tried at once (galloping): when the next ``k`` clues can all go
         together, one-at-a-time deletion would drop each of them too (every prefix of the run
         goes as well, by the same monotonicity), so the result is exactly the one-at-a-time
-        result, in fewer SAT calls while most clues can go. A run stops before a clue that
-        ``needed`` vouches for; a run that fails is retried from its first clue alone; a run that
+        result, in fewer SAT calls while most clues can go. A run stops before a clue that a
+        witness vouches for; a run that fails is retried from its first clue alone; a run that
         succeeds doubles the next one.
 
         ``broken(assignment, keys)``, if given, names the clues among ``keys`` an assignment
         breaks. A run that fails comes with a solution that breaks some of the run's clues and no
-        clue still on; it is kept as a witness: a clue it breaks must stay once the others it
-        breaks are gone (the retried run then often keeps that clue without a SAT call).
+        clue still on; it becomes a witness too (the retried run then often keeps one of those
+        clues without a SAT call).
 
         ``settle=True`` is for a session that serves this one deletion and is then closed (the
         generators' own sessions): a decided clue is decided for good, so it becomes a unit
@@ -198,13 +199,14 @@ class PuzzleQueries:
         sel, literal = self.selectors, self.session.literal_clues
         removed: list[ClueKey] = []
         gone: set[ClueKey] = set()
-        witnesses: dict[ClueKey, list[set[ClueKey]]] = {}
+        given = witnesses if witnesses is not None else {}
+        found: dict[ClueKey, list[set[ClueKey]]] = {}  # from failed runs
         self._prefer(projection)
 
         def vouched(key: ClueKey, off: set[ClueKey]) -> bool:
-            if any(others <= off for others in witnesses.get(key, ())):
-                return True
-            return needed is not None and needed(key, off)
+            """Some witness of ``key`` breaks no clue outside ``off`` (which holds ``key``)."""
+            return any(clues <= off for clues in given.get(key, ())) or \
+                any(clues <= off for clues in found.get(key, ()))
 
         def keep(key: ClueKey) -> None:
             if settle:
@@ -219,12 +221,12 @@ class PuzzleQueries:
         i, size = 0, 1
         while i < len(keys):
             run: list[ClueKey] = []
-            off = set(gone)  # gone and the run so far
+            off = set(gone)  # gone, the run so far and the clue asked about
             for key in keys[i:i + size]:
+                off.add(key)
                 if vouched(key, off):
                     break
                 run.append(key)
-                off.add(key)
             if not run:
                 keep(keys[i])  # vouched for: this clue stays
                 i += 1
@@ -242,7 +244,7 @@ class PuzzleQueries:
             if status == "sat" and witness and outcome.assignment is not None:
                 breaks = broken(outcome.assignment, run)
                 for key in breaks:
-                    witnesses.setdefault(key, []).append(breaks - {key})
+                    found.setdefault(key, []).append(breaks)
             if status == "unknown":
                 return None
             if status == "unsat" and (accept is None or accept(trial)):

@@ -446,25 +446,17 @@ def flips(region: Region) -> dict[tuple[Cell, ...], list[Cell]]:
     return out
 
 
-def flip_witnesses(region: Region, clues: dict) -> Callable[[Cell, set], bool]:
-    """A sufficient test that a number must stay (for the core's greedy deletion): some legal
-    move (:func:`flips`) alters that number and no other number still on. The moved loop then
-    solves the puzzle without that number, so it is not unique any more. No SAT call."""
-    moves_of: dict[Cell, list[frozenset[Cell]]] = {}
+def flip_witnesses(region: Region, clues: dict) -> dict[Cell, list[frozenset[Cell]]]:
+    """Witnesses that numbers must stay (for the core's greedy deletion): for each number, the
+    sets of numbers that the legal moves (:func:`flips`) altering it alter. Once the others of
+    such a set are gone, the moved loop solves the puzzle without that number, so it is not
+    unique any more. No SAT call."""
+    witnesses: dict[Cell, list[frozenset[Cell]]] = {}
     for changed in flips(region).values():
         numbers = frozenset([k for k in changed if k in clues])
         for cell in numbers:
-            moves_of.setdefault(cell, []).append(numbers)
-
-    def needed(key: Cell, gone: set) -> bool:
-        # ``key`` is still on, so it is the one number left on exactly when the others are gone
-        moves = moves_of.get(key)
-        if not moves:
-            return False
-        without = gone | {key}
-        return any(numbers <= without for numbers in moves)
-
-    return needed
+            witnesses.setdefault(cell, []).append(numbers)
+    return witnesses
 
 
 def counts_broken(session: Session, region: Region, clues: dict) -> Callable[[object, list], set]:
@@ -497,7 +489,7 @@ def _remove(queries: PuzzleQueries, projection: tuple[int, ...], region: Region,
 
     before = queries.session.stats.sat_calls
     kept = queries.minimal_clue_set(projection, order, gradable if grader is not None else None,
-                                    needed=flip_witnesses(region, clues), settle=True,
+                                    witnesses=flip_witnesses(region, clues), settle=True,
                                     broken=counts_broken(queries.session, region, clues))
     if kept is None:
         raise SatgridError("a limit was reached while generating")
