@@ -118,6 +118,13 @@ class Session:
             self.solver.add(guarded(clue.broken, lit))
         return lit
 
+    def retire_breaker(self, selector: int) -> list[Clause]:
+        """The unit clause that switches off for good the breaker of the clue ``selector``
+        switches on (none if it has none yet), to add once no question will ask about that clue
+        again; a later :meth:`breaker` call makes a fresh one."""
+        lit = self._breakers.pop(selector, None)
+        return [] if lit is None else [[-lit]]
+
     # -- the CEGAR loop ------------------------------------------------------------------------
     def set_time_limit(self, seconds: float | None) -> None:
         """Every query from now on stops (status "unknown") ``seconds`` from now."""

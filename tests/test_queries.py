@@ -468,3 +468,37 @@ def test_settled_deletion_and_failed_run_witnesses_give_the_one_at_a_time_result
             assert all(session.solve([-queries.selectors[k]]).status == "unsat" for k in kept)
         session.close()
     assert witnessed > 0  # some run failed and left a witness
+
+
+def test_settled_deletion_retires_the_breakers_of_clues_asked_alone() -> None:
+    """With ``settle``, a clue asked about alone is decided for good, so its breaker is switched
+    off by a unit clause (the solver no longer branches on it) and forgotten by the session; the
+    answer is the one-at-a-time answer of an unsettled session."""
+    import random as random_
+
+    from satgrid.generators.slitherlink import grow
+    from satgrid.genres import slitherlink
+
+    region = grow(4, 4, random_.Random(5))
+    clues = region.clues()
+    puzzle = slitherlink.SlitherlinkPuzzle(tuple(tuple(clues[r, c] for c in range(4)) for r in range(4)))
+    order = sorted(clues)
+    random_.Random(5).shuffle(order)
+    answers, retired = [], []
+    for settle in (False, True):
+        session = Session(slitherlink.encode(puzzle))
+        queries = PuzzleQueries(session, puzzle.clues())
+        outcome = queries.solve()
+        assert outcome.status == "sat" and outcome.assignment is not None
+        projection = queries.project(outcome.assignment)
+        made = []
+        breaker = session.breaker
+        session.breaker = lambda selector: made.append(breaker(selector)) or made[-1]  # type: ignore[method-assign]
+        answers.append(sorted(queries.minimal_clue_set(projection, order, settle=settle)))
+        if settle:
+            retired = [lit for lit in made if lit is not None]
+            assert retired and not session._breakers
+            # false at the root: assuming one fails at once, before any propagation
+            assert all(session.propagate([lit])[0] is False for lit in retired)
+        session.close()
+    assert answers[0] == answers[1]
