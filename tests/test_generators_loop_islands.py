@@ -43,6 +43,17 @@ def test_grown_regions_bound_one_simple_loop(ratios):
                        for r in range(size[0]) for c in range(size[1]))
 
 
+@pytest.mark.parametrize("ratios", [(33, 33, 34), (33, 67, 0), (33, 7, 60), (0, 0, 1), (1, 2, 3),
+                                    (5000, 1, 4999), (0.2, 0.3, 0.5)])
+def test_growth_rules_are_drawn_with_the_ratios(ratios):
+    """Integer weights go through the bit table, others through random.choices; either way each
+    rule comes up in proportion to its weight."""
+    draws = loops._rule_draws(random.Random(4), ratios, 30000)
+    assert len(draws) == 30000 and set(draws) <= {1, 2, 3}
+    for rule, weight in zip((1, 2, 3), ratios):
+        assert abs(draws.count(rule) / len(draws) - weight / sum(ratios)) < 0.012
+
+
 def test_flips_give_other_simple_loops_changing_exactly_the_listed_counts():
     rng = random.Random(11)
     seen = {1: 0, 2: 0}

@@ -109,7 +109,7 @@ import random
 import time
 from functools import lru_cache
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, repeat
 from typing import Callable, Sequence
 
 from .. import api
@@ -217,20 +217,24 @@ class Region:
         out in it: ``cells`` and ``where`` (a cell's place in ``cells``), ``inside`` and
         ``closed``, and the eight rings around the cell. A changed cell is a grid cell, so its
         eight neighbours lie inside the padded frame. 10x10 growth 1.05 -> 0.85 ms against a
-        method call per change, same random draws."""
+        method call per change, same random draws. A random pick is ``getrandbits`` of just
+        enough bits, drawn again while too large (uniform, like ``int(random() * n)``, which costs
+        about 0.1 us more a pick): 10x10 growth ~20% faster, other draws."""
         cells, where, inside, closed, rings = self.cells, self.where, self.inside, self.closed, self.rings
-        orthogonal, random_ = self.orthogonal, rng.random
+        orthogonal, draw = self.orthogonal, rng.getrandbits
         (o0, b0), (o1, b1), (o2, b2), (o3, b3), (o4, b4), (o5, b5), (o6, b6), (o7, b7) = self._ring_back
         attempts = range(tries)
         for joins in map(_RULE_TABLES.__getitem__, rules):
             count = len(cells)
             if joins is None:  # rule 1: a region cell leaves
-                if count == 1:  # it may not; the tries still draw, as the others do
-                    for _ in attempts:
-                        random_()
+                if count == 1:  # it may not
                     continue
+                bits = (count - 1).bit_length()
                 for _ in attempts:
-                    i = cells[int(random_() * count)]
+                    pick = draw(bits)  # uniform below count: bits drawn, too large ones redrawn
+                    while pick >= count:
+                        pick = draw(bits)
+                    i = cells[pick]
                     if _CAN_LEAVE[rings[i]]:
                         inside[i] = closed[i] = False
                         k = where.pop(i)
@@ -243,8 +247,11 @@ class Region:
                     continue
             else:  # rules 2 and 3: an outside cell joins
                 span = 4 * count
+                bits = (span - 1).bit_length()
                 for _ in attempts:
-                    pick = int(random_() * span)  # a region cell and a side, from one draw
+                    pick = draw(bits)  # a region cell and a side, from one draw
+                    while pick >= span:
+                        pick = draw(bits)
                     i = cells[pick >> 2] + orthogonal[pick & 3]
                     if not closed[i] and joins[rings[i]]:
                         inside[i] = closed[i] = True
@@ -296,9 +303,24 @@ def grow(rows: int, cols: int, rng: random.Random, ratios: tuple[int, int, int] 
     if len(ratios) != 3 or min(ratios) < 0 or sum(ratios) <= 0:
         raise SatgridError(f"growth ratios must be three non-negative weights, not {ratios!r}")
     region = Region(rows, cols, (rng.randrange(rows), rng.randrange(cols)))
-    rules = rng.choices((1, 2, 3), weights=ratios, k=steps if steps is not None else 10 * rows * cols)
-    region.apply(rules, rng)
+    region.apply(_rule_draws(rng, ratios, steps if steps is not None else 10 * rows * cols), rng)
     return region
+
+
+def _rule_draws(rng: random.Random, ratios: tuple[int, int, int], steps: int) -> list[int]:
+    """``steps`` growth rules (1, 2 or 3) drawn with the weights ``ratios``. Integer weights
+    that add up to at most 4096 index a table by random bits (entries past their sum are drawn
+    again), in C-level loops: a thousand rules in 45 us against random.choices' 115 us."""
+    total = sum(ratios)
+    if not all(isinstance(w, int) for w in ratios) or total > 4096:
+        return rng.choices((1, 2, 3), weights=ratios, k=steps)
+    bits = (total - 1).bit_length()
+    table = [1] * ratios[0] + [2] * ratios[1] + [3] * ratios[2] + [0] * ((1 << bits) - total)
+    rules: list[int] = []
+    while len(rules) < steps:
+        draws = map(rng.getrandbits, repeat(bits, steps - len(rules)))
+        rules += filter(None, map(table.__getitem__, draws))
+    return rules
 
 
 @dataclass
