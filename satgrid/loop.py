@@ -63,7 +63,7 @@ class SingleLoop:
     _edges_at: dict[Vertex, list[Edge]] = field(init=False, repr=False)
     _clauses: list[Clause] | None = field(init=False, repr=False, default=None)
     #: The largest loop of the last model cut in the "whole" form (a heuristic memory).
-    _last_largest: frozenset[int] | None = field(init=False, repr=False, default=None)
+    _last_largest: list[int] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         self.incident = defaultdict(list)
@@ -148,8 +148,8 @@ class SingleLoop:
         10x10 ~1%). The memory of the previous call only chooses which sound cuts to add."""
         if len(loops) < 2:
             return []
-        largest = frozenset(loops[0])
-        recurring, self._last_largest = largest == self._last_largest, largest
+        last, self._last_largest = self._last_largest, loops[0]
+        recurring = last is not None and len(last) == len(loops[0]) and set(last) == set(loops[0])
         held = self.connected.anchors_for(loops, value, anchors, first=0 if recurring else 1)
         off = self._off.__getitem__  # edge k -> its negated literal
         cuts = [[[-held[i], *map(off, loop)] if i in held else [*map(off, loop), *map(off, loops[0])]]
