@@ -19,8 +19,10 @@ Tables:
 4. Slitherlink 3x3 ... 10x10 (van Dam 2008), normal and hard, against sgt-loopy
    --generate 'WxHt0d<e|n|t|h>': time per puzzle and remaining clues as a fraction of cells.
    Like sgt-loopy's batch, satgrid's puzzles are timed back to back and audited afterwards.
-   satgrid hard and sgt-loopy h take turns for --rounds rounds (default 5) of the same puzzles;
-   their time is the median of the rounds' means, with the range. The hard rows also give the
+   satgrid hard and sgt-loopy h take turns for --rounds rounds (default 9) of the same puzzles;
+   their time is the median of the rounds' means, with the range; below the table, each size's
+   round-by-round ratio (satgrid hard's mean over sgt-loopy h's, the two batches of a round run
+   back to back, so a slow spell of the machine falls on both). The hard rows also give the
    mean with the driver's audit between puzzles (same puzzles). Runs
    only when satgrid/generators/slitherlink.py exists (it is written separately); otherwise the
    table says so.
@@ -175,14 +177,16 @@ def over_rounds(means: list[float]) -> str:
 
 
 def slitherlink_rows(sizes, count: int, seed: int, timeout: float, skip_sgt: bool,
-                     rounds: int) -> list[list[str]]:
+                     rounds: int) -> tuple[list[list[str]], dict[int, list[float]]]:
     """satgrid's rows time a batch the way sgt-loopy's --generate does: the puzzles are made back
     to back, then every one is audited (unique, minimal). The hard flavour and sgt-loopy's hard
     level take turns for ``rounds`` rounds of the same puzzles, so a slow spell of the machine
     falls on both; their time column is the median of the rounds' means (and the range). The
     driver audits each puzzle before it makes the next; the hard rows also give that mean
-    ("audit between"), on the same seeds. The hard rows' median is the median of the rounds'."""
-    rows = []
+    ("audit between"), on the same seeds. The hard rows' median is the median of the rounds'.
+    Also returned, by size: each round's satgrid hard mean over sgt-loopy h's (the two batches
+    of a round run back to back)."""
+    rows, paired = [], {}
     for size in sizes:
         seeds = [derive_seed(seed + size, i) for i in range(count)]
         normal = [audit_generated(m) for m in
@@ -199,6 +203,7 @@ def slitherlink_rows(sizes, count: int, seed: int, timeout: float, skip_sgt: boo
                 loopy = loopy or run
                 if run is not None:
                     loopy_means.append(run[0])
+                    paired.setdefault(size, []).append(hard_means[-1] / run[0])
         audited = [audit_generated(m) for m in hard]
         one_by_one = [generate_one("slitherlink", size, size, s, flavour="hard") for s in seeds]
         assert [m.puzzle.givens for m in one_by_one] == [m.puzzle.givens for m in audited]
@@ -221,7 +226,7 @@ def slitherlink_rows(sizes, count: int, seed: int, timeout: float, skip_sgt: boo
                 params = f"{size}x{size}t0d{letter}#satgrid-bench"
                 rows.append(loopy_row(size, letter, sgt_run(LOOPY, params, count, timeout), count,
                                       timeout))
-    return rows
+    return rows, paired
 
 
 def main() -> None:
@@ -233,7 +238,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2009)
     parser.add_argument("--only", choices=["sudoku", "slitherlink"], help="one genre's tables")
     parser.add_argument("--rounds", type=int, default=None,
-                        help="rounds of Slitherlink hard against sgt-loopy h (default 5, --quick 2)")
+                        help="rounds of Slitherlink hard against sgt-loopy h (default 9, --quick 2)")
     args = parser.parse_args()
     if args.rounds is not None and args.rounds < 1:
         parser.error("--rounds must be at least 1")
@@ -291,10 +296,16 @@ def slitherlink_table(args, timeout: float, have_sgt: bool) -> None:
     if "slitherlink" in GENERATORS:
         header = ["size", "generator", "puzzles", "gen ms med", "ms per puzzle (mean)",
                   "mean, audit between", "clues / cells", "minimal"]
+        rows, paired = slitherlink_rows(sizes, 10 if args.quick else 100, args.seed, timeout,
+                                        not have_sgt, args.rounds or (2 if args.quick else 9))
         table("Slitherlink 3x3 ... 10x10 (van Dam 2008: about 44% normal, 41% hard), "
-              "against sgt-loopy", header,
-              slitherlink_rows(sizes, 10 if args.quick else 100, args.seed, timeout, not have_sgt,
-                               args.rounds or (2 if args.quick else 5)))
+              "against sgt-loopy", header, rows)
+        if paired:
+            print("\nsatgrid hard / sgt-loopy h, round by round (a round's two batches run back "
+                  "to back): median (range)")
+            for size, ratios in paired.items():
+                print(f"  {size}x{size}: {statistics.median(ratios):.2f} "
+                      f"({min(ratios):.2f}-{max(ratios):.2f}), {len(ratios)} rounds")
     else:
         print("\n## Slitherlink 3x3 ... 10x10 against sgt-loopy")
         print("not run: satgrid/generators/slitherlink.py is not present yet (this table fills "
