@@ -209,9 +209,13 @@ class PuzzleQueries:
             return any(clues <= off for clues in given.get(key, ())) or \
                 any(clues <= off for clues in found.get(key, ()))
 
-        def keep(key: ClueKey, done: Sequence[list[int]] = ()) -> None:
+        #: with ``settle``: the unit clauses of clues decided since the last question, added
+        #: in one call before the next (a run of vouched clues makes one call, not one each)
+        settled: list[list[int]] = []
+
+        def keep(key: ClueKey) -> None:
             if settle:
-                self.session.add([[sel[key]], *done])
+                settled.append([sel[key]])
 
         if settle:
             ordered = set(keys)
@@ -240,6 +244,9 @@ class PuzzleQueries:
             else:  # several clues go at once: negations and breakers speak of one clue
                 extra = self.blocker(projection)
             witness = broken is not None and len(run) > 1  # a lone clue that fails is kept anyway
+            if settled:
+                self.session.add(settled)
+                settled.clear()
             outcome = self.session.solve([*on, extra], need_model=witness)
             status = outcome.status
             if status == "sat" and witness and outcome.assignment is not None:
@@ -250,15 +257,18 @@ class PuzzleQueries:
                 return None
             # a settled clue is asked about no more: its breaker goes for good (fewer free
             # variables for the solver to branch on; 10x10 Slitherlink: 10% fewer decisions)
-            done = self.session.retire_breaker(sel[run[0]]) if settle and len(run) == 1 else []
+            if settle and len(run) == 1:
+                settled += self.session.retire_breaker(sel[run[0]])
             if status == "unsat" and (accept is None or accept(trial)):
                 removed, i, size = trial, i + len(run), 2 * size
                 gone.update(run)
                 if settle:
-                    self.session.add([*done, *([-sel[k]] for k in run if sel[k] not in literal)])
+                    settled += ([-sel[k]] for k in run if sel[k] not in literal)
             elif len(run) == 1:
-                keep(run[0], done)  # this clue stays
+                keep(run[0])  # this clue stays
                 i += 1
             else:
                 size = 1
+        if settled:
+            self.session.add(settled)
         return [key for key in self.selectors if key not in gone]
