@@ -93,10 +93,23 @@ solver per puzzle.
    3 calls, about what the moves cost to find); a rejected model mended into one loop by
    moving one cell (1 of 14 rejected models could be); the "exit" cut for questions about one
    number only (8% slower); runs that stop before a number a move nearly vouches for (4-6%
-   slower). Kept: the
+   slower); python-sat's C solve and model functions called directly, past its Python
+   wrappers (within noise); python-sat's warm-start mode (5% faster, but other puzzles: its
+   answers are not those of a fresh search, so it is unusable here); the "exit" cut from a
+   question's second, third or fifth round on (within noise to 4% slower), or for sub-loops of
+   at most 12, 20 or 40 edges (1-6% slower); loops round four cells barred too, with blocks of
+   two or three cells so that the guard can hold (2 fewer calls, 5-6% slower: the clauses cost
+   more to load than the calls they save); maplesat, mergesat3, maplechrono, maplecm,
+   minicard, glucose 4.2 and gluecard 4 (7% to 15x slower; minisat22 ties). Kept: the
    largest loop cut too when it recurs (:class:`~satgrid.loop.SingleLoop`): 10x10 ~1%, the
    puzzles with 130-160 calls fall to 60-100, and 20x20 went from 708 to 322 calls and from
-   163 to 101 ms mean over 10 puzzles (medians equal).
+   163 to 101 ms mean over 10 puzzles (medians equal). Later, paired runs on the same puzzles
+   unless said: one-loop models walked on the model itself (a model's loops: 15 -> 9 us);
+   witnesses as clue sets, tested without a set union (~1%); the breaker of a decided number
+   switched off (10% fewer decisions, ~1.5%); clauses loaded with the handle by ``repeat``
+   (2,351 clauses: 0.84 -> 0.74 ms); the cells a two-cell move alters read off a layout
+   (flips 0.3 -> 0.15 ms); growth picks by ``getrandbits`` (growth 1.43 -> 1.05 ms, other
+   puzzles, same distributions).
 4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
    puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
    propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as
@@ -270,14 +283,11 @@ class Region:
             rings[i + o7] ^= b7
 
     def clues(self) -> dict[tuple[int, int], int]:
-        """Every cell's count of loop sides (sides between the region and the rest)."""
-        inside, w = self.inside, self.width
-        out = {}
-        for r in range(self.rows):
-            for c in range(self.cols):
-                i = self.index(r, c)
-                out[r, c] = sum(inside[i] != inside[i + off] for off in (-w, w, -1, 1))
-        return out
+        """Every cell's count of loop sides (sides between the region and the rest): read off
+        its ring, the region neighbours of a cell outside, the others of a cell inside."""
+        inside, rings, index = self.inside, self.rings, self.index
+        return {(r, c): 4 - _SIDES_IN[rings[i]] if inside[i] else _SIDES_IN[rings[i]]
+                for r in range(self.rows) for c in range(self.cols) for i in (index(r, c),)}
 
     def loop_edges(self) -> list[tuple[str, int, int]]:
         """The loop's edges as ``("h"|"v", i, j)`` keys of the Slitherlink encoding."""
