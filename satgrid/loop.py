@@ -168,8 +168,9 @@ class SingleLoop:
         first n entries), the loops are walked on the model itself (:meth:`_walk`: a step is a
         table lookup and at most three reads), and the walk stops once the variables of the
         loops found add up to those of every chosen edge: the sum of the first n entries (+v
-        chosen, -v not) is twice that minus 1 + ... + n. No edge's truth is read beyond the
-        first chosen one and the loops' neighbours (a 10x10 model of one loop: 15 -> 9 us)."""
+        chosen, -v not, summed in C) is twice that minus 1 + ... + n. Python reads no edge
+        beyond the first chosen one and the loops' neighbours (a 10x10 model of one loop: 15 ->
+        9 us)."""
         model = value.model
         n = len(self._ends)
         if not (self._after and self._read_edges.leading and len(model) >= n):

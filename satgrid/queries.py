@@ -209,8 +209,8 @@ class PuzzleQueries:
             return any(clues <= off for clues in given.get(key, ())) or \
                 any(clues <= off for clues in found.get(key, ()))
 
-        #: with ``settle``: the unit clauses of clues decided since the last question, added
-        #: in one call before the next (a run of vouched clues makes one call, not one each)
+        # with ``settle``: the unit clauses of clues decided since the last question, added in
+        # one call before the next (a run of vouched clues makes one call, not one each)
         settled: list[list[int]] = []
 
         def keep(key: ClueKey) -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from itertools import repeat
 from functools import lru_cache
+from itertools import repeat
 from typing import Callable, Iterable, Sequence
 
 import pysat.solvers as pysat_solvers

@@ -483,9 +483,8 @@ def flips(region: Region) -> dict[tuple[Cell, ...], Sequence[Cell]]:
             # y's ring once x has moved: x's bit flips when x is y's diagonal neighbour (``bit``
             # stands for p in q's ring; q in p's ring is the opposite neighbour)
             ring = rings[padded[y]] ^ ((bit if y == q else _OPPOSITE_BIT[bit]) if bit else 0)
-            leaving, joining = side[y], side[x]
-            if (leaving and joining and size <= 2) or \
-                    not (_CAN_LEAVE[ring] if leaving else _CAN_JOIN[ring]):
+            x_in, y_in = side[x], side[y]  # inside now, so leaving
+            if (x_in and y_in and size <= 2) or not (_CAN_LEAVE[ring] if y_in else _CAN_JOIN[ring]):
                 continue
             changed = [*others]
             if own[x]:
@@ -493,7 +492,7 @@ def flips(region: Region) -> dict[tuple[Cell, ...], Sequence[Cell]]:
             if own[y]:
                 changed.append(keys[y])
             # a shared neighbour z keeps its count when it was on one mover's side only
-            changed += [keys[z] for z in shared if (side[z] == joining) == (side[z] == leaving)]
+            changed += [keys[z] for z in shared if (side[z] == x_in) == (side[z] == y_in)]
             out[keys[x], keys[y]] = changed
     return out
 
