@@ -37,10 +37,10 @@ solver per puzzle.
    the cuts through their selectors (no anchor variables). 10x10 hard: about 60 SAT calls; in
    ``bench/bench_generate.py`` (100 puzzles made back to back, as sgt-loopy's batch is, nine
    rounds taking turns with sgt-loopy's hard level) the median of the rounds' means was
-   7.7-10.6 ms a puzzle against loopy's 7.9-13.0 ms in four runs (the machine's speed drifts),
-   the median of the rounds' ratios 0.85-0.98; with the driver's audit between puzzles about
-   8.5 ms (summing a list of two million ints between puzzles slows generation about as much:
-   the generator's data leave the CPU caches).
+   7.7-11.3 ms a puzzle against loopy's 7.9-13.2 ms, at or below it in each of six runs (the
+   machine's speed drifts), and the median of the rounds' ratios 0.85-0.98; with the driver's
+   audit between puzzles 7.7-9.4 ms (summing a list of two million ints between puzzles slows
+   generation about as much: the generator's data leave the CPU caches).
    Paired runs, same puzzles unless said: the one-clause cut:
    2.5-4.5%; numbers as anchors, no anchor variable per cell: ~3%; flips over cached index
    arrays, a move's numbers tested as one subset: witnesses 1.1 -> 0.6 ms; clauses loaded by
