@@ -409,7 +409,6 @@ class _MoveLayout:
 
     keys: list[Cell]  # p's key (r, c)
     padded: list[int]  # p's index in a region's padded arrays (:meth:`Region.index`)
-    neighbours: list[tuple[int, ...]]  # p's grid neighbours
     #: the keys of p's grid neighbours, without and with p's own key first
     around: list[tuple[Cell, ...]]
     around_self: list[tuple[Cell, ...]]
@@ -443,8 +442,7 @@ def _move_layout(rows: int, cols: int) -> _MoveLayout:
                 mine.append((q, bit, tuple(sorted(shared)), others))
         partners.append(tuple(mine))
     near = [tuple(keys[q] for q in ns) for ns in neighbours]
-    return _MoveLayout(keys, padded, neighbours, near,
-                       [(key, *ns) for key, ns in zip(keys, near)], partners)
+    return _MoveLayout(keys, padded, near, [(key, *ns) for key, ns in zip(keys, near)], partners)
 
 
 def flips(region: Region) -> dict[tuple[Cell, ...], Sequence[Cell]]:
@@ -466,8 +464,8 @@ def flips(region: Region) -> dict[tuple[Cell, ...], Sequence[Cell]]:
     size = len(region.cells)
     side = [inside[i] for i in padded]
     # own[p]: p's count changes when p moves (it is not 2); alone[p]: p may move alone
-    own = [sum(side[q] != here for q in near) + (4 - len(near) if here else 0) != 2
-           for here, near in zip(side, layout.neighbours)]
+    own = [(4 - _SIDES_IN[rings[i]] if here else _SIDES_IN[rings[i]]) != 2  # as in clues()
+           for i, here in zip(padded, side)]
     alone = [(_CAN_LEAVE[rings[i]] and size > 1) if here else _CAN_JOIN[rings[i]]
              for i, here in zip(padded, side)]
     out: dict[tuple[Cell, ...], Sequence[Cell]] = {
