@@ -165,9 +165,9 @@ def test_direct_clause_adder_is_found_and_answers_alike(name: str) -> None:
     encoding, _, last = pigeonhole(4, 3)
     clauses = encoding.clauses
     direct = EmbeddedSolver(name)
-    assert direct._add_clause is not None
+    assert direct._direct_add is not None
     plain = EmbeddedSolver(name)
-    plain._add_clause = None
+    plain._direct_add = None
     for solver in (direct, plain):
         solver.add(clauses)
     assert [direct.solve([last]), direct.solve([])] == [plain.solve([last]), plain.solve([])] == [False, True]
