@@ -18,22 +18,38 @@ from pathlib import Path
 from typing import Any, Hashable, Iterable
 
 from . import formats
-from .errors import CheckFailed, SatgridError
+from .errors import CheckFailed, LimitReached, SatgridError
+from .external import is_external
 from .queries import PuzzleQueries
 from .reader import read_text, split_records
 from .registry import GENRES, Genre, genre as genre_named
-from .session import Connectivity, Session, Stats
-from .solver import DEFAULT_SOLVER
+from .session import Connectivity, Session, Stats, within
+from .solver import DEFAULT_SOLVER, check_conflict_limit, check_time_limit, open_solver
 
 
 @dataclass(frozen=True)
 class Options:
-    """How to solve: solver name, limits (per puzzle), and the lowering of global rules."""
+    """How to solve: solver name, limits, the lowering of global rules, and whether an external
+    solver's UNSAT answers are taken on trust instead of re-solved (see satgrid.external).
+
+    ``time_limit`` is wall-clock seconds for the whole of one puzzle, from the start of
+    :func:`solve` (building the encoding included) to its report; ``conflict_limit`` is
+    conflicts per SAT call. Bad limits (negative, nan, inf, out of range) are a SolverError."""
 
     solver: str = DEFAULT_SOLVER
     time_limit: float | None = None
     conflict_limit: int | None = None
     connectivity: Connectivity = "lazy"
+    trust_external_unsat: bool = False
+
+    def __post_init__(self) -> None:
+        check_time_limit(self.time_limit)
+        check_conflict_limit(self.conflict_limit)
+
+    def check_solver(self) -> None:
+        """SolverError now if the solver cannot be opened (unknown name, missing binary),
+        rather than after the first puzzle's encoding is built."""
+        open_solver(self.solver, self.conflict_limit, self.trust_external_unsat).close()
 
 
 @dataclass
@@ -62,6 +78,11 @@ class Result:
         p = self.puzzle
         return p.name or str(p.source)
 
+    def unsat_line(self) -> str | None:
+        """How this puzzle's UNSAT answers from an external solver were established, in words
+        (None for an embedded solver, whose answers are the project's own)."""
+        return unsat_line(self.solver, self.stats.unsat_checks)
+
     def to_json(self) -> dict[str, Any]:
         g, p = self.genre, self.puzzle
         out: dict[str, Any] = {
@@ -86,9 +107,20 @@ class Result:
             out["note"] = self.note
         out["solver"] = self.solver
         s = self.stats
+        if is_external(self.solver):
+            out["unsat_checks"] = dict(s.unsat_checks)
         out["stats"] = {"time_s": round(s.time_s, 6), "sat_calls": s.sat_calls,
                         "cegar_iterations": s.cegar_iterations, "cuts": s.cuts}
         return out
+
+
+def unsat_line(solver: str, checks: dict[str, int]) -> str | None:
+    """``UNSAT answers of external:X: 3 verified by embedded re-solve (cadical153)`` (or
+    ``none``); None when ``solver`` is embedded."""
+    if not is_external(solver):
+        return None
+    said = ", ".join(f"{n} {how}" for how, n in sorted(checks.items())) or "none"
+    return f"UNSAT answers of {solver}: {said}"
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -145,9 +177,11 @@ _SESSIONS: "OrderedDict[Hashable, tuple[Any, Session]]" = OrderedDict()
 _MAX_SESSIONS = 8
 
 
-def session_for(puzzle: Any, options: Options) -> tuple[Session, bool]:
+def session_for(puzzle: Any, options: Options,
+                deadline: float | None = None) -> tuple[Session, bool]:
     """A session for ``puzzle`` (shared with earlier puzzles of the same encoding) and whether
-    the caller owns it (True: close it when done).
+    the caller owns it (True: close it when done). Building a new one stops at ``deadline``
+    (monotonic clock) with :class:`LimitReached`.
 
     Sessions on external solvers (``external:NAME``) are shared too: their clause list only grows
     by sound clauses (rule cuts, clue clauses behind selectors, blocking clauses switched off by
@@ -156,12 +190,15 @@ def session_for(puzzle: Any, options: Options) -> tuple[Session, bool]:
     g = GENRES[puzzle.genre]
     key = g.cache_key(puzzle)
     if key is None:
-        return _new_session(g, puzzle, options), True
-    full_key = (key, options.solver, options.connectivity, options.conflict_limit)
+        with within(deadline):
+            return _new_session(g, puzzle, options), True
+    full_key = (key, options.solver, options.connectivity, options.conflict_limit,
+                options.trust_external_unsat)
     if full_key in _SESSIONS:
         _SESSIONS.move_to_end(full_key)
         return _SESSIONS[full_key][1], False
-    session = _new_session(g, puzzle, options)
+    with within(deadline):
+        session = _new_session(g, puzzle, options)
     _SESSIONS[full_key] = (key, session)
     if len(_SESSIONS) > _MAX_SESSIONS:
         _, (_, old) = _SESSIONS.popitem(last=False)
@@ -170,7 +207,8 @@ def session_for(puzzle: Any, options: Options) -> tuple[Session, bool]:
 
 
 def _new_session(g: Genre, puzzle: Any, options: Options) -> Session:
-    return Session(g.encode(puzzle), options.solver, options.connectivity, options.conflict_limit)
+    return Session(g.encode(puzzle), options.solver, options.connectivity, options.conflict_limit,
+                   trust_external_unsat=options.trust_external_unsat)
 
 
 # -- the pipeline -------------------------------------------------------------------------------
@@ -178,13 +216,21 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
           options: Options = Options(), grade: bool | None = None) -> Result:
     """Solve ``puzzle``; with ``unique`` look for a second solution; with ``audit`` also find the
     redundant clues (implies ``unique``); with ``minimize`` also a minimal clue subset. An audit
-    also grades the puzzle on the propagation ladder unless ``grade=False``."""
+    also grades the puzzle on the propagation ladder unless ``grade=False``.
+
+    ``options.time_limit`` runs from here: a new encoding that is not built by then gives status
+    "unknown" with a note, and every SAT call after it stops at the same deadline."""
     started = time.perf_counter()
+    deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     unique = unique or audit or minimize
     g = GENRES[puzzle.genre]
-    session, owned = session_for(puzzle, options)
+    try:
+        session, owned = session_for(puzzle, options, deadline)
+    except LimitReached as exc:
+        return Result(puzzle, "unknown", options.solver, note=str(exc),
+                      stats=Stats(time_s=time.perf_counter() - started))
     before = session.stats.copy()
-    session.set_time_limit(options.time_limit)
+    session.set_deadline(deadline)
     queries = PuzzleQueries(session, puzzle.clues())
     result = Result(puzzle, "unknown", options.solver)
     try:
@@ -223,11 +269,11 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
             else:
                 result.minimal_clues = sorted(kept)
         if (audit if grade is None else grade) and result.redundant_clues is not None:
-            _grade(result, options, started)
+            _grade(result, options, deadline)
         return result
     finally:
         queries.retire()
-        session.set_time_limit(None)
+        session.set_deadline(None)
         result.stats = session.stats.since(before)
         result.stats.time_s = time.perf_counter() - started
         if owned:
@@ -239,16 +285,14 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
 GRADE_TIME_LIMIT = 5.0
 
 
-def _grade(result: Result, options: Options, started: float) -> None:
+def _grade(result: Result, options: Options, deadline: float | None) -> None:
     """The audit's grade (the propagation ladder of satgrid.grading), within what is left of the
     time limit; a grade cut short is reported in the note. Grades come from the embedded default
     solver whatever solver searched (a propagation fixpoint does not depend on the solver, and
     external solvers cannot propagate)."""
     from .grading import assess  # grading uses this module's sessions
 
-    limit = GRADE_TIME_LIMIT
-    if options.time_limit is not None:
-        limit = max(0.0, options.time_limit - (time.perf_counter() - started))
+    limit = GRADE_TIME_LIMIT if deadline is None else max(0.0, deadline - time.monotonic())
     graded = assess(result.puzzle, DEFAULT_SOLVER, options.connectivity, limit)
     result.grade = graded.level
     if graded.level is None:

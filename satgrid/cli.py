@@ -9,6 +9,7 @@ import contextlib
 import functools
 import json
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from importlib import resources
 from pathlib import Path
@@ -21,7 +22,7 @@ from .errors import SatgridError
 from .puzzle import cell_name
 from .reader import read_text
 from .registry import GENRES
-from .solver import DEFAULT_SOLVER
+from .solver import DEFAULT_SOLVER, MAX_CONFLICT_LIMIT, check_conflict_limit, check_time_limit
 
 
 @contextlib.contextmanager
@@ -43,6 +44,44 @@ def main() -> None:
     """SAT-encoding compiler and solver harness for grid logic puzzles."""
 
 
+class Limit(click.ParamType):
+    """A limit option's value, parsed and checked by the library's own rule (satgrid.solver); a
+    bad value is one line ``satgrid: error: --flag VALUE: problem`` and exit status 2 (bad
+    usage)."""
+
+    def __init__(self, name: str, parse: Any, check: Any):
+        self.name, self._parse, self._check = name, parse, check
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value
+        flag = param.opts[0] if param is not None else self.name
+        try:
+            return self._check(self._parse(value), flag)
+        except ValueError:
+            problem = f"{flag} {value}: not a {'whole ' if self._parse is int else ''}number"
+        except SatgridError as exc:
+            problem = str(exc)
+        click.echo(f"satgrid: error: {problem}", err=True)
+        sys.exit(2)
+
+
+SECONDS = Limit("seconds", float, check_time_limit)
+CONFLICTS = Limit("conflicts", int, check_conflict_limit)
+
+
+def time_limit_option(f):
+    return click.option("--time-limit", type=SECONDS, metavar="SECONDS",
+                        help="Wall-clock seconds per puzzle, building its encoding included "
+                             "(finite, 0 or more).")(f)
+
+
+def trust_option(f):
+    return click.option("--trust-external-unsat", is_flag=True,
+                        help="Take an external solver's UNSAT answers on trust instead of "
+                             "re-solving each with the embedded cadical153.")(f)
+
+
 def input_options(f):
     f = click.option("--genre", help="Genre of the input (else read from the file's header).")(f)
     f = click.option("--symbols", help="Sudoku symbol set, e.g. 123456789ABCDEFG for 16x16.")(f)
@@ -57,8 +96,10 @@ def solve_options(f):
                           "external:cadical, external:minisat, external:picosat, "
                           "external:cryptominisat5, external:/path/to/binary (a separate SAT "
                           "binary, run once per SAT call).")(f)
-    f = click.option("--time-limit", type=click.FloatRange(min=0), help="Seconds per puzzle.")(f)
-    f = click.option("--conflict-limit", type=click.IntRange(min=1), help="Conflicts per SAT call.")(f)
+    f = time_limit_option(f)
+    f = click.option("--conflict-limit", type=CONFLICTS, metavar="N",
+                     help=f"Conflicts per SAT call (1 to {MAX_CONFLICT_LIMIT}).")(f)
+    f = trust_option(f)
     f = click.option("--connectivity", type=click.Choice(["lazy", "eager"]), default="lazy",
                      show_default=True, help="Lowering of connectivity and loop rules.")(f)
     f = click.option("--format", "fmt", type=click.Choice(["text", "json", "pzprv3"]), default="text",
@@ -201,7 +242,7 @@ def demo(fmt: str) -> None:
     files = [str(resources.files("satgrid") / "data" / g.examples) for g in GENRES.values()]
     _run(tuple(files), unique=True, audit=True, minimize=False, fmt=fmt, genre=None, symbols=None,
          box=None, solver=DEFAULT_SOLVER, time_limit=None, conflict_limit=None,
-         connectivity="lazy", jobs=1, require_unique=False)
+         trust_external_unsat=False, connectivity="lazy", jobs=1, require_unique=False)
 
 
 @main.command()
@@ -235,10 +276,12 @@ def convert(source: str, target: str, output: str | None, solution: bool, **opts
               help="Draw the solution; a second solution, if any, beside it with the differences marked.")
 @click.option("--audit", is_flag=True, help="Mark the redundant clues (proves uniqueness first).")
 @input_options
-@click.option("--solver", default=DEFAULT_SOLVER, show_default=True, help="python-sat solver name.")
-@click.option("--time-limit", type=click.FloatRange(min=0), help="Seconds per puzzle.")
+@click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
+              help="python-sat solver name, or external:NAME as for solve.")
+@time_limit_option
+@trust_option
 def render(file: str, output: str, solution: bool, audit: bool, solver: str, time_limit: float | None,
-           **opts: Any) -> None:
+           trust_external_unsat: bool, **opts: Any) -> None:
     """Draw the puzzles in FILE as SVG or PNG, with --solution their solutions."""
     with reported_errors():
         puzzles = _load((file,), opts)
@@ -247,8 +290,9 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
             first = second = None
             redundant: list = []
             if solution or audit:
-                result = api.solve(puzzle, unique=True, audit=audit,
-                                   options=api.Options(solver=solver, time_limit=time_limit))
+                options = api.Options(solver=solver, time_limit=time_limit,
+                                      trust_external_unsat=trust_external_unsat)
+                result = api.solve(puzzle, unique=True, audit=audit, options=options)
                 if result.solution is None:
                     click.echo(f"satgrid: {result.id}: {result.status}, drawn without a solution", err=True)
                 if solution:
@@ -365,7 +409,7 @@ def _generated_text(item: Any) -> str:
                                       "adds the complete CNF.")
 @click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
               help="python-sat solver with unit propagation (cadical153, cadical195, minisat22, ...).")
-@click.option("--time-limit", type=click.FloatRange(min=0), help="Seconds per puzzle for the grade.")
+@time_limit_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def grade(files: tuple[str, ...], connectivity: str, solver: str, time_limit: float | None, fmt: str,
           **opts: Any) -> None:
@@ -376,8 +420,10 @@ def grade(files: tuple[str, ...], connectivity: str, solver: str, time_limit: fl
         puzzles = _load(files, opts)
         rows = []
         for puzzle in puzzles:
+            started = time.monotonic()
             result = api.solve(puzzle, unique=True, options=api.Options(solver=solver, time_limit=time_limit))
-            graded = grading.assess(puzzle, solver, connectivity, time_limit)  # type: ignore[arg-type]
+            left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
+            graded = grading.assess(puzzle, solver, connectivity, left)  # type: ignore[arg-type]
             rows.append((result, graded))
             if fmt == "json":
                 out = {"id": result.id, "genre": puzzle.genre, "rows": puzzle.rows, "cols": puzzle.cols,
@@ -493,8 +539,8 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
     with reported_errors():
         puzzles = _load(files, opts)
         options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
-                              opts["connectivity"])
-        api.session_for(puzzles[0], options)  # a bad solver name fails here, before any work
+                              opts["connectivity"], opts["trust_external_unsat"])
+        options.check_solver()  # a bad solver name fails here, before any work
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
                                  options=options)
         results = []
@@ -571,6 +617,9 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
     s = r.stats
     lines.append(f"solver {r.solver}: {s.sat_calls} SAT calls, {s.cegar_iterations} CEGAR "
                  f"iterations, {s.cuts} cuts, {s.time_s * 1000:.2f} ms")
+    unsat = r.unsat_line()
+    if unsat:
+        lines.append(unsat)
     return "\n".join(lines)
 
 
@@ -580,5 +629,10 @@ def _summary(results: list[api.Result]) -> str:
         counts[r.status] = counts.get(r.status, 0) + 1
     total = sum(r.stats.time_s for r in results)
     parts = ", ".join(f"{n} {status}" for status, n in counts.items())
+    checks: dict[str, int] = {}
+    for r in results:
+        for how, n in r.stats.unsat_checks.items():
+            checks[how] = checks.get(how, 0) + n
+    unsat = api.unsat_line(results[0].solver, checks)
     return (f"{len(results)} puzzles: {parts}; {total:.3f} s solver time, "
-            f"{total / len(results) * 1000:.2f} ms per puzzle")
+            f"{total / len(results) * 1000:.2f} ms per puzzle" + (f"; {unsat}" if unsat else ""))

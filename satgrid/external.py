@@ -14,7 +14,15 @@ SAT-competition output (``s`` and ``v`` lines) and gets limits from outside only
 
 Trust: nothing a binary prints is believed without a check. A SAT answer needs an ``s
 SATISFIABLE`` line *and* an assignment that satisfies every clause sent (checked here, clause by
-clause); an UNSAT answer needs ``s UNSATISFIABLE`` and, for the four known solvers, exit status 20.
+clause); an UNSAT answer needs ``s UNSATISFIABLE`` and, for the four known solvers, exit status 20,
+and is then verified by re-solving the same CNF (every clause sent, the assumptions as
+assumptions) with an embedded solver, :data:`VERIFIER`: one incremental solver per
+``ExternalSolver`` that is given the clauses added since its last call, so each UNSAT answer costs
+one more, incremental, SAT call. If the re-solve finds an assignment, the binary lied and that is a
+:class:`~satgrid.errors.SolverError`; if it stops at the time or conflict limit, the answer is
+``None`` ("unknown"), never an unverified UNSAT. ``trust_unsat=True`` (``--trust-external-unsat``)
+skips the re-solve. After each UNSAT answer :attr:`ExternalSolver.unsat_check` says how it was
+established (:data:`VERIFIED` or :data:`TRUSTED`), for the report.
 Anything else (a missing binary, a crash, a non-zero exit without an ``s`` line, garbage, picosat's
 exit 0 on a parse error) raises :class:`~satgrid.errors.SolverError` with what the binary said.
 A time limit is passed to the solver's own flag and also enforced from outside: the process group
@@ -41,12 +49,20 @@ from typing import Iterable, Sequence
 
 from .cnf import Clause
 from .errors import SolverError
+from .solver import DEFAULT_SOLVER, EmbeddedSolver, check_conflict_limit
 
 PREFIX = "external:"
 
-#: Seconds past the deadline before the binary is killed from outside (its own limit flag gets the
-#: first chance to stop it cleanly; cryptominisat5 and minisat overshoot theirs by a second or two).
-GRACE_S = 0.5
+#: Seconds past the deadline before the binary is killed from outside. Its own limit flag takes
+#: whole seconds, rounded up, so the kill usually comes first; the answer is "unknown" either way,
+#: and the time limit is a wall-clock limit on the whole puzzle.
+GRACE_S = 0.02
+
+#: The embedded solver that re-solves every UNSAT answer of a binary, and how the report names
+#: the two ways an UNSAT answer is taken (``unsat_checks`` in the JSON report).
+VERIFIER = DEFAULT_SOLVER
+VERIFIED = f"verified by embedded re-solve ({VERIFIER})"
+TRUSTED = "trusted, not verified"
 
 
 @dataclass(frozen=True)
@@ -112,7 +128,8 @@ def find_binary(name: str) -> tuple[str, Profile]:
 class ExternalSolver:
     """A SAT binary used as if it were incremental: the clause list is rewritten for each call."""
 
-    def __init__(self, name: str, conflict_limit: int | None = None):
+    def __init__(self, name: str, conflict_limit: int | None = None, trust_unsat: bool = False):
+        conflict_limit = check_conflict_limit(conflict_limit)
         self.binary, self.profile = find_binary(name)
         self.name = name
         self.label = name[len(PREFIX):]
@@ -131,6 +148,11 @@ class ExternalSolver:
         #: Binary runs so far and the wall time spent in them (process start to exit).
         self.runs = 0
         self.run_time_s = 0.0
+        self.trust_unsat = trust_unsat
+        #: How the last UNSAT answer was established: :data:`VERIFIED` or :data:`TRUSTED`.
+        self.unsat_check: str | None = None
+        self._verifier: EmbeddedSolver | None = None
+        self._verified_clauses = 0  # how many of ``clauses`` the verifier holds
 
     # -- the EmbeddedSolver interface ----------------------------------------------------------
     def add(self, clauses: Iterable[Clause]) -> None:
@@ -143,8 +165,10 @@ class ExternalSolver:
                     self._top = abs(lit)
 
     def solve(self, assumptions: Sequence[int] = ()) -> bool | None:
-        """True (SAT, assignment checked), False (UNSAT), None (a time or conflict limit)."""
+        """True (SAT, assignment checked), False (UNSAT, re-solved unless ``trust_unsat``), None
+        (a time or conflict limit)."""
         self._model = None
+        self.unsat_check = None
         timeout = None
         if self.deadline is not None:
             timeout = self.deadline - time.monotonic()
@@ -173,6 +197,28 @@ class ExternalSolver:
             answer = self._read_competition(code, out, err)
         if answer is True:
             self._check_assignment(units)
+        elif answer is False:
+            return self._verified_unsat(assumptions)
+        return answer
+
+    def _verified_unsat(self, assumptions: Sequence[int]) -> bool | None:
+        """After the binary said UNSAT: False once the verifier agrees (or with ``trust_unsat``),
+        None when it stops at a limit; SolverError when it finds an assignment."""
+        if self.trust_unsat:
+            self.unsat_check = TRUSTED
+            return False
+        if self._verifier is None:
+            self._verifier = EmbeddedSolver(VERIFIER, self.conflict_limit)
+        self._verifier.add(self.clauses[self._verified_clauses:])
+        self._verified_clauses = len(self.clauses)
+        self._verifier.deadline = self.deadline
+        answer = self._verifier.solve(assumptions)
+        if answer:
+            raise SolverError(f"{self.label} said UNSATISFIABLE but the embedded re-solve "
+                              f"({VERIFIER}) found an assignment satisfying every clause sent; "
+                              "no answer taken from it")
+        if answer is False:
+            self.unsat_check = VERIFIED
         return answer
 
     def _files(self) -> tuple[Path, Path]:
@@ -199,6 +245,10 @@ class ExternalSolver:
     def close(self) -> None:
         self.clauses.clear()
         self._lines.clear()
+        if self._verifier is not None:
+            self._verifier.close()
+            self._verifier = None
+            self._verified_clauses = 0
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None

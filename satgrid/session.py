@@ -4,17 +4,23 @@
 cuts -> add them -> solve again, until the assignment obeys every rule (or UNSAT / a limit).
 Cuts follow from the rules alone, so they stay in the solver for every later query, clue set and
 puzzle that shares the encoding.
+
+Time limits are deadlines on the monotonic clock (:meth:`Session.set_deadline`): every SAT call
+of every query stops there, and :func:`within` bounds the building of a new session too.
 """
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Iterator, Literal, Sequence
 
 from .cnf import Clause, VarPool, guarded
 from .connectivity import Cut, Keep, Value
 from .encoding import ClueEncoding, ClueKey, Encoding, GlobalRule
-from .errors import SolverError
+from .errors import LimitReached, SolverError
 from .solver import DEFAULT_SOLVER, Assignment, open_solver
 
 Connectivity = Literal["lazy", "eager"]
@@ -23,23 +29,66 @@ Status = Literal["sat", "unsat", "unknown"]
 
 @dataclass
 class Stats:
-    """Counters for reports: SAT calls, CEGAR iterations that added cuts, cuts added, time."""
+    """Counters for reports: SAT calls, CEGAR iterations that added cuts, cuts added, time, and
+    the UNSAT answers of an external solver by how they were established (re-solved or trusted,
+    see :mod:`satgrid.external`)."""
 
     sat_calls: int = 0
     cegar_iterations: int = 0
     cuts: int = 0
     time_s: float = 0.0
+    unsat_checks: dict[str, int] = field(default_factory=dict)
 
     def since(self, start: "Stats") -> "Stats":
+        checks = {how: n - start.unsat_checks.get(how, 0) for how, n in self.unsat_checks.items()}
         return Stats(
             self.sat_calls - start.sat_calls,
             self.cegar_iterations - start.cegar_iterations,
             self.cuts - start.cuts,
             self.time_s - start.time_s,
+            {how: n for how, n in checks.items() if n},
         )
 
     def copy(self) -> "Stats":
-        return Stats(self.sat_calls, self.cegar_iterations, self.cuts, self.time_s)
+        return Stats(self.sat_calls, self.cegar_iterations, self.cuts, self.time_s,
+                     dict(self.unsat_checks))
+
+
+#: The most :func:`within` stops a build ahead of its deadline.
+BUILD_MARGIN_S = 0.2
+
+
+@contextlib.contextmanager
+def within(deadline: float | None) -> Iterator[None]:
+    """Raise :class:`LimitReached` in the block once the monotonic clock passes ``deadline``.
+
+    For building a *new* session (encoding the rules, loading the solver), which is Python code
+    that cannot be asked to stop: a SIGALRM timer interrupts it between two bytecodes. That is
+    safe only because everything the block makes is thrown away with the exception; never wrap
+    work on a shared session in it. The timer fires a tenth of the time early (at most
+    :data:`BUILD_MARGIN_S`): a garbage-collection pass and freeing the half-built encoding come
+    between the signal and the caller, and a build that would end in that last tenth leaves no
+    time to solve anyway. Where no timer can be set (not the main thread, or SIGALRM already has
+    a handler), the block runs to its end and the queries find the deadline passed.
+    """
+    if deadline is None:
+        yield
+        return
+    timer = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+             and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None))
+    if timer:
+        def expire(signum: int, frame: object) -> None:
+            raise LimitReached("time limit reached while building the encoding")
+
+        signal.signal(signal.SIGALRM, expire)
+        left = deadline - time.monotonic()
+        signal.setitimer(signal.ITIMER_REAL, max(left - min(left / 10, BUILD_MARGIN_S), 1e-6))
+    try:
+        yield
+    finally:
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 @dataclass
@@ -59,12 +108,14 @@ class Session:
     connectivity: Connectivity = "lazy"
     conflict_limit: int | None = None
     stats: Stats = field(default_factory=Stats)
+    #: Take an external solver's UNSAT answers without re-solving them (see satgrid.external).
+    trust_external_unsat: bool = False
 
     def __post_init__(self) -> None:
         if self.connectivity not in ("lazy", "eager"):
             raise SolverError(f"connectivity must be lazy or eager, not {self.connectivity!r}")
         enc = self.encoding
-        self.solver = open_solver(self.solver_name, self.conflict_limit)
+        self.solver = open_solver(self.solver_name, self.conflict_limit, self.trust_external_unsat)
         self.solver.add(enc.clauses)
         for rule in enc.rules:
             self.solver.add(rule.clauses(enc.pool))
@@ -127,8 +178,13 @@ class Session:
 
     # -- the CEGAR loop ------------------------------------------------------------------------
     def set_time_limit(self, seconds: float | None) -> None:
-        """Every query from now on stops (status "unknown") ``seconds`` from now."""
-        self.solver.deadline = None if seconds is None else time.monotonic() + seconds
+        """Every query from now on stops (status "unknown") ``seconds`` from now (at once when
+        ``seconds`` <= 0; user-given limits are checked by api.Options)."""
+        self.set_deadline(None if seconds is None else time.monotonic() + seconds)
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """Every query from now on stops (status "unknown") at ``deadline`` (monotonic clock)."""
+        self.solver.deadline = deadline
 
     def solve(self, assumptions: Sequence[int] = (), need_model: bool = True) -> Outcome:
         """Find an assignment obeying every clause and global rule under ``assumptions``.
@@ -145,6 +201,9 @@ class Session:
                 if answer is None:
                     return Outcome("unknown")
                 if not answer:
+                    how = getattr(self.solver, "unsat_check", None)  # external solvers only
+                    if how is not None:
+                        stats.unsat_checks[how] = stats.unsat_checks.get(how, 0) + 1
                     return Outcome("unsat")
                 if not need_model and not self.lazy_rules:
                     return Outcome("sat")

@@ -1,9 +1,12 @@
 """The solver layer: python-sat's embedded solvers by name, with time and conflict limits.
 
-A limit that is hit makes ``solve`` return ``None`` (status "unknown"), never an exception.
+A limit that is hit makes ``solve`` return ``None`` (status "unknown"), never an exception. Limits
+are checked once, here (:func:`check_time_limit`, :func:`check_conflict_limit`), for the library
+and the command line alike.
 """
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import deque
@@ -43,6 +46,43 @@ DIRECT_ADD = {
     "Glucose4": ("glucose", "glucose41_add_cl"),
 }
 
+#: The largest conflict limit: CaDiCaL (embedded and the binary's ``-c``) reads it as a C ``int``,
+#: so python-sat's CaDiCaL takes 2**32 + 50 for 50; the other solvers stop at a C ``long``.
+MAX_CONFLICT_LIMIT = 2**31 - 1
+
+
+def check_time_limit(seconds: object, what: str = "time limit") -> float | None:
+    """``seconds`` as a time limit (None: no limit); SolverError, naming it ``what``, unless a
+    finite number >= 0."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+            or not math.isfinite(seconds) or seconds < 0:
+        raise SolverError(f"{what} {seconds!r}: give a finite number of seconds, 0 or more")
+    return float(seconds)
+
+
+def check_conflict_limit(conflicts: object, what: str = "conflict limit") -> int | None:
+    """``conflicts`` as a conflict limit (None: no limit); SolverError, naming it ``what``,
+    unless a whole number from 1 to :data:`MAX_CONFLICT_LIMIT`."""
+    if conflicts is None:
+        return None
+    if isinstance(conflicts, bool) or not isinstance(conflicts, int) \
+            or not 1 <= conflicts <= MAX_CONFLICT_LIMIT:
+        raise SolverError(f"{what} {conflicts!r}: give a whole number from 1 to "
+                          f"{MAX_CONFLICT_LIMIT}")
+    return conflicts
+
+
+#: Conflicts in the first slice of a time-limited call to a solver without ``interrupt``, and the
+#: most in one slice (see :meth:`EmbeddedSolver._solve_in_slices`).
+FIRST_SLICE, MAX_SLICE = 1000, 64000
+#: The share of the time left that one slice may take, at the slowest rate seen.
+SLICE_SHARE = 0.25
+
+#: Clauses loaded by one C call (a few milliseconds' worth).
+LOAD_CHUNK = 20000
+
 #: Solvers python-sat embeds that cannot serve incremental queries, with the reason.
 NOT_INCREMENTAL = {
     "kissat404": "python-sat's kissat ignores assumptions and aborts on add_clause after solve; "
@@ -77,13 +117,15 @@ def _canonical_name(name: str) -> str:
     return name
 
 
-def open_solver(name: str = DEFAULT_SOLVER, conflict_limit: int | None = None):
+def open_solver(name: str = DEFAULT_SOLVER, conflict_limit: int | None = None,
+                trust_external_unsat: bool = False):
     """The solver called ``name``: ``external:<binary>`` runs a separate SAT binary
-    (:class:`satgrid.external.ExternalSolver`), any other name is a python-sat solver."""
+    (:class:`satgrid.external.ExternalSolver`, whose UNSAT answers are re-solved unless
+    ``trust_external_unsat``), any other name is a python-sat solver."""
     from .external import ExternalSolver, is_external
 
     if is_external(name):
-        return ExternalSolver(name, conflict_limit)
+        return ExternalSolver(name, conflict_limit, trust_external_unsat)
     return EmbeddedSolver(name, conflict_limit)
 
 
@@ -105,6 +147,7 @@ class EmbeddedSolver:
     """One python-sat solver, used incrementally."""
 
     def __init__(self, name: str = DEFAULT_SOLVER, conflict_limit: int | None = None):
+        self.conflict_limit = check_conflict_limit(conflict_limit)
         canonical = _canonical_name(name)
         if canonical in NOT_INCREMENTAL:
             raise SolverError(f"solver {name} cannot be used here: {NOT_INCREMENTAL[canonical]}")
@@ -120,7 +163,6 @@ class EmbeddedSolver:
         if canonical in TUNED_OPTIONS:
             self._solver.configure(TUNED_OPTIONS[canonical])
         self.name = name
-        self.conflict_limit = conflict_limit
         self.deadline: float | None = None
         self._direct_add = _direct_adder(self._solver.solver)
 
@@ -132,8 +174,14 @@ class EmbeddedSolver:
         # faster than a for loop, 0.28 against 0.35 us a clause), and the handle passed by
         # ``repeat``, not bound by ``partial`` (the 2,351 first clauses of a 10x10 Slitherlink
         # generator: 0.84 -> 0.74 ms)
+        # A list is loaded in chunks: one C loop over it all would hold off a signal handler
+        # (the time limit on building an encoding, satgrid.session.within) until it ends.
         add, handle = self._direct_add
-        deque(map(add, repeat(handle), clauses), 0)
+        if isinstance(clauses, list) and len(clauses) > LOAD_CHUNK:
+            for start in range(0, len(clauses), LOAD_CHUNK):
+                deque(map(add, repeat(handle), clauses[start:start + LOAD_CHUNK]), 0)
+        else:
+            deque(map(add, repeat(handle), clauses), 0)
 
     def solve(self, assumptions: Sequence[int] = ()) -> bool | None:
         """True (SAT), False (UNSAT) or None (a limit was hit)."""
@@ -174,21 +222,36 @@ class EmbeddedSolver:
 
     def _solve_in_slices(self, assumptions: Sequence[int]) -> bool | None:
         """A time limit for solvers without ``interrupt``: conflict-budgeted calls until the
-        deadline (learnt clauses carry over, so the slices add up to one search)."""
-        budget, left = 1000, self.conflict_limit
+        deadline (learnt clauses carry over, so the slices add up to one search).
+
+        Budgets start at :data:`FIRST_SLICE` conflicts and double up to :data:`MAX_SLICE`, but
+        each is also cut to what fits in :data:`SLICE_SHARE` of the time left at the slowest
+        rate (conflicts a second) a slice of this call has run, so slices shrink as the deadline
+        nears and the last one ends before it in spite of bursts (restarts, clause-database
+        reductions); the call gives up (None) once less than one conflict would fit."""
+        budget, left = FIRST_SLICE, self.conflict_limit
+        deadline: float = self.deadline  # type: ignore[assignment]
+        rate = math.inf
         while True:
             step = budget if left is None else min(budget, left)
+            started = time.monotonic()
+            if rate < math.inf:
+                step = min(step, int(rate * (deadline - started) * SLICE_SHARE))
+                if step < 1:
+                    return None
             self._solver.conf_budget(step)
             answer = self._solver.solve_limited(assumptions=assumptions)
             if answer is not None:
                 return answer
+            ended = time.monotonic()
             if left is not None:
                 left -= step
                 if left <= 0:
                     return None
-            if time.monotonic() >= self.deadline:  # type: ignore[operator]
+            if ended >= deadline:
                 return None
-            budget = min(2 * budget, 64000)
+            rate = min(rate, step / max(ended - started, 1e-6))
+            budget = min(2 * budget, MAX_SLICE)
 
     def model(self) -> list[int]:
         return self._solver.get_model()

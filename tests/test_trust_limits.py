@@ -1,0 +1,287 @@
+"""Issue 17 items 3, 7 and 9: every UNSAT answer of an external solver is re-solved by an embedded
+solver (or taken on trust when asked, and the report says which), limits out of range are one-line
+errors, and ``--time-limit`` is a wall-clock limit on the whole puzzle, building its encoding
+included."""
+from __future__ import annotations
+
+import json
+import math
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from satgrid import api, formats
+from satgrid.errors import SolverError
+from satgrid.external import TRUSTED, VERIFIED, ExternalSolver
+from satgrid.registry import GENRES
+from satgrid.session import Session, within
+from satgrid.solver import MAX_CONFLICT_LIMIT, EmbeddedSolver
+
+from .test_cli import CLARK, LINE, SOLUTION
+from .test_external import pigeons
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: A SAT binary for tests: answers the first HONEST calls truthfully (with python-sat's
+#: minisat22), every later one with "s UNSATISFIABLE" and exit status 20.
+FAKE = '''#!{python}
+import pathlib, sys
+from pysat.formula import CNF
+from pysat.solvers import Solver
+calls = pathlib.Path(__file__).with_suffix(".calls")
+n = int(calls.read_text()) if calls.exists() else 0
+calls.write_text(str(n + 1))
+if n < {honest}:
+    with Solver(name="minisat22", bootstrap_with=CNF(from_file=sys.argv[-1]).clauses) as s:
+        if s.solve():
+            print("s SATISFIABLE")
+            print("v", *s.get_model(), 0)
+            sys.exit(10)
+print("s UNSATISFIABLE")
+sys.exit(20)
+'''
+
+
+def fake_solver(tmp_path: Path, name: str, honest: int) -> Path:
+    path = tmp_path / name
+    path.write_text(FAKE.format(python=sys.executable, honest=honest))
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "satgrid", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def one_error_line(proc: subprocess.CompletedProcess, code: int, text: str) -> None:
+    assert proc.returncode == code, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("satgrid: error: "), proc.stderr
+    assert text in lines[0]
+
+
+@pytest.fixture
+def clark(tmp_path: Path) -> Path:
+    path = tmp_path / "clark.txt"
+    path.write_text(CLARK + "\n")
+    return path
+
+
+@pytest.fixture
+def unique(tmp_path: Path) -> Path:
+    path = tmp_path / "unique.txt"
+    path.write_text(LINE + "\n")
+    return path
+
+
+# -- item 3: UNSAT answers of external solvers --------------------------------------------------
+def test_a_solver_that_lies_unsat_cannot_make_clark_unique(tmp_path, clark):
+    liar = fake_solver(tmp_path, "liar", honest=1)
+    for command in (["solve", "--unique"], ["solve", "--require-unique"], ["audit"]):
+        (tmp_path / "liar.calls").unlink(missing_ok=True)
+        proc = cli(*command, str(clark), "--solver", f"external:{liar}")
+        one_error_line(proc, 1, f"{liar} said UNSATISFIABLE but the embedded re-solve (cadical153) "
+                                "found an assignment satisfying every clause sent; no answer "
+                                "taken from it")
+        assert "unique" not in proc.stdout
+
+
+def test_trusted_unsat_answers_are_reported_as_trusted(tmp_path, clark):
+    liar = fake_solver(tmp_path, "liar", honest=1)
+    proc = cli("solve", str(clark), "--unique", "--solver", f"external:{liar}",
+               "--trust-external-unsat", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    # the lie is believed, as asked, and the report says the UNSAT answer was not verified
+    assert report["status"] == "unique"
+    assert report["unsat_checks"] == {TRUSTED: 1} == {"trusted, not verified": 1}
+    (tmp_path / "liar.calls").unlink()
+    text = cli("solve", str(clark), "--unique", "--solver", f"external:{liar}",
+               "--trust-external-unsat")
+    assert text.returncode == 0, text.stderr
+    assert f"UNSAT answers of external:{liar}: 1 trusted, not verified" in text.stdout.splitlines()
+
+
+def test_honest_unsat_answers_are_verified_and_counted(tmp_path, clark, unique):
+    honest = fake_solver(tmp_path, "honest", honest=10**6)
+    proc = cli("solve", str(unique), str(clark), "--unique", "--solver", f"external:{honest}",
+               "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    first, second = map(json.loads, proc.stdout.splitlines())
+    assert first["status"] == "unique"
+    assert first["unsat_checks"] == {VERIFIED: 1}
+    assert VERIFIED == "verified by embedded re-solve (cadical153)"
+    assert second["status"] == "multiple" and second["unsat_checks"] == {}
+    assert f"UNSAT answers of external:{honest}: 1 {VERIFIED}" in proc.stderr  # the summary
+    # two clues more than the minimal puzzle: the audit's UNSAT answers include theirs
+    extra = tmp_path / "extra.txt"
+    extra.write_text(SOLUTION[:3] + LINE[3:] + "\n")
+    text = cli("audit", str(extra), "--solver", f"external:{honest}")
+    assert text.returncode == 0, text.stderr
+    assert "redundant clues: " in text.stdout and "not minimal" in text.stdout
+    [line] = [x for x in text.stdout.splitlines() if x.startswith("UNSAT answers of")]
+    said = line.split(": ")[1]
+    assert said.endswith(f" {VERIFIED}") and int(said.split()[0]) >= 3
+    embedded = cli("solve", str(unique), "--unique", "--format", "json")
+    assert "unsat_checks" not in json.loads(embedded.stdout)
+
+
+def test_an_unsat_answer_the_re_solve_cannot_confirm_within_the_limits_is_unknown(tmp_path):
+    liar = fake_solver(tmp_path, "cadical", honest=0)  # the cadical profile takes a conflict limit
+    hard = pigeons(9)
+    limited = ExternalSolver(f"external:{liar}", conflict_limit=50)
+    limited.add(hard)
+    assert limited.solve() is None and limited.unsat_check is None
+    timed = ExternalSolver(f"external:{liar}")
+    timed.add(hard)
+    timed.deadline = time.monotonic() + 0.5
+    assert timed.solve() is None and timed.unsat_check is None
+    trusting = ExternalSolver(f"external:{liar}", conflict_limit=50, trust_unsat=True)
+    trusting.add(hard)
+    assert trusting.solve() is False and trusting.unsat_check == TRUSTED
+    small = ExternalSolver(f"external:{liar}")
+    small.add(pigeons(4))
+    assert small.solve() is False and small.unsat_check == VERIFIED
+    small.add([[1]])  # the verifier gets the clauses added since its last call
+    assert small.solve([2]) is False and small._verified_clauses == len(small.clauses)
+    for solver in (limited, timed, trusting, small):
+        solver.close()
+
+
+# -- item 7: conflict limits -------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["100000000000000000000", "2147483648", "0", "-3", "1.5"])
+def test_conflict_limit_out_of_range_is_one_line(unique, value):
+    proc = cli("solve", str(unique), "--conflict-limit", value)
+    problem = "not a whole number" if value == "1.5" else "give a whole number from 1 to 2147483647"
+    one_error_line(proc, 2, f"--conflict-limit {value}: {problem}")
+    assert proc.stdout == ""
+
+
+def test_the_largest_conflict_limit_is_taken(unique):
+    proc = cli("audit", str(unique), "--conflict-limit", str(MAX_CONFLICT_LIMIT), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "unique"
+    # CaDiCaL reads the budget as a C int: the largest one must not wrap around to a small one
+    solver = EmbeddedSolver("cadical153", MAX_CONFLICT_LIMIT)
+    solver.add(pigeons(8))
+    solver.deadline = time.monotonic() + 60
+    assert solver.solve() is False
+    solver.close()
+
+
+@pytest.mark.parametrize("value", [10**20, 2**31, 0, -1, 1.5, True, "7"])
+def test_the_library_checks_conflict_limits(value):
+    with pytest.raises(SolverError, match="conflict limit .*: give a whole number from 1 to 2147483647"):
+        api.Options(conflict_limit=value)
+    with pytest.raises(SolverError, match="conflict limit"):
+        EmbeddedSolver("cadical153", value)
+    [puzzle] = api.load_text(LINE)
+    with pytest.raises(SolverError, match="conflict limit"):
+        Session(GENRES["sudoku"].encode(puzzle), "minisat22", conflict_limit=value)
+
+
+# -- item 9: time limits -----------------------------------------------------------------------
+@pytest.mark.parametrize("command, value", [
+    ("solve", "nan"), ("solve", "inf"), ("solve", "-1"), ("solve", "abc"),
+    ("audit", "-inf"), ("grade", "nan"), ("grade", "-0.5"), ("render", "inf")])
+def test_bad_time_limits_are_one_line(tmp_path, unique, command, value):
+    extra = ["-o", str(tmp_path / "out.svg"), "--solution"] if command == "render" else []
+    proc = cli(command, str(unique), *extra, "--time-limit", value)
+    problem = "not a number" if value == "abc" else "give a finite number of seconds, 0 or more"
+    one_error_line(proc, 2, f"--time-limit {value if value == 'abc' else float(value)}: {problem}")
+    assert proc.stdout == "" and not (tmp_path / "out.svg").exists()
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, -1, "1", False])
+def test_the_library_checks_time_limits(value):
+    with pytest.raises(SolverError, match="time limit .*: give a finite number of seconds, 0 or more"):
+        api.Options(time_limit=value)
+
+
+def hard_slitherlink(tmp_path: Path) -> Path:
+    """The first 60x60 bench Slitherlink with half its clues (a checkerboard) left: cadical153
+    neither solves it nor builds its eager encoding in one second."""
+    [first, *_] = api.load([str(ROOT / "bench" / "data" / "slither60.txt")])
+    kept = {k: v for k, v in first.clues().items() if (k[0] + k[1]) % 2 == 0}
+    path = tmp_path / "hard.txt"
+    path.write_text(formats.write_all([first.with_clues(kept)], "text"))
+    return path
+
+
+@pytest.fixture
+def fresh_sessions():
+    """Sessions made by the test are closed after it (a 60x60 one holds a big CNF)."""
+    before = set(api._SESSIONS)
+    yield
+    for key in set(api._SESSIONS) - before:
+        api._SESSIONS.pop(key)[1].close()
+
+
+@pytest.mark.parametrize("solver", ["cadical153", "glucose4"])
+@pytest.mark.parametrize("connectivity", ["lazy", "eager"])
+def test_the_time_limit_holds_on_a_hard_puzzle_encoding_included(tmp_path, fresh_sessions, solver,
+                                                                 connectivity):
+    [puzzle] = api.load([str(hard_slitherlink(tmp_path))])
+    started = time.monotonic()
+    result = api.solve(puzzle, unique=True, options=api.Options(
+        solver=solver, time_limit=1.0, connectivity=connectivity))
+    wall = time.monotonic() - started
+    assert result.status == "unknown" and "limit reached" in result.note
+    assert wall < 1.5  # the issue asks for +10%; a generous bound for a loaded test machine
+    assert result.stats.time_s <= wall
+
+
+def test_an_encoding_that_is_not_built_in_time_is_unknown_with_a_note(tmp_path, fresh_sessions):
+    path = hard_slitherlink(tmp_path)
+    [puzzle] = api.load([str(path)])
+    before = dict(api._SESSIONS)
+    result = api.solve(puzzle, unique=True, options=api.Options(time_limit=0.3,
+                                                                connectivity="eager"))
+    assert (result.status, result.note) == ("unknown", "time limit reached while building the encoding")
+    assert result.solution is None and api._SESSIONS == before  # nothing half-built is kept
+    proc = cli("solve", str(path), "--unique", "--time-limit", "1", "--connectivity", "eager",
+               "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["status"] == "unknown" and report["stats"]["time_s"] < 1.5
+
+
+def test_within_stops_a_build_in_the_main_thread_only():
+    from satgrid.errors import LimitReached
+
+    with pytest.raises(LimitReached, match="while building the encoding"):
+        with within(time.monotonic() + 0.05):
+            while True:
+                pass
+    done = []
+
+    def elsewhere() -> None:  # no timer outside the main thread: the block runs to its end
+        with within(time.monotonic() + 0.01):
+            time.sleep(0.05)
+        done.append(True)
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    thread.join()
+    assert done == [True]
+    with within(time.monotonic() + 0.05):  # disarmed after the block: nothing fires later
+        pass
+    time.sleep(0.1)
+
+
+def test_adaptive_slices_stop_cadical_near_the_deadline():
+    solver = EmbeddedSolver("cadical153")
+    solver.add(pigeons(11))
+    for limit in (0.3, 1.0):
+        solver.deadline = time.monotonic() + limit
+        started = time.monotonic()
+        assert solver.solve() is None
+        assert time.monotonic() - started < 1.5 * limit
+    solver.close()
