@@ -292,11 +292,14 @@ def _grade(result: Result, options: Options, deadline: float | None) -> None:
     external solvers cannot propagate)."""
     from .grading import assess  # grading uses this module's sessions
 
-    limit = GRADE_TIME_LIMIT if deadline is None else max(0.0, deadline - time.monotonic())
-    graded = assess(result.puzzle, DEFAULT_SOLVER, options.connectivity, limit)
-    result.grade = graded.level
-    if graded.level is None:
-        result.note = (result.note + "; " if result.note else "") + f"no grade: {graded.note}"
+    limit = GRADE_TIME_LIMIT if deadline is None else deadline - time.monotonic()
+    if limit > 0:
+        graded = assess(result.puzzle, DEFAULT_SOLVER, options.connectivity, limit)
+        result.grade, why = graded.level, graded.note
+    else:  # not even the grading session is built after the deadline
+        why = "time limit reached"
+    if result.grade is None:
+        result.note = (result.note + "; " if result.note else "") + f"no grade: {why}"
 
 
 def _checked(g: Genre, puzzle: Any, session: Session, assignment) -> Any:

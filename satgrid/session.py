@@ -6,16 +6,16 @@ Cuts follow from the rules alone, so they stay in the solver for every later que
 puzzle that shares the encoding.
 
 Time limits are deadlines on the monotonic clock (:meth:`Session.set_deadline`): every SAT call
-of every query stops there, and :func:`within` bounds the building of a new session too.
+of every query stops there, and :class:`within` bounds the building of a new session too.
 """
 from __future__ import annotations
 
-import contextlib
+import gc
 import signal
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Iterator, Literal, Sequence
+from typing import Any, Literal, Sequence
 
 from .cnf import Clause, VarPool, guarded
 from .connectivity import Cut, Keep, Value
@@ -54,13 +54,17 @@ class Stats:
                      dict(self.unsat_checks))
 
 
-#: The most :func:`within` stops a build ahead of its deadline.
+#: The most :class:`within` stops a build ahead of its deadline; how soon it tries again when
+#: it could not stop the build (a garbage collection was running finalizers); and how long after
+#: the deadline it gives up trying.
 BUILD_MARGIN_S = 0.2
+RETRY_S = 0.005
+GIVE_UP_S = 1.0
 
 
-@contextlib.contextmanager
-def within(deadline: float | None) -> Iterator[None]:
-    """Raise :class:`LimitReached` in the block once the monotonic clock passes ``deadline``.
+class within:
+    """``with within(deadline):`` raises :class:`LimitReached` in the block once the monotonic
+    clock passes ``deadline`` (None: never).
 
     For building a *new* session (encoding the rules, loading the solver), which is Python code
     that cannot be asked to stop: a SIGALRM timer interrupts it between two bytecodes. That is
@@ -68,27 +72,46 @@ def within(deadline: float | None) -> Iterator[None]:
     work on a shared session in it. The timer fires a tenth of the time early (at most
     :data:`BUILD_MARGIN_S`): a garbage-collection pass and freeing the half-built encoding come
     between the signal and the caller, and a build that would end in that last tenth leaves no
-    time to solve anyway. Where no timer can be set (not the main thread, or SIGALRM already has
-    a handler), the block runs to its end and the queries find the deadline passed.
+    time to solve anyway. While a garbage collection runs, finalizers may be what is running and
+    an exception raised in one is lost, so the handler waits :data:`RETRY_S` and tries again.
+    Where no timer can be set (not the main thread, or SIGALRM already has a handler), the block
+    runs to its end and the queries find the deadline passed.
     """
-    if deadline is None:
-        yield
-        return
-    timer = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-             and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None))
-    if timer:
-        def expire(signum: int, frame: object) -> None:
-            raise LimitReached("time limit reached while building the encoding")
 
-        signal.signal(signal.SIGALRM, expire)
-        left = deadline - time.monotonic()
-        signal.setitimer(signal.ITIMER_REAL, max(left - min(left / 10, BUILD_MARGIN_S), 1e-6))
-    try:
-        yield
-    finally:
-        if timer:
+    def __init__(self, deadline: float | None):
+        self.deadline = deadline
+        self.armed = False
+        self.collecting = False
+
+    def __enter__(self) -> "within":
+        if self.deadline is not None and hasattr(signal, "setitimer") \
+                and threading.current_thread() is threading.main_thread() \
+                and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None):
+            self.armed = True
+            gc.callbacks.append(self._gc)
+            signal.signal(signal.SIGALRM, self._expire)
+            left = self.deadline - time.monotonic()
+            signal.setitimer(signal.ITIMER_REAL, max(left - min(left / 10, BUILD_MARGIN_S), 1e-6))
+        return self
+
+    def _gc(self, phase: str, info: dict) -> None:
+        self.collecting = phase == "start"
+
+    def _expire(self, signum: int, frame: Any) -> None:
+        if not self.armed or (frame is not None and frame.f_code is within.__exit__.__code__):
+            return  # the block is over: __exit__ disarms the timer
+        if self.collecting:
+            if time.monotonic() < self.deadline + GIVE_UP_S:  # type: ignore[operator]
+                signal.setitimer(signal.ITIMER_REAL, RETRY_S)
+            return
+        raise LimitReached("time limit reached while building the encoding")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.armed:
+            self.armed = False
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            gc.callbacks.remove(self._gc)
 
 
 @dataclass

@@ -4,6 +4,7 @@ errors, and ``--time-limit`` is a wall-clock limit on the whole puzzle, building
 included."""
 from __future__ import annotations
 
+import gc
 import json
 import math
 import stat
@@ -140,7 +141,7 @@ def test_an_unsat_answer_the_re_solve_cannot_confirm_within_the_limits_is_unknow
     limited.add(hard)
     assert limited.solve() is None and limited.unsat_check is None
     timed = ExternalSolver(f"external:{liar}")
-    timed.add(hard)
+    timed.add(pigeons(12))  # some seconds for cadical153
     timed.deadline = time.monotonic() + 0.5
     assert timed.solve() is None and timed.unsat_check is None
     trusting = ExternalSolver(f"external:{liar}", conflict_limit=50, trust_unsat=True)
@@ -274,6 +275,31 @@ def test_within_stops_a_build_in_the_main_thread_only():
     with within(time.monotonic() + 0.05):  # disarmed after the block: nothing fires later
         pass
     time.sleep(0.1)
+
+
+class SlowFinalizer:
+    """Garbage whose finalizer runs for a while: a LimitReached raised in it would be lost."""
+
+    def __del__(self) -> None:
+        end = time.monotonic() + 0.2
+        while time.monotonic() < end:
+            pass
+
+
+def test_within_is_not_lost_in_a_finalizer_a_garbage_collection_runs(recwarn):
+    from satgrid.errors import LimitReached
+
+    started = time.monotonic()
+    with pytest.raises(LimitReached):
+        with within(started + 0.05):
+            cycle = SlowFinalizer()
+            cycle.me = cycle  # type: ignore[attr-defined]
+            del cycle
+            gc.collect()  # the timer fires while the finalizer runs
+            while time.monotonic() < started + 3:
+                pass
+    assert time.monotonic() - started < 1
+    assert not [w for w in recwarn if "nraisable" in type(w.message).__name__]
 
 
 def test_adaptive_slices_stop_cadical_near_the_deadline():
