@@ -6,7 +6,7 @@ Cuts follow from the rules alone, so they stay in the solver for every later que
 puzzle that shares the encoding.
 
 Time limits are deadlines on the monotonic clock (:meth:`Session.set_deadline`): every SAT call
-of every query stops there, and :class:`within` bounds the building of a new session too.
+of every query stops there, and :func:`within` bounds the building of a new session too.
 """
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ class Stats:
                      dict(self.unsat_checks))
 
 
-#: The most :class:`within` stops a build ahead of its deadline; how soon it tries again when
+#: The most :func:`within` stops a build ahead of its deadline; how soon it tries again when
 #: it could not stop the build (a garbage collection was running finalizers); and how long after
 #: the deadline it gives up trying.
 BUILD_MARGIN_S = 0.2
@@ -62,9 +62,14 @@ RETRY_S = 0.005
 GIVE_UP_S = 1.0
 
 
-class within:
+def within(deadline: float | None) -> "BuildTimer":
     """``with within(deadline):`` raises :class:`LimitReached` in the block once the monotonic
-    clock passes ``deadline`` (None: never).
+    clock passes ``deadline`` (None: never); see :class:`BuildTimer`."""
+    return BuildTimer(deadline)
+
+
+class BuildTimer:
+    """The context manager of :func:`within`.
 
     For building a *new* session (encoding the rules, loading the solver), which is Python code
     that cannot be asked to stop: a SIGALRM timer interrupts it between two bytecodes. That is
@@ -83,7 +88,7 @@ class within:
         self.armed = False
         self.collecting = False
 
-    def __enter__(self) -> "within":
+    def __enter__(self) -> "BuildTimer":
         if self.deadline is not None and hasattr(signal, "setitimer") \
                 and threading.current_thread() is threading.main_thread() \
                 and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None):
@@ -98,7 +103,7 @@ class within:
         self.collecting = phase == "start"
 
     def _expire(self, signum: int, frame: Any) -> None:
-        if not self.armed or (frame is not None and frame.f_code is within.__exit__.__code__):
+        if not self.armed or (frame is not None and frame.f_code is BuildTimer.__exit__.__code__):
             return  # the block is over: __exit__ disarms the timer
         if self.collecting:
             if time.monotonic() < self.deadline + GIVE_UP_S:  # type: ignore[operator]
