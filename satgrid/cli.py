@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from importlib import resources
@@ -73,11 +74,14 @@ def solve_options(f):
 
 @main.command()
 @click.argument("files", nargs=-1, required=True)
-@solve_options
 @click.option("--unique", is_flag=True, help="Also prove the solution unique (or show a second).")
-def solve(files: tuple[str, ...], unique: bool, **opts: Any) -> None:
+@solve_options
+@click.option("--summary", is_flag=True,
+              help="With several puzzles: print the status table alone, not each solution.")
+def solve(files: tuple[str, ...], unique: bool, summary: bool, **opts: Any) -> None:
     """Solve the puzzles in FILES (- for standard input)."""
-    _run(files, unique=unique or opts["require_unique"], audit=False, minimize=False, **opts)
+    _run(files, unique=unique or opts["require_unique"], audit=False, minimize=False,
+         summary=summary, **opts)
 
 
 @main.command()
@@ -86,15 +90,18 @@ def solve(files: tuple[str, ...], unique: bool, **opts: Any) -> None:
 @click.option("--minimize", is_flag=True, help="Also find a minimal clue subset (greedy deletion).")
 @click.option("--grade/--no-grade", default=True, show_default=True,
               help="Also grade the puzzle on the propagation ladder (see satgrid grade).")
-def audit(files: tuple[str, ...], minimize: bool, grade: bool, **opts: Any) -> None:
+@click.option("--summary", is_flag=True,
+              help="With several puzzles: print the status table alone, not each report.")
+def audit(files: tuple[str, ...], minimize: bool, grade: bool, summary: bool, **opts: Any) -> None:
     """Solve, prove uniqueness, list the clues that can go (clue minimality), and grade."""
-    _run(files, unique=True, audit=True, minimize=minimize, grade=grade, **opts)
+    _run(files, unique=True, audit=True, minimize=minimize, grade=grade, summary=summary, **opts)
 
 
 @main.command()
 @click.argument("file")
 @input_options
-@click.option("--dimacs", "as_dimacs", is_flag=True, required=True, help="Write DIMACS CNF.")
+@click.option("--dimacs", "as_dimacs", is_flag=True,
+              help="Write DIMACS CNF (the default and only export format; kept for old scripts).")
 @click.option("-o", "--output", help="Output file, directory, or - for stdout [default: cnf_out/].")
 @click.option("--connectivity", type=click.Choice(["eager", "lazy"]), default="eager",
               show_default=True, help="eager = the CNF alone is exact; lazy = base CNF only.")
@@ -195,7 +202,9 @@ def genres() -> None:
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text: a report per puzzle and a table; json: one JSON "
+                                      "result a line (as 'satgrid audit --format json').")
 def demo(fmt: str) -> None:
     """Audit the bundled example puzzles of every genre (solve + uniqueness + clue audit)."""
     files = [str(resources.files("satgrid") / "data" / g.examples) for g in GENRES.values()]
@@ -305,17 +314,19 @@ def generate(genre: str, size: str, level: int | None, flavour: str | None, rati
         generators.check_request(name, rows, cols, level, flavour)
         genre_options = _genre_options(name, ratios, islands)
         options = api.Options(solver=solver) if solver is not None else None
+        jobs = _workers(jobs, count) if jobs > 1 else 1
         stream = generators.generate_puzzles(name, rows, cols, count, seed, level, flavour,
                                              options, genre_options, jobs=jobs)
-        with contextlib.ExitStack() as stack:
-            if count > 1 and sys.stderr.isatty():
-                stream = stack.enter_context(click.progressbar(stream, length=count, file=sys.stderr,
-                                                               label="generating"))
+        progress = Progress("generating", count)
+        try:
             for item in stream:
-                if fmt == "json":
-                    click.echo(json.dumps(item.to_json()))
-                else:
-                    click.echo(_generated_text(item))
+                with progress.between():
+                    if fmt == "json":
+                        click.echo(json.dumps(item.to_json()))
+                    else:
+                        click.echo(_generated_text(item))
+        finally:
+            progress.clear()
 
 
 def _genre_options(genre: str, ratios: str | None, islands: str | None) -> dict[str, Any]:
@@ -489,7 +500,61 @@ def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,
                      grade=grade)
 
 
-def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, **opts) -> None:
+def _workers(jobs: int, tasks: int) -> int:
+    """The pool size for ``tasks`` tasks: ``jobs`` capped at the tasks and at the CPUs this
+    process may run on; a cap below ``jobs`` is said on stderr."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    workers = max(1, min(jobs, tasks, cpus))
+    if workers < jobs:
+        click.echo(f"satgrid: --jobs {jobs} capped at {workers} ({tasks} "
+                   f"{'task' if tasks == 1 else 'tasks'}, {cpus} {'CPU' if cpus == 1 else 'CPUs'})",
+                   err=True)
+    return workers
+
+
+class Progress:
+    """A ``label done/total`` counter on a terminal's stderr that never shares a line with
+    results: :meth:`clear` erases it (carriage return, erase to end of line) before a result is
+    printed and :meth:`step` draws it again below the result. Off when stderr is no terminal."""
+
+    def __init__(self, label: str, total: int, stream: Any = None) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.on = total > 1 and self.stream.isatty()
+        self.label, self.total, self.done = label, total, 0
+        self._draw()
+
+    def _draw(self) -> None:
+        if self.on and self.done < self.total:
+            self.stream.write(f"\r{self.label} {self.done}/{self.total}")
+            self.stream.flush()
+
+    def clear(self) -> None:
+        if self.on:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def step(self) -> None:
+        self.done += 1
+        self._draw()
+
+    @contextlib.contextmanager
+    def between(self) -> Iterator[None]:
+        """Print a result inside this block: the counter is erased first and drawn after."""
+        self.clear()
+        try:
+            yield
+        finally:
+            self.step()
+
+
+def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, summary=False,
+         **opts) -> None:
+    """Solve every puzzle and print each result as soon as it is made (text: the report of each
+    puzzle, then the status table; json: a line each; pzprv3: each file, with a stderr line for
+    each puzzle not solved as asked), so a killed run keeps what it printed."""
     with reported_errors():
         puzzles = _load(files, opts)
         options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
@@ -497,39 +562,51 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
         api.session_for(puzzles[0], options)  # a bad solver name fails here, before any work
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
                                  options=options)
+        many = len(puzzles) > 1
         results = []
         with contextlib.ExitStack() as stack:
-            if jobs > 1 and len(puzzles) > 1:
-                pool = stack.enter_context(ProcessPoolExecutor(jobs))
-                stream = pool.map(work, puzzles, chunksize=max(1, len(puzzles) // (jobs * 8)))
+            workers = _workers(jobs, len(puzzles)) if jobs > 1 else 1
+            if workers > 1:
+                pool = stack.enter_context(ProcessPoolExecutor(workers))
+                stream = pool.map(work, puzzles, chunksize=max(1, len(puzzles) // (workers * 8)))
             else:
                 stream = map(work, puzzles)
-            if len(puzzles) > 1 and sys.stderr.isatty():
-                stream = stack.enter_context(click.progressbar(stream, length=len(puzzles), file=sys.stderr,
-                                                               label="solving"))
+            progress = Progress("solving", len(puzzles))
+            stack.callback(progress.clear)
             for result in stream:
                 results.append(result)
-                if fmt == "json":
-                    click.echo(json.dumps(result.to_json()))
-                elif fmt == "pzprv3":
-                    click.echo(formats.write(result.puzzle, "pzprv3", result.solution), nl=False)
-                    if result.solution is None:
-                        click.echo(f"satgrid: {result.id}: {result.status}, written without an answer", err=True)
-        if fmt == "text":
-            click.echo(_text_report(results, audit, minimize))
-        if len(results) > 1:
+                with progress.between():
+                    _print_result(result, fmt, unique, audit, minimize, summary, many)
+        if fmt == "text" and (many or summary):
+            click.echo(_text_report(results, audit))
+        if many:
             click.echo(_summary(results), err=fmt != "text")
     if require_unique and any(r.status != "unique" for r in results):
         sys.exit(3)
+
+
+def _print_result(result: api.Result, fmt: str, unique: bool, audit: bool, minimize: bool,
+                  summary: bool, many: bool) -> None:
+    """One puzzle's result in ``fmt``; the stderr note of a puzzle not solved as asked."""
+    if fmt == "json":
+        click.echo(json.dumps(result.to_json()))
+        return
+    if fmt == "pzprv3":
+        click.echo(formats.write(result.puzzle, "pzprv3", result.solution), nl=False)
+        wanted = "unique" if unique else "solved"
+        if result.status != wanted:
+            lost = "" if result.solution is not None else ", written without an answer"
+            click.echo(f"satgrid: {result.id}: {result.status}{lost}", err=True)
+    elif not summary:
+        click.echo(_one_report(result, audit, minimize) + ("\n" if many else ""))
 
 
 def _clue_list(keys: list) -> str:
     return ", ".join(cell_name(*k) for k in keys) if keys else "none"
 
 
-def _text_report(results: list[api.Result], audit: bool, minimize: bool) -> str:
-    if len(results) == 1:
-        return _one_report(results[0], audit, minimize)
+def _text_report(results: list[api.Result], audit: bool) -> str:
+    """The status table of several puzzles, a row each."""
     header = f"{'id':<24} {'genre':<11} {'size':>7} {'clues':>5} {'status':<13}"
     if audit:
         header += f" {'redundant':>9} {'minimal':>7} {'grade':>5}"

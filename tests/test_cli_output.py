@@ -1,0 +1,200 @@
+"""What the CLI prints and writes (issue 17): streamed reports, worker caps, the progress line,
+pzprv3 status lines, given solutions, hints on non-unique puzzles, exports and drawings.
+Each item runs ``python -m satgrid`` in a real subprocess."""
+from __future__ import annotations
+
+import io
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+CLARK = "034005000075020100000000875340000009000260340060340000003580090000000003000000000"
+
+
+def satgrid(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "satgrid", *args], capture_output=True, text=True,
+                          cwd=cwd, input=input, timeout=120)
+
+
+def assert_clean(proc: subprocess.CompletedProcess, code: int, stderr_lines: int | None) -> None:
+    assert proc.returncode == code, proc.stderr
+    assert "Traceback" not in proc.stderr
+    if stderr_lines is not None:
+        assert len(proc.stderr.splitlines()) == stderr_lines, proc.stderr
+
+
+@pytest.fixture
+def three(tmp_path: Path) -> Path:
+    path = tmp_path / "three.txt"
+    path.write_text(f"{LINE}\n{CLARK}\n{SOLUTION[:-1]}.\n")
+    return path
+
+
+# -- item 19: solve --help, demo --format, encode without --dimacs --------------------------------
+def test_unique_comes_first_in_solve_help_and_demo_format_has_help():
+    proc = satgrid("solve", "--help")
+    assert_clean(proc, 0, 0)
+    options = re.findall(r"^  (--[\w-]+)", proc.stdout, re.M)
+    assert options[0] == "--unique"
+    proc = satgrid("demo", "--help")
+    assert_clean(proc, 0, 0)
+    assert re.search(r"--format \[text\|json\]\s+\S", proc.stdout)
+
+
+# -- item 13: solve streams each puzzle's report, --summary the table alone ----------------------
+def test_solve_prints_every_solution_then_the_table(three):
+    proc = satgrid("solve", str(three), "--unique")
+    assert_clean(proc, 0, 0)
+    out = proc.stdout
+    reports = re.findall(r"^puzzle (\S+) \(sudoku 9x9, \d+ clues\): (\w+)$", out, re.M)
+    assert [status for _, status in reports] == ["unique", "multiple", "unique"]
+    assert "4 1 7 | 3 6 9 | 8 2 5" in out  # the first solution, drawn
+    assert "second solution" in out
+    table = out.index("id ")
+    assert all(out.index(f"puzzle {name} ") < table for name, _ in reports)
+    assert "3 puzzles: 2 unique, 1 multiple" in out
+
+    summary = satgrid("solve", str(three), "--unique", "--summary")
+    assert_clean(summary, 0, 0)
+    assert "puzzle " not in summary.stdout and "4 1 7 |" not in summary.stdout
+    assert summary.stdout.splitlines()[0].startswith("id ")
+    assert len(summary.stdout.splitlines()) == 1 + 3 + 1
+
+
+def test_a_killed_run_keeps_the_reports_already_printed(tmp_path):
+    """Streaming: the first puzzle's report is on stdout while the second (a blank 60x60
+    Slitherlink with the eager loop rule: seconds of work) still runs."""
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text(LINE + "\n")
+    second.write_text("genre: slitherlink\n" + "\n".join(["." * 60] * 60) + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "satgrid", "solve", str(first), str(second),
+                             "--unique", "--connectivity", "eager"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().rstrip().endswith("(sudoku 9x9, 17 clues): unique")
+        assert proc.poll() is None  # the second puzzle is still being solved
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+# -- item 10: the worker pool is capped -----------------------------------------------------------
+def test_jobs_is_capped_at_tasks_and_cpus(three):
+    proc = satgrid("solve", str(three), "--jobs", "500", "--format", "json")
+    cpus = len(os.sched_getaffinity(0))
+    assert_clean(proc, 0, 2)  # the cap line and the summary line
+    cap = re.search(r"--jobs 500 capped at (\d+) \(3 tasks, (\d+) CPUs?\)", proc.stderr)
+    assert cap and int(cap.group(1)) == min(3, cpus) and int(cap.group(2)) == cpus
+    assert len(proc.stdout.splitlines()) == 3
+    quiet = satgrid("solve", str(three), "--jobs", "1", "--format", "json")
+    assert "capped" not in quiet.stderr
+
+
+def test_generate_jobs_is_capped():
+    proc = satgrid("generate", "sudoku", "--size", "4x4", "--count", "2", "--jobs", "64", "--seed", "1")
+    assert_clean(proc, 0, 1)
+    assert re.search(r"--jobs 64 capped at [12] \(2 tasks, \d+ CPUs?\)", proc.stderr)
+    assert proc.stdout.count("puzzle ") == 2
+
+
+def test_workers_helper_caps_and_says_so(capsys):
+    from satgrid.cli import _workers
+
+    cpus = len(os.sched_getaffinity(0))
+    assert _workers(1, 10) == 1
+    assert _workers(500, 3) == min(3, cpus)
+    assert "capped" in capsys.readouterr().err
+
+
+# -- item 15: pzprv3 output says which puzzles are not unique ------------------------------------
+def test_pzprv3_unique_reports_the_status_on_stderr(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{CLARK}\n")
+    proc = satgrid("solve", str(path), "--format", "pzprv3", "--unique")
+    assert_clean(proc, 0, 1)
+    assert proc.stderr.strip().endswith(": multiple")
+    assert proc.stdout.startswith("pzprv3")
+    assert_clean(satgrid("solve", str(path), "--format", "pzprv3", "--require-unique"), 3, 1)
+    path.write_text(f"{LINE}\n")
+    assert_clean(satgrid("solve", str(path), "--format", "pzprv3", "--require-unique"), 0, 0)
+
+
+# -- item 17: the progress line never overwrites a result ----------------------------------------
+def _screen(data: str) -> list[str]:
+    """The lines a terminal shows for ``data``: carriage return, erase to end of line, newline."""
+    lines, row, col = [""], 0, 0
+    i = 0
+    while i < len(data):
+        if data.startswith("\x1b[K", i):
+            lines[row] = lines[row][:col]
+            i += 3
+            continue
+        ch = data[i]
+        i += 1
+        if ch == "\r":
+            col = 0
+        elif ch == "\n":
+            row, col = row + 1, 0
+            if row == len(lines):
+                lines.append("")
+        else:
+            line = lines[row].ljust(col)
+            lines[row] = line[:col] + ch + line[col + 1:]
+            col += 1
+    return lines
+
+
+def test_progress_line_on_a_shared_terminal_leaves_results_whole(three):
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "satgrid", "solve", str(three), "--unique"],
+                            stdin=subprocess.DEVNULL, stdout=terminal, stderr=terminal)
+    os.close(terminal)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([controller], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(controller)
+    assert proc.wait(timeout=60) == 0
+    data = b"".join(chunks).decode()
+    assert "solving 1/3" in data  # the counter was drawn between results
+    screen = _screen(data)
+    for name, status in (("#1", "unique"), ("#2", "multiple"), ("#3", "unique")):
+        line = next(t for t in screen if t.startswith("puzzle") and f": {status}" in t)
+        assert re.fullmatch(r"puzzle \S+ \(sudoku 9x9, \d+ clues\): \w+", line.rstrip()), line
+    assert not any("solving" in t for t in screen)  # erased at the end
+    assert any(t.startswith("3 puzzles:") for t in screen)
+
+
+def test_progress_helper_erases_its_line_before_each_result():
+    from satgrid.cli import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Tty()
+    progress = Progress("solving", 2, stream)
+    with progress.between():
+        stream.write("result 1\n")
+    with progress.between():
+        stream.write("result 2\n")
+    progress.clear()
+    assert _screen(stream.getvalue()) == ["result 1", "result 2", ""]
+    assert "solving 1/2" in stream.getvalue()
