@@ -19,6 +19,7 @@ import click
 
 from . import __version__, api, dimacs, formats, grading, render_svg
 from .errors import SatgridError
+from .files import write_atomic
 from .puzzle import cell_name
 from .reader import read_text
 from .registry import GENRES
@@ -116,13 +117,19 @@ def encode(file: str, as_dimacs: bool, output: str | None, connectivity: str, no
         puzzles = _load((file,), opts)
         mode = "none" if no_clues else "selectors" if clue_selectors else "plain"
         stem = "stdin" if file == "-" else Path(file).stem
-        for index, puzzle in enumerate(puzzles, 1):
+        base = Path(output) if output not in (None, "-") else Path("cnf_out")
+        if len(puzzles) > 1 and output not in (None, "-") and (
+                base.suffix == ".cnf" or base.exists() and not base.is_dir()):
+            raise SatgridError(f"{output}: {len(puzzles)} puzzles are written one file each: give "
+                               "-o a directory (or - for standard output)")
+        names = _unique_names([stem] if len(puzzles) == 1 else
+                              [f"{stem}-{_slug(p.name or str(i))}" for i, p in enumerate(puzzles, 1)])
+        for puzzle, name in zip(puzzles, names):
             export = dimacs.build(puzzle, connectivity, mode)
             if output == "-":
                 click.echo(export.text, nl=False)
                 continue
-            name = stem if len(puzzles) == 1 else f"{stem}-{_slug(puzzle.name or str(index))}"
-            target = Path(output) if output else Path("cnf_out")
+            target = base
             if output is None or target.is_dir() or len(puzzles) > 1:
                 target = target / f"{name}.cnf"
             sidecar = dimacs.write(export, target)
@@ -443,7 +450,8 @@ def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity:
 
 # -- helpers ------------------------------------------------------------------------------------
 def _emit(texts: list[str], output: str | None, ext: str) -> None:
-    """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ..."""
+    """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ...;
+    each file atomically with the usual mode (:func:`satgrid.files.write_atomic`)."""
     if output in (None, "-"):
         if len(texts) > 1:
             raise SatgridError(f"{len(texts)} puzzles: give -o NAME.{ext} to write NAME-1.{ext}, ...")
@@ -454,10 +462,7 @@ def _emit(texts: list[str], output: str | None, ext: str) -> None:
         path.with_name(f"{path.stem}-{i}{path.suffix or '.' + ext}") for i in range(1, len(texts) + 1)]
     for target, text in zip(targets, texts):
         try:
-            if ext == "svg":
-                render_svg.write(text, str(target))
-            else:
-                target.write_text(text, encoding="utf-8")
+            write_atomic(target, render_svg.file_data(text, str(target)) if ext == "svg" else text)
         except OSError as exc:
             raise SatgridError(f"{target}: cannot write: {exc.strerror}") from None
         click.echo(f"wrote {target}", err=True)
@@ -486,7 +491,23 @@ def _pick_puzzle(puzzles: list[Any], puzzle_id: str | None, varmap: Any, file: s
 
 
 def _slug(text: str) -> str:
+    """``text`` as a file name part: letters, digits, ``-``, ``_`` and ``.``; others become ``_``."""
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text)
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    """``names`` with repeats told apart: the second ``x`` becomes ``x-2``, the third ``x-3``
+    (skipping any such name that is already taken)."""
+    taken: set[str] = set()
+    out = []
+    for name in names:
+        unique, n = name, 1
+        while unique in taken:
+            n += 1
+            unique = f"{name}-{n}"
+        taken.add(unique)
+        out.append(unique)
+    return out
 
 
 def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:

@@ -12,10 +12,12 @@ scale cleanly; every element carries a class (``cell``, ``clue``, ``value``, ``s
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
 from .errors import SatgridError
+from .files import write_atomic
 
 CELL = 36
 MARGIN = 18
@@ -167,18 +169,23 @@ def _slitherlink(puzzle: Any, solution: Any, diff: set, redundant: set) -> list[
     return out
 
 
-def write(text: str, path: str) -> None:
-    """Write an SVG document to ``path``; a ``.png`` name converts it with cairosvg."""
-    if path.lower().endswith(".png"):
-        try:
-            import cairosvg  # type: ignore[import-not-found]
+def file_data(text: str, path: str) -> str | bytes:
+    """What to write for an SVG document at ``path``: the SVG itself, or for a ``.png`` name its
+    conversion by cairosvg (at twice the drawing's size)."""
+    if not path.lower().endswith(".png"):
+        return text
+    try:
+        import cairosvg  # type: ignore[import-not-found]
 
-            cairosvg.svg2png(bytestring=text.encode("utf-8"), write_to=path, scale=2)
-        except (ImportError, OSError) as exc:
-            raise SatgridError(
-                "PNG output needs the optional package cairosvg (and the cairo library): "
-                f"pip install 'satgrid[png]', or write .svg ({exc.__class__.__name__}: {exc})"
-            ) from None
-        return
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)
+        return cairosvg.svg2png(bytestring=text.encode("utf-8"), scale=2)
+    except (ImportError, OSError) as exc:
+        raise SatgridError(
+            "PNG output needs the optional package cairosvg (and the cairo library): "
+            f"pip install 'satgrid[png]', or write .svg ({exc.__class__.__name__}: {exc})"
+        ) from None
+
+
+def write(text: str, path: str) -> None:
+    """Write an SVG document to ``path`` (a ``.png`` name converts it: :func:`file_data`),
+    atomically."""
+    write_atomic(Path(path), file_data(text, path))

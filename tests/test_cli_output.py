@@ -198,3 +198,71 @@ def test_progress_helper_erases_its_line_before_each_result():
     progress.clear()
     assert _screen(stream.getvalue()) == ["result 1", "result 2", ""]
     assert "solving 1/2" in stream.getvalue()
+
+
+# -- item 11: exports ------------------------------------------------------------------------------
+def _blocks(*names: str) -> str:
+    return "".join(f"puzzle {name}\ngenre: sudoku\ngivens:\n{LINE}\nend\n\n" for name in names)
+
+
+def test_encode_gives_colliding_ids_files_of_their_own(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(_blocks("a/b", "a_b", "x", "x"))
+    proc = satgrid("encode", str(path), "-o", str(tmp_path / "out"))  # no --dimacs: the default
+    assert_clean(proc, 0, 0)
+    cnfs = sorted(p.name for p in (tmp_path / "out").glob("*.cnf"))
+    assert cnfs == ["p-a_b-2.cnf", "p-a_b.cnf", "p-x-2.cnf", "p-x.cnf"]
+    assert len(list((tmp_path / "out").glob("*.map.json"))) == 4
+    assert len(proc.stdout.splitlines()) == 4
+    assert_clean(satgrid("encode", str(path), "--dimacs", "-o", str(tmp_path / "again")), 0, 0)
+
+
+def test_encode_of_several_puzzles_to_one_cnf_name_is_an_error(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(_blocks("a", "b", "c"))
+    proc = satgrid("encode", str(path), "-o", str(tmp_path / "one.cnf"))
+    assert_clean(proc, 1, 1)
+    assert proc.stderr.startswith(f"satgrid: error: {tmp_path / 'one.cnf'}: 3 puzzles")
+    assert not (tmp_path / "one.cnf").exists()
+    (tmp_path / "file").write_text("")
+    assert_clean(satgrid("encode", str(path), "-o", str(tmp_path / "file")), 1, 1)
+
+
+def test_exported_and_converted_files_get_the_umask_mode(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(LINE + "\n")
+    script = ("import os, sys; os.umask(int(sys.argv[1], 8)); from satgrid.cli import main; "
+              "main(sys.argv[2:])")
+    for umask, mode in (("022", 0o644), ("077", 0o600)):
+        out = tmp_path / umask
+        for args in (["encode", str(path), "-o", str(out / "p.cnf")],
+                     ["convert", str(path), "--to", "svg", "-o", str(out / "p.svg")],
+                     ["convert", str(path), "--to", "url", "-o", str(out / "p.url")],
+                     ["render", str(path), "-o", str(out / "r.svg")]):
+            proc = subprocess.run([sys.executable, "-c", script, umask, *args], capture_output=True,
+                                  text=True, timeout=60)
+            assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        files = sorted(out.iterdir())
+        assert {p.name for p in files} == {"p.cnf", "p.map.json", "p.svg", "p.url", "r.svg"}
+        assert all(p.stat().st_mode & 0o777 == mode for p in files), [oct(p.stat().st_mode) for p in files]
+
+
+def test_a_killed_write_leaves_no_temporary_file_after_the_next_run(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(LINE + "\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = [out / f".p.cnf.{dead.pid}.abc123.tmp", out / f".p.map.json.{dead.pid}.x.tmp",
+             out / f".p.svg.{dead.pid}.y.tmp"]
+    for file in stale:
+        file.write_text("half a file")
+    live = out / f".p.cnf.{os.getpid()}.zz.tmp"  # a write in progress: left alone
+    live.write_text("being written")
+    assert_clean(satgrid("encode", str(path), "-o", str(out / "p.cnf")), 0, 0)
+    assert_clean(satgrid("convert", str(path), "--to", "svg", "-o", str(out / "p.svg")), 0, 1)
+    assert not any(file.exists() for file in stale)
+    assert live.exists()
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
+        "p.cnf", "p.map.json", "p.svg"]
