@@ -266,3 +266,35 @@ def test_a_killed_write_leaves_no_temporary_file_after_the_next_run(tmp_path):
     assert live.exists()
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
         "p.cnf", "p.map.json", "p.svg"]
+
+
+# -- item 16: hint on a puzzle with several solutions ------------------------------------------
+def test_hint_on_a_non_unique_puzzle_says_so_and_gives_a_forced_fact(tmp_path):
+    import json
+
+    from satgrid import api
+
+    path = tmp_path / "clark.txt"
+    path.write_text(CLARK + "\n")
+    proc = satgrid("hint", str(path))
+    assert_clean(proc, 0, 0)
+    assert proc.stdout.startswith("the puzzle is not unique")
+    assert "no fact is forced" not in proc.stdout
+    answer = json.loads(satgrid("hint", str(path), "--format", "json").stdout)
+    assert answer["status"] == "multiple" and answer["forced"] >= 1
+    _, r, c, d = answer["key"]
+    assert answer["value"] is True
+    # forced: every other digit in that cell leaves the puzzle without a solution
+    [puzzle] = api.load([str(path)])
+    assert puzzle.givens[r][c] is None
+    for other in set(range(1, 10)) - {d}:
+        changed = puzzle.with_clues({**puzzle.clues(), (r, c): other})
+        assert api.solve(changed).status == "unsatisfiable"
+
+
+def test_hint_on_a_puzzle_with_nothing_forced(tmp_path):
+    path = tmp_path / "blank.txt"
+    path.write_text("genre: slitherlink\n....\n....\n....\n")
+    proc = satgrid("hint", str(path))
+    assert_clean(proc, 0, 0)
+    assert proc.stdout.startswith("the puzzle is not unique") and "no undecided fact" in proc.stdout
