@@ -602,16 +602,21 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
             click.echo(_text_report(results, audit))
         if many:
             click.echo(_summary(results), err=fmt != "text")
-    if require_unique and any(r.status != "unique" for r in results):
+    if require_unique and any(r.status != "unique" or r.given_solution == "differs" for r in results):
         sys.exit(3)
 
 
 def _print_result(result: api.Result, fmt: str, unique: bool, audit: bool, minimize: bool,
                   summary: bool, many: bool) -> None:
-    """One puzzle's result in ``fmt``; the stderr note of a puzzle not solved as asked."""
+    """One puzzle's result in ``fmt``; the stderr note of a puzzle not solved as asked, and
+    (outside JSON, which has the field) a warning when the input's own solution is not the one
+    found."""
     if fmt == "json":
         click.echo(json.dumps(result.to_json()))
         return
+    if result.given_solution not in (None, "matches"):
+        click.echo(f"satgrid: warning: {result.id}: given solution {result.given_solution}: "
+                   f"{result.given_note}", err=True)
     if fmt == "pzprv3":
         click.echo(formats.write(result.puzzle, "pzprv3", result.solution), nl=False)
         wanted = "unique" if unique else "solved"

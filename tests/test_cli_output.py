@@ -4,6 +4,7 @@ Each item runs ``python -m satgrid`` in a real subprocess."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import pty
 import re
@@ -13,6 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from satgrid import api
+from satgrid.errors import CheckFailed
+from satgrid.registry import GENRES
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
@@ -270,10 +275,6 @@ def test_a_killed_write_leaves_no_temporary_file_after_the_next_run(tmp_path):
 
 # -- item 16: hint on a puzzle with several solutions ------------------------------------------
 def test_hint_on_a_non_unique_puzzle_says_so_and_gives_a_forced_fact(tmp_path):
-    import json
-
-    from satgrid import api
-
     path = tmp_path / "clark.txt"
     path.write_text(CLARK + "\n")
     proc = satgrid("hint", str(path))
@@ -298,3 +299,86 @@ def test_hint_on_a_puzzle_with_nothing_forced(tmp_path):
     proc = satgrid("hint", str(path))
     assert_clean(proc, 0, 0)
     assert proc.stdout.startswith("the puzzle is not unique") and "no undecided fact" in proc.stdout
+
+
+# -- item 4: a solution block in the input is compared with the solution found -------------------
+ISLANDS = ". 1 . . .\n. . . . 2\n. . . . .\n3 . . . .\n. . . 2 .\n"
+ISLANDS_SOLUTION = "#.###\n###..\n#.###\n..#.#\n###.#\n"
+
+
+def _block(name: str, genre: str, givens: str, solution: str) -> str:
+    return f"puzzle {name}\ngenre: {genre}\ngivens:\n{givens}solution:\n{solution}end\n\n"
+
+
+def _grid(rows) -> str:
+    return "".join(" ".join(map(str, row)) + "\n" for row in rows)
+
+
+def test_given_solutions_match_in_every_genre_and_render_format(tmp_path):
+    path = tmp_path / "p.txt"
+    loop = api.load([str(Path(__file__).parents[1] / "satgrid" / "data" / "slitherlink.txt")])[0]
+    loop_text = GENRES["slitherlink"].render(loop) + "\n"
+    loop_solution = api.solve(loop).solution
+    sudoku = api.solve(api.load_text(LINE)[0])
+    path.write_text(
+        _block("s", "sudoku", LINE + "\n", GENRES["sudoku"].render(sudoku.puzzle, sudoku.solution) + "\n")
+        + _block("s-line", "sudoku", LINE + "\n", SOLUTION + "\n")
+        + _block("n", "nurikabe", ISLANDS, ISLANDS_SOLUTION)
+        + _block("n-render", "nurikabe", ISLANDS, "# 1 # # #\n# # # . 2\n# . # # #\n3 . # . #\n# # # 2 #\n")
+        + _block("l", "slitherlink", loop_text, GENRES["slitherlink"].render(loop, loop_solution) + "\n"))
+    proc = satgrid("solve", str(path), "--format", "json", "--require-unique")
+    assert_clean(proc, 0, 1)  # the summary line
+    assert [json.loads(t)["given_solution"] for t in proc.stdout.splitlines()] == ["matches"] * 5
+    assert_clean(satgrid("solve", str(path), "--summary"), 0, 0)  # no warning
+
+
+def test_invalid_given_solutions_are_warnings_not_errors(tmp_path):
+    path = tmp_path / "p.txt"
+    unreadable = ISLANDS_SOLUTION.replace("#.###\n..#", "#.#x#\n..#", 1)
+    broken = ISLANDS_SOLUTION.replace("#.###\n..#", "#####\n..#", 1)  # a 2x2 black block
+    short = SOLUTION[:-1] + ".\n"
+    path.write_text(_block("unreadable", "nurikabe", ISLANDS, unreadable)
+                    + _block("broken", "nurikabe", ISLANDS, broken)
+                    + _block("short", "sudoku", LINE + "\n", short))
+    proc = satgrid("solve", str(path), "--unique")
+    assert_clean(proc, 0, 3)
+    lines = proc.stderr.splitlines()
+    assert lines[0].startswith(f"satgrid: warning: unreadable: given solution invalid: {path}:")
+    assert "'x' is not a solution cell for r3c4" in lines[0]
+    assert lines[1].startswith("satgrid: warning: broken: given solution invalid: ")
+    assert "breaks a rule: 2x2 black block" in lines[1]
+    assert "short: given solution invalid: " in lines[2] and "leaves r9c9 blank" in lines[2]
+    assert proc.stdout.count(": unique") == 3  # every puzzle still solved and reported
+    out = satgrid("solve", str(path), "--format", "json", "--require-unique")
+    assert_clean(out, 0, 1)  # "invalid" alone does not fail --require-unique
+    records = [json.loads(t) for t in out.stdout.splitlines()]
+    assert [r["given_solution"] for r in records] == ["invalid"] * 3
+    assert all(r["given_note"] for r in records)
+
+
+def test_a_given_solution_that_differs_fails_require_unique(tmp_path):
+    found = api.solve(api.load_text(CLARK)[0], unique=True)
+    assert found.status == "multiple"
+    path = tmp_path / "p.txt"
+    path.write_text(_block("clark", "sudoku", CLARK + "\n", _grid(found.second_solution)))
+    proc = satgrid("solve", str(path))
+    assert_clean(proc, 0, 1)
+    assert proc.stderr.startswith("satgrid: warning: clark: given solution differs: the given "
+                                  "solution differs from the one found in ")
+    out = satgrid("solve", str(path), "--format", "json", "--require-unique")
+    assert_clean(out, 3, 0)
+    record = json.loads(out.stdout)
+    assert record["given_solution"] == "differs" and "not unique" in record["given_note"]
+    assert record["solution"] != [list(row) for row in found.second_solution]
+
+
+def test_given_solution_without_a_solution_found(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(_block("s", "sudoku", LINE + "\n", SOLUTION + "\n"))
+    out = satgrid("solve", str(path), "--format", "json", "--time-limit", "0")
+    assert_clean(out, 0, 0)
+    assert json.loads(out.stdout)["given_solution"] == "unchecked"
+    # an "unsatisfiable" answer against a given solution that passes the checker is a bug
+    [puzzle] = api.load([str(path)])
+    with pytest.raises(CheckFailed, match="given solution passes the rule checker"):
+        api._compare_given(api.Result(puzzle, "unsatisfiable", "test"))

@@ -22,7 +22,7 @@ switched off for audits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 from typing import Callable, ClassVar, Literal
@@ -31,7 +31,7 @@ from ..checkers.slitherlink import check_slitherlink
 from ..cnf import Clause, VarPool, exactly
 from ..encoding import ClueEncoding, Encoding
 from ..loop import SingleLoop
-from ..puzzle import Source
+from ..puzzle import GivenSolution, Source
 from ..reader import Record, split_on_blank_lines
 
 NAME = "slitherlink"
@@ -53,6 +53,8 @@ class SlitherlinkPuzzle:
     givens: Grid
     name: str = ""
     source: Source = Source()
+    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
+    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
     genre: ClassVar[str] = NAME
 
     @property
