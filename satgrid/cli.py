@@ -20,7 +20,7 @@ import click
 from . import __version__, api, dimacs, formats, grading, render_svg
 from .errors import SatgridError
 from .files import write_atomic
-from .puzzle import cell_name
+from .puzzle import cell_name, part_name
 from .reader import read_text
 from .registry import GENRES
 from .solver import DEFAULT_SOLVER
@@ -233,10 +233,12 @@ def convert(source: str, target: str, output: str | None, solution: bool, **opts
     """Convert the puzzles in INPUT (a file, a puzz.link URL or a game ID) to another format."""
     with reported_errors():
         puzzles = _load((source,), opts)
-        solutions = [api.solve(p).solution if solution else None for p in puzzles]
+        results = [api.solve(p) if solution else None for p in puzzles]
+        solutions = [r.solution if r else None for r in results]
         if target in ("svg", "ipuz"):
-            texts = [render_svg.svg(p, s) if target == "svg" else formats.write(p, target, s)
-                     for p, s in zip(puzzles, solutions)]
+            texts = [render_svg.svg(p, r.solution if r else None, title=_title(p, r))
+                     if target == "svg" else formats.write(p, target, r.solution if r else None)
+                     for p, r in zip(puzzles, results)]
             _emit(texts, output, target)
         else:
             _emit([formats.write_all(puzzles, target, solutions)], output, target)
@@ -260,7 +262,7 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
         puzzles = _load((file,), opts)
         drawings = []
         for puzzle in puzzles:
-            first = second = None
+            first = second = result = None
             redundant: list = []
             if solution or audit:
                 result = api.solve(puzzle, unique=True, audit=audit,
@@ -270,7 +272,8 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
                 if solution:
                     first, second = result.solution, result.second_solution
                 redundant = result.redundant_clues or []
-            drawings.append(render_svg.svg(puzzle, first, second, redundant))
+            drawings.append(render_svg.svg(puzzle, first, second, redundant,
+                                           title=_title(puzzle, result, audit)))
         _emit(drawings, output, "svg")
 
 
@@ -449,6 +452,20 @@ def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity:
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _title(puzzle: Any, result: api.Result | None, audit: bool = False) -> str:
+    """A drawing's title: the puzzle's id and size, with a result its status (and for an audit
+    its clue verdict)."""
+    g = GENRES[puzzle.genre]
+    parts = [f"{puzzle.name or puzzle.source} ({g.name} {puzzle.rows}x{puzzle.cols})"]
+    if result is not None:
+        parts.append(result.status)
+        if audit and result.redundant_clues is not None:
+            n = len(result.redundant_clues)
+            parts.append(f"{n} redundant {'clue' if n == 1 else 'clues'}" if n else
+                         "no redundant clue (minimal)")
+    return ": ".join(parts[:2]) + "".join(f", {p}" for p in parts[2:])
+
+
 def _emit(texts: list[str], output: str | None, ext: str) -> None:
     """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ...;
     each file atomically with the usual mode (:func:`satgrid.files.write_atomic`)."""
@@ -627,6 +644,12 @@ def _print_result(result: api.Result, fmt: str, unique: bool, audit: bool, minim
         click.echo(_one_report(result, audit, minimize) + ("\n" if many else ""))
 
 
+def _part_list(puzzle: Any, keys: list, most: int = 16) -> str:
+    """Cells or edges by name (``r1c2``, ``r1c2 top``), the first ``most`` of them."""
+    names = [part_name(k, puzzle.rows, puzzle.cols) for k in keys[:most]]
+    return ", ".join(names) + (f" and {len(keys) - most} more" if len(keys) > most else "")
+
+
 def _clue_list(keys: list) -> str:
     return ", ".join(cell_name(*k) for k in keys) if keys else "none"
 
@@ -660,7 +683,7 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
         lines.append(g.render(p, r.solution))
     if r.second_solution is not None:
         diff = g.differences(p, r.solution, r.second_solution)
-        lines.append(f"second solution ({len(diff)} differences):")
+        lines.append(f"second solution ({len(diff)} differences: {_part_list(p, diff)}):")
         lines.append(g.render(p, r.second_solution))
     if r.redundant_clues is not None:
         verdict = "minimal" if r.minimal else "not minimal"

@@ -382,3 +382,57 @@ def test_given_solution_without_a_solution_found(tmp_path):
     [puzzle] = api.load([str(path)])
     with pytest.raises(CheckFailed, match="given solution passes the rule checker"):
         api._compare_given(api.Result(puzzle, "unsatisfiable", "test"))
+
+
+# -- item 18: drawings have a title and legend, text second solutions name their differences -----
+def _svg(path: Path):
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(path).getroot()
+    texts = {cls: [e.text for e in root.iter("{http://www.w3.org/2000/svg}text") if e.get("class") == cls]
+             for cls in ("title", "legend")}
+    return root, texts
+
+
+def test_rendered_audit_has_id_status_and_legend(tmp_path):
+    proc = satgrid("render", str(Path(__file__).parents[1] / "satgrid" / "data" / "nurikabe.txt"),
+                   "--audit", "-o", str(tmp_path / "n.svg"))
+    assert_clean(proc, 0, 3)  # "wrote ..." for each of the three puzzles
+    _, texts = _svg(tmp_path / "n-3.svg")
+    assert texts["title"] == ["n3 (nurikabe 5x5): unique, 3 redundant clues"]
+    assert texts["legend"] == ["yellow = redundant clue"]
+    _, texts = _svg(tmp_path / "n-1.svg")
+    assert texts["title"] == ["n1 (nurikabe 5x5): unique, no redundant clue (minimal)"]
+
+
+def test_rendered_second_solution_and_conversion_are_titled_and_readable(tmp_path):
+    path = tmp_path / "clark.txt"
+    path.write_text(f"puzzle clark\ngenre: sudoku\ngivens:\n{CLARK}\nend\n")
+    assert_clean(satgrid("render", str(path), "--solution", "-o", str(tmp_path / "c.svg")), 0, 1)
+    root, texts = _svg(tmp_path / "c.svg")
+    assert texts["title"] == ["clark (sudoku 9x9): multiple"]
+    assert texts["legend"] == ["red = cells that differ"]
+    assert float(root.get("width")) / (2 * 9) >= 32 and float(root.get("height")) / 9 >= 32
+    assert_clean(satgrid("convert", str(path), "--to", "svg", "-o", str(tmp_path / "p.svg")), 0, 1)
+    root, texts = _svg(tmp_path / "p.svg")
+    assert texts["title"] == ["clark (sudoku 9x9)"] and texts["legend"] == []
+    assert float(root.get("width")) / 9 >= 32
+
+
+def test_text_second_solution_names_the_differences(tmp_path):
+    path = tmp_path / "clark.txt"
+    path.write_text(CLARK + "\n")
+    proc = satgrid("solve", str(path), "--unique")
+    assert_clean(proc, 0, 0)
+    rows = [re.findall(r"\d", t) for t in proc.stdout.splitlines() if re.fullmatch(r"[\d |]+", t)]
+    first, second = rows[:9], rows[9:18]
+    cells = [f"r{r + 1}c{c + 1}" for r in range(9) for c in range(9) if first[r][c] != second[r][c]]
+    assert cells and f"second solution ({len(cells)} differences: {', '.join(cells)}):" in proc.stdout
+    loop = tmp_path / "loop.txt"
+    loop.write_text("genre: slitherlink\n3.\n..\n")
+    proc = satgrid("solve", str(loop), "--unique")
+    assert_clean(proc, 0, 0)
+    named = re.search(r"second solution \((\d+) differences: (.*)\):", proc.stdout)
+    assert named and len(named.group(2).split(", ")) == int(named.group(1))
+    assert all(re.fullmatch(r"r[12]c[12] (top|bottom|left|right)", name)
+               for name in named.group(2).split(", "))
