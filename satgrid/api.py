@@ -209,7 +209,7 @@ def _compare_given(result: Result) -> None:
     """Set ``result.given_solution`` from the puzzle's own solution (see :class:`Result`). A given
     solution that passes the rule checker while the solver found none (unsatisfiable) is a bug in
     the encoding or the solver: :class:`CheckFailed`."""
-    given = getattr(result.puzzle, "given_solution", None)
+    given = result.puzzle.given_solution
     if given is None:
         return
     g, p = result.genre, result.puzzle

@@ -235,11 +235,11 @@ def convert(source: str, target: str, output: str | None, solution: bool, **opts
         puzzles = _load((source,), opts)
         results = [api.solve(p) if solution else None for p in puzzles]
         solutions = [r.solution if r else None for r in results]
-        if target in ("svg", "ipuz"):
-            texts = [render_svg.svg(p, r.solution if r else None, title=_title(p, r))
-                     if target == "svg" else formats.write(p, target, r.solution if r else None)
-                     for p, r in zip(puzzles, results)]
-            _emit(texts, output, target)
+        if target == "svg":
+            _emit([render_svg.svg(p, s, title=_title(p, r))
+                   for p, s, r in zip(puzzles, solutions, results)], output, target)
+        elif target == "ipuz":
+            _emit([formats.write(p, target, s) for p, s in zip(puzzles, solutions)], output, target)
         else:
             _emit([formats.write_all(puzzles, target, solutions)], output, target)
 
