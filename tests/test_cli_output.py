@@ -436,3 +436,17 @@ def test_text_second_solution_names_the_differences(tmp_path):
     assert named and len(named.group(2).split(", ")) == int(named.group(1))
     assert all(re.fullmatch(r"r[12]c[12] (top|bottom|left|right)", name)
                for name in named.group(2).split(", "))
+
+
+def test_an_unreadable_slitherlink_drawing_is_an_invalid_given_solution(tmp_path):
+    loop = api.load([str(Path(__file__).parents[1] / "satgrid" / "data" / "slitherlink.txt")])[0]
+    drawing = GENRES["slitherlink"].render(loop, api.solve(loop).solution).splitlines()
+    drawing[2] = "?" + drawing[2][1:]  # a dot that is not '+'
+    path = tmp_path / "p.txt"
+    path.write_text(_block("l", "slitherlink", GENRES["slitherlink"].render(loop) + "\n",
+                           "\n".join(drawing) + "\n"))
+    proc = satgrid("solve", str(path))
+    assert_clean(proc, 0, 1)
+    n = 3 + loop.rows + 1 + 3  # three header lines, the givens, 'solution:', the third line
+    assert proc.stderr.strip() == (f"satgrid: warning: l: given solution invalid: {path}:{n}:1: "
+                                   "expected the dot '+', found '?'")
