@@ -11,15 +11,17 @@ independent rule checker before it is returned; a failure raises :class:`CheckFa
 """
 from __future__ import annotations
 
+import functools
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Hashable, Iterable
+from typing import Any, Callable, Hashable, Iterable
 
 from . import formats
-from .errors import CheckFailed, LimitReached, SatgridError
+from .errors import CheckFailed, LimitReached, ParseError, SatgridError
 from .external import is_external
+from .puzzle import GivenSolution, part_name
 from .queries import PuzzleQueries
 from .reader import read_text, split_records
 from .registry import GENRES, Genre, genre as genre_named
@@ -68,6 +70,11 @@ class Result:
     note: str = ""
     #: The propagation-ladder grade (satgrid.grading), set by audits of unique puzzles.
     grade: int | None = None
+    #: The input's own solution (a ``solution:`` section) against the one found: "matches",
+    #: "differs", "invalid" (does not read or breaks a rule) or "unchecked" (no solution found
+    #: to compare with); None without one. ``given_note`` says why, for the last three.
+    given_solution: str | None = None
+    given_note: str = ""
 
     @property
     def genre(self) -> Genre:
@@ -105,6 +112,10 @@ class Result:
             out["grade"] = self.grade
         if self.note:
             out["note"] = self.note
+        if self.given_solution is not None:
+            out["given_solution"] = self.given_solution
+            if self.given_note:
+                out["given_note"] = self.given_note
         out["solver"] = self.solver
         s = self.stats
         if is_external(self.solver):
@@ -140,7 +151,7 @@ def load_text(text: str, source: str = "<text>", genre: str | None = None,
         g = genre_named(chosen)
         record.genre = g.name
         for sub in g.split(record):
-            puzzles.append(g.parse(sub))
+            puzzles.append(_with_given_solution(g, sub, g.parse(sub)))
     if not puzzles:
         raise SatgridError(f"{source}: no puzzle found")
     return puzzles
@@ -157,6 +168,26 @@ def load(paths: Iterable[str], genre: str | None = None, meta: dict[str, str] | 
             source, text = read_text(path)
         puzzles += load_text(text, source, genre or formats.genre_of_path(path), meta)
     return puzzles
+
+
+def _with_given_solution(g: Genre, record, puzzle: Any) -> Any:
+    """``puzzle`` carrying the solution of the record's ``solution:`` section, if it has one:
+    read and put through the rule checker now; a section that does not read or breaks a rule is
+    kept as its error (reported as "invalid" beside the result, it does not stop the run)."""
+    if not record.solution_lines:
+        return puzzle
+    where = f"{record.source}:{record.solution_lines[0][0]}"
+    try:
+        solution = g.parse_solution(record, puzzle)
+    except ParseError as exc:
+        return replace(puzzle, given_solution=GivenSolution(error=str(exc)))
+    if solution is None:
+        return puzzle
+    problems = g.check(puzzle, solution)
+    if problems:
+        return replace(puzzle, given_solution=GivenSolution(
+            error=f"{where}: the given solution breaks a rule: {problems[0]}"))
+    return replace(puzzle, given_solution=GivenSolution(solution))
 
 
 def _guess_genre(record) -> str:
@@ -212,6 +243,46 @@ def _new_session(g: Genre, puzzle: Any, options: Options) -> Session:
 
 
 # -- the pipeline -------------------------------------------------------------------------------
+def _compare_given(result: Result) -> None:
+    """Set ``result.given_solution`` from the puzzle's own solution (see :class:`Result`). A given
+    solution that passes the rule checker while the solver found none (unsatisfiable) is a bug in
+    the encoding or the solver: :class:`CheckFailed`."""
+    given = result.puzzle.given_solution
+    if given is None:
+        return
+    g, p = result.genre, result.puzzle
+    if given.solution is None:
+        result.given_solution, result.given_note = "invalid", given.error
+    elif result.solution is not None:
+        diff = g.differences(p, result.solution, given.solution)
+        if not diff:
+            result.given_solution = "matches"
+            return
+        result.given_solution = "differs"
+        names = ", ".join(part_name(k, p.rows, p.cols) for k in diff[:6]) + (", ..." if len(diff) > 6 else "")
+        why = ("it is another solution: the puzzle is not unique" if result.status == "multiple"
+               else "it passes the rule checker, so the encoding and the checker disagree (a bug)")
+        result.given_note = (f"the given solution differs from the one found in {len(diff)} "
+                             f"{'place' if len(diff) == 1 else 'places'} ({names}); {why}")
+    elif result.status == "unsatisfiable":
+        raise CheckFailed(f"internal error: {result.id}: found unsatisfiable, but the given solution "
+                          "passes the rule checker; this is an encoding or solver bug")
+    else:
+        result.given_solution = "unchecked"
+        result.given_note = "no solution was found to compare the given solution with"
+
+
+def _reports_given_solution(solve_puzzle: Callable[..., Result]) -> Callable[..., Result]:
+    """Decorate :func:`solve`: each result compares the puzzle's given solution, if any."""
+    @functools.wraps(solve_puzzle)
+    def solve_and_compare(*args: Any, **kwargs: Any) -> Result:
+        result = solve_puzzle(*args, **kwargs)
+        _compare_given(result)
+        return result
+    return solve_and_compare
+
+
+@_reports_given_solution
 def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool = False,
           options: Options = Options(), grade: bool | None = None) -> Result:
     """Solve ``puzzle``; with ``unique`` look for a second solution; with ``audit`` also find the

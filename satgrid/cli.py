@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -19,7 +20,8 @@ import click
 
 from . import __version__, api, dimacs, formats, grading, render_svg
 from .errors import SatgridError
-from .puzzle import cell_name
+from .files import write_atomic
+from .puzzle import cell_name, part_name
 from .reader import read_text
 from .registry import GENRES
 from .solver import DEFAULT_SOLVER, MAX_CONFLICT_LIMIT, check_conflict_limit, check_time_limit
@@ -114,11 +116,14 @@ def solve_options(f):
 
 @main.command()
 @click.argument("files", nargs=-1, required=True)
-@solve_options
 @click.option("--unique", is_flag=True, help="Also prove the solution unique (or show a second).")
-def solve(files: tuple[str, ...], unique: bool, **opts: Any) -> None:
+@solve_options
+@click.option("--summary", is_flag=True,
+              help="With several puzzles: print the status table alone, not each solution.")
+def solve(files: tuple[str, ...], unique: bool, summary: bool, **opts: Any) -> None:
     """Solve the puzzles in FILES (- for standard input)."""
-    _run(files, unique=unique or opts["require_unique"], audit=False, minimize=False, **opts)
+    _run(files, unique=unique or opts["require_unique"], audit=False, minimize=False,
+         summary=summary, **opts)
 
 
 @main.command()
@@ -127,15 +132,18 @@ def solve(files: tuple[str, ...], unique: bool, **opts: Any) -> None:
 @click.option("--minimize", is_flag=True, help="Also find a minimal clue subset (greedy deletion).")
 @click.option("--grade/--no-grade", default=True, show_default=True,
               help="Also grade the puzzle on the propagation ladder (see satgrid grade).")
-def audit(files: tuple[str, ...], minimize: bool, grade: bool, **opts: Any) -> None:
+@click.option("--summary", is_flag=True,
+              help="With several puzzles: print the status table alone, not each report.")
+def audit(files: tuple[str, ...], minimize: bool, grade: bool, summary: bool, **opts: Any) -> None:
     """Solve, prove uniqueness, list the clues that can go (clue minimality), and grade."""
-    _run(files, unique=True, audit=True, minimize=minimize, grade=grade, **opts)
+    _run(files, unique=True, audit=True, minimize=minimize, grade=grade, summary=summary, **opts)
 
 
 @main.command()
 @click.argument("file")
 @input_options
-@click.option("--dimacs", "as_dimacs", is_flag=True, required=True, help="Write DIMACS CNF.")
+@click.option("--dimacs", "as_dimacs", is_flag=True,
+              help="Write DIMACS CNF (the default and only export format; kept for old scripts).")
 @click.option("-o", "--output", help="Output file, directory, or - for stdout [default: cnf_out/].")
 @click.option("--connectivity", type=click.Choice(["eager", "lazy"]), default="eager",
               show_default=True, help="eager = the CNF alone is exact; lazy = base CNF only.")
@@ -150,13 +158,19 @@ def encode(file: str, as_dimacs: bool, output: str | None, connectivity: str, no
         puzzles = _load((file,), opts)
         mode = "none" if no_clues else "selectors" if clue_selectors else "plain"
         stem = "stdin" if file == "-" else Path(file).stem
-        for index, puzzle in enumerate(puzzles, 1):
+        base = Path(output) if output not in (None, "-") else Path("cnf_out")
+        if len(puzzles) > 1 and output not in (None, "-") and (
+                base.suffix == ".cnf" or base.exists() and not base.is_dir()):
+            raise SatgridError(f"{output}: {len(puzzles)} puzzles are written one file each: give "
+                               "-o a directory (or - for standard output)")
+        names = _unique_names([stem] if len(puzzles) == 1 else
+                              [f"{stem}-{_slug(p.name or str(i))}" for i, p in enumerate(puzzles, 1)])
+        for puzzle, name in zip(puzzles, names):
             export = dimacs.build(puzzle, connectivity, mode)
             if output == "-":
                 click.echo(export.text, nl=False)
                 continue
-            name = stem if len(puzzles) == 1 else f"{stem}-{_slug(puzzle.name or str(index))}"
-            target = Path(output) if output else Path("cnf_out")
+            target = base
             if output is None or target.is_dir() or len(puzzles) > 1:
                 target = target / f"{name}.cnf"
             sidecar = dimacs.write(export, target)
@@ -236,7 +250,9 @@ def genres() -> None:
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text: a report per puzzle and a table; json: one JSON "
+                                      "result a line (as 'satgrid audit --format json').")
 def demo(fmt: str) -> None:
     """Audit the bundled example puzzles of every genre (solve + uniqueness + clue audit)."""
     files = [str(resources.files("satgrid") / "data" / g.examples) for g in GENRES.values()]
@@ -258,11 +274,13 @@ def convert(source: str, target: str, output: str | None, solution: bool, **opts
     """Convert the puzzles in INPUT (a file, a puzz.link URL or a game ID) to another format."""
     with reported_errors():
         puzzles = _load((source,), opts)
-        solutions = [api.solve(p).solution if solution else None for p in puzzles]
-        if target in ("svg", "ipuz"):
-            texts = [render_svg.svg(p, s) if target == "svg" else formats.write(p, target, s)
-                     for p, s in zip(puzzles, solutions)]
-            _emit(texts, output, target)
+        results = [api.solve(p) if solution else None for p in puzzles]
+        solutions = [r.solution if r else None for r in results]
+        if target == "svg":
+            _emit([render_svg.svg(p, s, title=_title(p, r))
+                   for p, s, r in zip(puzzles, solutions, results)], output, target)
+        elif target == "ipuz":
+            _emit([formats.write(p, target, s) for p, s in zip(puzzles, solutions)], output, target)
         else:
             _emit([formats.write_all(puzzles, target, solutions)], output, target)
 
@@ -287,7 +305,7 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
         puzzles = _load((file,), opts)
         drawings = []
         for puzzle in puzzles:
-            first = second = None
+            first = second = result = None
             redundant: list = []
             if solution or audit:
                 options = api.Options(solver=solver, time_limit=time_limit,
@@ -298,7 +316,8 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
                 if solution:
                     first, second = result.solution, result.second_solution
                 redundant = result.redundant_clues or []
-            drawings.append(render_svg.svg(puzzle, first, second, redundant))
+            drawings.append(render_svg.svg(puzzle, first, second, redundant,
+                                           title=_title(puzzle, result, audit)))
         _emit(drawings, output, "svg")
 
 
@@ -349,17 +368,19 @@ def generate(genre: str, size: str, level: int | None, flavour: str | None, rati
         generators.check_request(name, rows, cols, level, flavour)
         genre_options = _genre_options(name, ratios, islands)
         options = api.Options(solver=solver) if solver is not None else None
+        jobs = _workers(jobs, count) if jobs > 1 else 1
         stream = generators.generate_puzzles(name, rows, cols, count, seed, level, flavour,
                                              options, genre_options, jobs=jobs)
-        with contextlib.ExitStack() as stack:
-            if count > 1 and sys.stderr.isatty():
-                stream = stack.enter_context(click.progressbar(stream, length=count, file=sys.stderr,
-                                                               label="generating"))
+        progress = Progress("generating", count)
+        try:
             for item in stream:
-                if fmt == "json":
-                    click.echo(json.dumps(item.to_json()))
-                else:
-                    click.echo(_generated_text(item))
+                with progress.between():
+                    if fmt == "json":
+                        click.echo(json.dumps(item.to_json()))
+                    else:
+                        click.echo(_generated_text(item))
+        finally:
+            progress.clear()
 
 
 def _genre_options(genre: str, ratios: str | None, islands: str | None) -> dict[str, Any]:
@@ -477,8 +498,23 @@ def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity:
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _title(puzzle: Any, result: api.Result | None, audit: bool = False) -> str:
+    """A drawing's title: the puzzle's id and size, with a result its status (and for an audit
+    its clue verdict)."""
+    g = GENRES[puzzle.genre]
+    parts = [f"{puzzle.name or puzzle.source} ({g.name} {puzzle.rows}x{puzzle.cols})"]
+    if result is not None:
+        parts.append(result.status)
+        if audit and result.redundant_clues is not None:
+            n = len(result.redundant_clues)
+            parts.append(f"{n} redundant {'clue' if n == 1 else 'clues'}" if n else
+                         "no redundant clue (minimal)")
+    return ": ".join(parts[:2]) + "".join(f", {p}" for p in parts[2:])
+
+
 def _emit(texts: list[str], output: str | None, ext: str) -> None:
-    """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ..."""
+    """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ...;
+    each file atomically with the usual mode (:func:`satgrid.files.write_atomic`)."""
     if output in (None, "-"):
         if len(texts) > 1:
             raise SatgridError(f"{len(texts)} puzzles: give -o NAME.{ext} to write NAME-1.{ext}, ...")
@@ -489,10 +525,7 @@ def _emit(texts: list[str], output: str | None, ext: str) -> None:
         path.with_name(f"{path.stem}-{i}{path.suffix or '.' + ext}") for i in range(1, len(texts) + 1)]
     for target, text in zip(targets, texts):
         try:
-            if ext == "svg":
-                render_svg.write(text, str(target))
-            else:
-                target.write_text(text, encoding="utf-8")
+            write_atomic(target, render_svg.file_data(text, str(target)) if ext == "svg" else text)
         except OSError as exc:
             raise SatgridError(f"{target}: cannot write: {exc.strerror}") from None
         click.echo(f"wrote {target}", err=True)
@@ -521,7 +554,23 @@ def _pick_puzzle(puzzles: list[Any], puzzle_id: str | None, varmap: Any, file: s
 
 
 def _slug(text: str) -> str:
+    """``text`` as a file name part: letters, digits, ``-``, ``_`` and ``.``; others become ``_``."""
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text)
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    """``names`` with repeats told apart: the second ``x`` becomes ``x-2``, the third ``x-3``
+    (skipping any such name that is already taken)."""
+    taken: set[str] = set()
+    out = []
+    for name in names:
+        unique, n = name, 1
+        while unique in taken:
+            n += 1
+            unique = f"{name}-{n}"
+        taken.add(unique)
+        out.append(unique)
+    return out
 
 
 def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:
@@ -535,7 +584,61 @@ def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,
                      grade=grade)
 
 
-def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, **opts) -> None:
+def _workers(jobs: int, tasks: int) -> int:
+    """The pool size for ``tasks`` tasks: ``jobs`` capped at the tasks and at the CPUs this
+    process may run on; a cap below ``jobs`` is said on stderr."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    workers = max(1, min(jobs, tasks, cpus))
+    if workers < jobs:
+        click.echo(f"satgrid: --jobs {jobs} capped at {workers} ({tasks} "
+                   f"{'task' if tasks == 1 else 'tasks'}, {cpus} {'CPU' if cpus == 1 else 'CPUs'})",
+                   err=True)
+    return workers
+
+
+class Progress:
+    """A ``label done/total`` counter on a terminal's stderr that never shares a line with
+    results: :meth:`clear` erases it (carriage return, erase to end of line) before a result is
+    printed and :meth:`step` draws it again below the result. Off when stderr is no terminal."""
+
+    def __init__(self, label: str, total: int, stream: Any = None) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.on = total > 1 and self.stream.isatty()
+        self.label, self.total, self.done = label, total, 0
+        self._draw()
+
+    def _draw(self) -> None:
+        if self.on and self.done < self.total:
+            self.stream.write(f"\r{self.label} {self.done}/{self.total}")
+            self.stream.flush()
+
+    def clear(self) -> None:
+        if self.on:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def step(self) -> None:
+        self.done += 1
+        self._draw()
+
+    @contextlib.contextmanager
+    def between(self) -> Iterator[None]:
+        """Print a result inside this block: the counter is erased first and drawn after."""
+        self.clear()
+        try:
+            yield
+        finally:
+            self.step()
+
+
+def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, summary=False,
+         **opts) -> None:
+    """Solve every puzzle and print each result as soon as it is made (text: the report of each
+    puzzle, then the status table; json: a line each; pzprv3: each file, with a stderr line for
+    each puzzle not solved as asked), so a killed run keeps what it printed."""
     with reported_errors():
         puzzles = _load(files, opts)
         options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
@@ -543,39 +646,62 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
         options.check_solver()  # a bad solver name fails here, before any work
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
                                  options=options)
+        many = len(puzzles) > 1
         results = []
         with contextlib.ExitStack() as stack:
-            if jobs > 1 and len(puzzles) > 1:
-                pool = stack.enter_context(ProcessPoolExecutor(jobs))
-                stream = pool.map(work, puzzles, chunksize=max(1, len(puzzles) // (jobs * 8)))
+            workers = _workers(jobs, len(puzzles)) if jobs > 1 else 1
+            if workers > 1:
+                pool = stack.enter_context(ProcessPoolExecutor(workers))
+                stream = pool.map(work, puzzles, chunksize=max(1, len(puzzles) // (workers * 8)))
             else:
                 stream = map(work, puzzles)
-            if len(puzzles) > 1 and sys.stderr.isatty():
-                stream = stack.enter_context(click.progressbar(stream, length=len(puzzles), file=sys.stderr,
-                                                               label="solving"))
+            progress = Progress("solving", len(puzzles))
+            stack.callback(progress.clear)
             for result in stream:
                 results.append(result)
-                if fmt == "json":
-                    click.echo(json.dumps(result.to_json()))
-                elif fmt == "pzprv3":
-                    click.echo(formats.write(result.puzzle, "pzprv3", result.solution), nl=False)
-                    if result.solution is None:
-                        click.echo(f"satgrid: {result.id}: {result.status}, written without an answer", err=True)
-        if fmt == "text":
-            click.echo(_text_report(results, audit, minimize))
-        if len(results) > 1:
+                with progress.between():
+                    _print_result(result, fmt, unique, audit, minimize, summary, many)
+        if fmt == "text" and (many or summary):
+            click.echo(_text_report(results, audit))
+        if many:
             click.echo(_summary(results), err=fmt != "text")
-    if require_unique and any(r.status != "unique" for r in results):
+    if require_unique and any(r.status != "unique" or r.given_solution == "differs" for r in results):
         sys.exit(3)
+
+
+def _print_result(result: api.Result, fmt: str, unique: bool, audit: bool, minimize: bool,
+                  summary: bool, many: bool) -> None:
+    """One puzzle's result in ``fmt``; the stderr note of a puzzle not solved as asked, and
+    (outside JSON, which has the field) a warning when the input's own solution is not the one
+    found."""
+    if fmt == "json":
+        click.echo(json.dumps(result.to_json()))
+        return
+    if result.given_solution not in (None, "matches"):
+        click.echo(f"satgrid: warning: {result.id}: given solution {result.given_solution}: "
+                   f"{result.given_note}", err=True)
+    if fmt == "pzprv3":
+        click.echo(formats.write(result.puzzle, "pzprv3", result.solution), nl=False)
+        wanted = "unique" if unique else "solved"
+        if result.status != wanted:
+            lost = "" if result.solution is not None else ", written without an answer"
+            click.echo(f"satgrid: {result.id}: {result.status}{lost}", err=True)
+    elif not summary:
+        click.echo(_one_report(result, audit, minimize) + ("\n" if many else ""))
+
+
+def _part_list(puzzle: Any, keys: list, most: int = 16) -> str:
+    """Cells or edges by name (``r1c2``, ``r1c2 top``), the first ``most`` of them."""
+    names = [part_name(k, puzzle.rows, puzzle.cols) for k in keys[:most]]
+    return ", ".join(names) + (f" and {len(keys) - most} more" if len(keys) > most else "")
 
 
 def _clue_list(keys: list) -> str:
     return ", ".join(cell_name(*k) for k in keys) if keys else "none"
 
 
-def _text_report(results: list[api.Result], audit: bool, minimize: bool) -> str:
-    if len(results) == 1:
-        return _one_report(results[0], audit, minimize)
+def _text_report(results: list[api.Result], audit: bool) -> str:
+    """The status table of several puzzles, a row each."""
     header = f"{'id':<24} {'genre':<11} {'size':>7} {'clues':>5} {'status':<13}"
     if audit:
         header += f" {'redundant':>9} {'minimal':>7} {'grade':>5}"
@@ -603,7 +729,7 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
         lines.append(g.render(p, r.solution))
     if r.second_solution is not None:
         diff = g.differences(p, r.solution, r.second_solution)
-        lines.append(f"second solution ({len(diff)} differences):")
+        lines.append(f"second solution ({len(diff)} differences: {_part_list(p, diff)}):")
         lines.append(g.render(p, r.second_solution))
     if r.redundant_clues is not None:
         verdict = "minimal" if r.minimal else "not minimal"

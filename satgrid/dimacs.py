@@ -22,8 +22,6 @@ rules it breaks (possible only for lazy exports) and the rule checker's verdict.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -32,6 +30,7 @@ from . import __version__
 from .cnf import Clause
 from .encoding import Encoding
 from .errors import ParseError, SatgridError
+from .files import write_atomic
 from .registry import GENRES
 from .solver import Assignment
 
@@ -110,22 +109,9 @@ def _plain(obj: Any) -> Any:
     return obj
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename: never a half file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def write(export: Export, path: Path) -> Path:
-    """Write the DIMACS file and its ``.map.json`` sidecar; returns the sidecar path."""
+    """Write the DIMACS file and its ``.map.json`` sidecar (each atomically, mode 0666 less the
+    umask: :func:`satgrid.files.write_atomic`); returns the sidecar path."""
     sidecar = path.with_name(path.name.removesuffix(".cnf") + ".map.json")
     try:
         write_atomic(path, export.text)

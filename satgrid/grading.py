@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable, Sequence
 
 from . import api
@@ -473,8 +473,9 @@ def read_state(puzzle: Any, text: str, source: str = "<state>") -> State:
 class Hint:
     """The answer of :func:`hint`. ``status``: "hint" (``fact`` forced, proved at ``level`` from
     ``clues`` and the decided entries ``decided``), "wrong" (``wrong`` lists the state's entries
-    that contradict the solution), "solved" (the state is complete), "multiple" or
-    "unsatisfiable" (no unique solution to hint towards), "unknown" (a limit was hit)."""
+    that contradict the solution), "solved" (the state is complete), "multiple" (several
+    solutions: ``forced`` undecided facts hold in all of them, and ``fact`` is the next of those,
+    as for "hint"), "unsatisfiable" (no solution), "unknown" (a limit was hit)."""
 
     status: str
     message: str
@@ -483,9 +484,13 @@ class Hint:
     clues: list = field(default_factory=list)
     decided: list = field(default_factory=list)
     wrong: list = field(default_factory=list)
+    #: For a puzzle with several solutions: how many undecided facts hold in every solution.
+    forced: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status, "message": self.message}
+        if self.forced is not None:
+            out["forced"] = self.forced
         if self.fact is not None:
             key, value = self.fact
             out.update(key=list(key), value=value, level=self.level, method=LEVELS[self.level],
@@ -525,7 +530,9 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
 
     The weakest ladder level that proves some undecided fact is used; among the facts it proves
     (the first ``candidates`` in reading order), the one with the fewest clues and decided
-    entries involved is chosen."""
+    entries involved is chosen. A puzzle with several solutions still has forced facts, its
+    backbone (what holds in every solution, :meth:`PuzzleQueries.backbone`): the hint is the next
+    of those, with status "multiple"."""
     fmt = STATES[puzzle.genre]
     state = dict(state or {})
     describe = lambda key, value: fmt.describe(puzzle, key, value)  # noqa: E731
@@ -543,27 +550,43 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
                         else "a limit was reached before a solution was found")
         assert first.assignment is not None
         solution = {key: first.assignment(var) for key, var in primary.items()}
-        second = queries.other_solution(queries.project(first.assignment), need_model=False)
-        if second.status != "unsat":
-            status = "multiple" if second.status == "sat" else "unknown"
-            return Hint(status, "the puzzle has more than one solution: no fact is forced by the "
-                        "clues alone, so there is nothing to hint" if status == "multiple"
-                        else "a limit was reached while proving the solution unique")
-        wrong = [(k, v) for k, v in state.items() if solution[k] != v]
+        projection = queries.project(first.assignment)
+        second = queries.other_solution(projection, need_model=False)
+        if second.status == "unknown":
+            return Hint("unknown", "a limit was reached while proving the solution unique")
+        unique = second.status == "unsat"
+        if not unique:  # the facts forced by the clues alone: those true in every solution
+            forced = queries.backbone(projection)
+            solution = {k: var in forced if var in forced or -var in forced else None
+                        for k, var in primary.items()}
+        whom = "the solution" if unique else "every solution"
+        wrong = [(k, v) for k, v in state.items() if solution[k] is not None and solution[k] != v]
         if wrong:
             return Hint("wrong", "the state is wrong: " + _listing([describe(k, v) for k, v in wrong])
-                        + (" contradicts" if len(wrong) == 1 else " contradict") + " the solution",
+                        + (" contradicts " if len(wrong) == 1 else " contradict ") + whom,
                         wrong=wrong)
         shown = fmt.shown(puzzle)
-        open_facts = [(k, solution[k]) for k in primary
-                      if k not in state and k not in shown and fmt.decision(k, solution[k])]
+        open_facts = [(k, v) for k, v in solution.items()
+                      if v is not None and k not in state and k not in shown and fmt.decision(k, v)]
         if not open_facts:
+            if not unique:
+                return Hint("multiple", f"{_NOT_UNIQUE}, and no undecided fact holds in every "
+                            "solution: nothing is forced by the clues", forced=0)
             return Hint("solved", "the state is complete: every cell is decided, and correctly")
     finally:
         queries.retire()
         if owned:
             search.close()
-    return _hint_from(puzzle, state, open_facts, solver, connectivity, candidates, describe)
+    found = _hint_from(puzzle, state, open_facts, solver, connectivity, candidates, describe)
+    if unique:
+        return found
+    return replace(found, status="multiple", forced=len(open_facts),
+                   message=f"{_NOT_UNIQUE}; still, {len(open_facts)} undecided "
+                           f"{'fact holds' if len(open_facts) == 1 else 'facts hold'} in every "
+                           f"solution (forced by the clues). Next: {found.message}")
+
+
+_NOT_UNIQUE = "the puzzle is not unique (it has more than one solution)"
 
 
 def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidates, describe) -> Hint:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -18,3 +19,25 @@ class Source:
 def cell_name(r: int, c: int) -> str:
     """Row/column name as puzzle books print it, 1-based: ``r4c7``."""
     return f"r{r + 1}c{c + 1}"
+
+
+def part_name(key: tuple, rows: int, cols: int) -> str:
+    """A cell ``(r, c)`` as :func:`cell_name`; an edge ``("h", i, j)`` (dot row ``i``, between dot
+    columns ``j`` and ``j + 1``) or ``("v", i, j)`` (cell row ``i``, dot column ``j``) as the cell
+    side it is: ``r1c2 top``, ``r5c5 bottom``, ``r3c1 left``, ``r3c5 right``."""
+    if len(key) == 3 and key[0] in ("h", "v"):
+        kind, i, j = key
+        if kind == "h":
+            return f"{cell_name(i, j)} top" if i < rows else f"{cell_name(i - 1, j)} bottom"
+        return f"{cell_name(i, j)} left" if j < cols else f"{cell_name(i, j - 1)} right"
+    return cell_name(*key[-2:])
+
+
+@dataclass(frozen=True)
+class GivenSolution:
+    """A solution written in the input (a block's ``solution:`` section): ``solution`` when it
+    reads and passes the genre's rule checker, else None and ``error`` says why (with the file
+    and line)."""
+
+    solution: Any = None
+    error: str = ""

@@ -23,6 +23,8 @@ class Genre:
     summary: str
     split: Callable[..., Any]
     parse: Callable[..., Any]
+    #: (record, puzzle) -> the solution in a block's ``solution:`` section, or None; ParseError.
+    parse_solution: Callable[..., Any]
     encode: Callable[..., Any]
     cache_key: Callable[..., Any]
     decode: Callable[..., Any]
@@ -36,8 +38,8 @@ class Genre:
     @classmethod
     def from_module(cls, module: ModuleType) -> "Genre":
         return cls(
-            module.NAME, module.SUMMARY, module.split, module.parse, module.encode, module.cache_key, module.decode,
-            module.check, module.render, module.solution_json, module.puzzle_json,
+            module.NAME, module.SUMMARY, module.split, module.parse, module.parse_solution,
+            module.encode, module.cache_key, module.decode, module.check, module.render, module.solution_json, module.puzzle_json,
             module.differences, module.EXAMPLES,
         )
 

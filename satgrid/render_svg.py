@@ -2,8 +2,9 @@
 
 One panel per solution, side by side: a second solution (when the puzzle has several) is drawn
 beside the first, and the cells or edges in which the two differ are highlighted in both; an
-audit's redundant clues are marked. Sizes follow the grid (36 user units a cell), so drawings
-scale cleanly; every element carries a class (``cell``, ``clue``, ``value``, ``shaded``,
+audit's redundant clues are marked; a title line under the drawing names the puzzle, its status
+and the legend of the marks. Sizes follow the grid (36 px a cell), so drawings are readable as
+they come and scale cleanly; every element carries a class (``cell``, ``clue``, ``value``, ``shaded``,
 ``dot``, ``loop``, ``diff``, ``redundant``, ``box``) that tests and style sheets can select.
 
 * Sudoku: thin cell lines, bold box lines and border; givens bold, solution digits blue.
@@ -12,22 +13,27 @@ scale cleanly; every element carries a class (``cell``, ``clue``, ``value``, ``s
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
 from .errors import SatgridError
+from .files import write_atomic
 
 CELL = 36
 MARGIN = 18
 CAPTION = 22
+TITLE_LINE, TITLE_FONT = 20, 13
 GAP = 30
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 INK, BLUE, RED, PALE_RED, YELLOW, GREY = "#111", "#1f5fbf", "#d0312d", "#f7c5c2", "#ffe680", "#9a9a9a"
 
 
 def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterable = (),
-        captions: tuple[str, ...] | None = None) -> str:
-    """The SVG document: the puzzle (with ``solution`` filled in), and ``second`` beside it."""
+        captions: tuple[str, ...] | None = None, title: str | None = None) -> str:
+    """The SVG document: the puzzle (with ``solution`` filled in), and ``second`` beside it.
+    ``captions`` go under the panels; ``title`` (e.g. the puzzle's id and status) goes under the
+    whole drawing, followed by the legend of the marks used (redundant clues, differences)."""
     draw = {"sudoku": _sudoku, "nurikabe": _nurikabe, "slitherlink": _slitherlink}.get(puzzle.genre)
     if draw is None:
         raise SatgridError(f"no drawing for genre {puzzle.genre}")
@@ -41,14 +47,23 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
     if captions is None and second is not None:
         what = "edges" if puzzle.genre == "slitherlink" else "cells"
         captions = ("solution 1", f"solution 2 ({len(diff)} {what} differ)")
+    title_lines: list[str] = []
+    if title is not None:
+        what = "edges" if puzzle.genre == "slitherlink" else "cells"
+        title_lines = [title] + (["yellow = redundant clue"] if redundant else []) + (
+            [f"red = {what} that differ"] if second is not None else [])
     width = puzzle.cols * CELL + 2 * MARGIN
-    height = puzzle.rows * CELL + 2 * MARGIN + (CAPTION if captions else 0)
-    total = len(panels) * width + (len(panels) - 1) * GAP
+    panels_height = puzzle.rows * CELL + 2 * MARGIN + (CAPTION if captions else 0)
+    height = panels_height + TITLE_LINE * len(title_lines)
+    drawn = len(panels) * width + (len(panels) - 1) * GAP
+    # the title is never shrunk: a drawing narrower than its longest line is widened, centred
+    total = max([drawn, *(int(len(t) * TITLE_FONT * 0.62) + 2 * MARGIN for t in title_lines)])
+    left = (total - drawn) // 2
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="{height}" '
            f'viewBox="0 0 {total} {height}" font-family="{FONT}">',
            f'<rect class="background" width="{total}" height="{height}" fill="#fff"/>']
     for index, panel in enumerate(panels):
-        out.append(f'<g class="panel" transform="translate({index * (width + GAP) + MARGIN},{MARGIN})">')
+        out.append(f'<g class="panel" transform="translate({left + index * (width + GAP) + MARGIN},{MARGIN})">')
         out += draw(puzzle, panel, diff, redundant)
         if captions:
             y = puzzle.rows * CELL + CAPTION - 4
@@ -56,6 +71,11 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
             out.append(f'<text class="caption" x="{puzzle.cols * CELL / 2}" y="{y}" font-size="{size:.1f}" '
                        f'text-anchor="middle" fill="{INK}">{escape(captions[index])}</text>')
         out.append("</g>")
+    for index, line in enumerate(title_lines):
+        cls = "title" if index == 0 else "legend"
+        y = panels_height + TITLE_LINE * index + TITLE_LINE / 2 - 4
+        out.append(f'<text class="{cls}" x="{total / 2:g}" y="{y:g}" font-size="{TITLE_FONT}" '
+                   f'text-anchor="middle" dominant-baseline="central" fill="{INK}">{escape(line)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -167,18 +187,23 @@ def _slitherlink(puzzle: Any, solution: Any, diff: set, redundant: set) -> list[
     return out
 
 
-def write(text: str, path: str) -> None:
-    """Write an SVG document to ``path``; a ``.png`` name converts it with cairosvg."""
-    if path.lower().endswith(".png"):
-        try:
-            import cairosvg  # type: ignore[import-not-found]
+def file_data(text: str, path: str) -> str | bytes:
+    """What to write for an SVG document at ``path``: the SVG itself, or for a ``.png`` name its
+    conversion by cairosvg (at twice the drawing's size)."""
+    if not path.lower().endswith(".png"):
+        return text
+    try:
+        import cairosvg  # type: ignore[import-not-found]
 
-            cairosvg.svg2png(bytestring=text.encode("utf-8"), write_to=path, scale=2)
-        except (ImportError, OSError) as exc:
-            raise SatgridError(
-                "PNG output needs the optional package cairosvg (and the cairo library): "
-                f"pip install 'satgrid[png]', or write .svg ({exc.__class__.__name__}: {exc})"
-            ) from None
-        return
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)
+        return cairosvg.svg2png(bytestring=text.encode("utf-8"), scale=2)
+    except (ImportError, OSError) as exc:
+        raise SatgridError(
+            "PNG output needs the optional package cairosvg (and the cairo library): "
+            f"pip install 'satgrid[png]', or write .svg ({exc.__class__.__name__}: {exc})"
+        ) from None
+
+
+def write(text: str, path: str) -> None:
+    """Write an SVG document to ``path`` (a ``.png`` name converts it: :func:`file_data`),
+    atomically."""
+    write_atomic(Path(path), file_data(text, path))

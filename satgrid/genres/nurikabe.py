@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import ClassVar, Iterable, Union
 
@@ -41,7 +41,7 @@ from ..cnf import Clause, VarPool, exactly
 from ..connectivity import ConnectedSubgraph, Keep, holds
 from ..encoding import ClueEncoding, Encoding
 from ..errors import SatgridError
-from ..puzzle import Source, cell_name
+from ..puzzle import GivenSolution, Source, cell_name
 from ..reader import Record, split_on_blank_lines
 
 NAME = "nurikabe"
@@ -64,6 +64,8 @@ class NurikabePuzzle:
     grid: Grid
     name: str = ""
     source: Source = Source()
+    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
+    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
     genre: ClassVar[str] = NAME
 
     @property
@@ -148,6 +150,39 @@ def parse(record: Record) -> NurikabePuzzle:
                 )
         grid.append(tuple(cells))
     return NurikabePuzzle(tuple(grid), record.name, Source(record.source, record.line))
+
+
+def parse_solution(record: Record, puzzle: NurikabePuzzle) -> Solution | None:
+    """The solution in a block's ``solution:`` section (None when it has none): rows of ``#``
+    (black) and ``.`` or ``+`` (white), one character a cell, or whitespace-separated tokens as
+    :func:`render` prints them, where a numbered cell shows its number (or ``?``)."""
+    lines = [(n, t) for n, t in record.solution_lines if t.strip()]
+    if not lines:
+        return None
+    if len(lines) != puzzle.rows:
+        raise record.error(f"the solution has {len(lines)} rows, the grid {puzzle.rows}", lines[0][0])
+    numbers = puzzle.numbers()
+    rows = []
+    for r, (line, text) in enumerate(lines):
+        if len(text.split()) > 1:
+            tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
+        else:
+            tokens = [(ch, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
+        if len(tokens) != puzzle.cols:
+            raise record.error(f"solution row has {len(tokens)} cells, the grid {puzzle.cols}", line)
+        row = []
+        for c, (tok, col) in enumerate(tokens):
+            if tok == "#":
+                row.append("#")
+            elif tok in (".", "+"):
+                row.append(".")
+            elif tok == str(numbers.get((r, c))):
+                row.append(".")
+            else:
+                raise record.error(f"{tok!r} is not a solution cell for {cell_name(r, c)}: use '#' "
+                                   "(black), '.' (white) or the cell's number", line, col)
+        rows.append("".join(row))
+    return tuple(rows)
 
 
 # -- geometry -----------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ switched off for audits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 from typing import Callable, ClassVar, Literal
@@ -31,7 +31,7 @@ from ..checkers.slitherlink import check_slitherlink
 from ..cnf import Clause, VarPool, exactly
 from ..encoding import ClueEncoding, Encoding
 from ..loop import SingleLoop
-from ..puzzle import Source
+from ..puzzle import GivenSolution, Source
 from ..reader import Record, split_on_blank_lines
 
 NAME = "slitherlink"
@@ -53,6 +53,8 @@ class SlitherlinkPuzzle:
     givens: Grid
     name: str = ""
     source: Source = Source()
+    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
+    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
     genre: ClassVar[str] = NAME
 
     @property
@@ -166,8 +168,9 @@ def _from_tatham(record: Record, line: int, text: str) -> Grid:
 
 
 def parse_solution(record: Record, puzzle: SlitherlinkPuzzle) -> Solution | None:
-    """The solution drawn in a block's ``solution:`` section (``+`` dots, ``-``/``|`` edges), or
-    None when the block has none."""
+    """The solution drawn in a block's ``solution:`` section as :func:`render` draws it (``+``
+    dots, ``-``/``|`` loop edges, blank or ``x`` off, the clues in the cells), or None when the
+    block has none."""
     if not record.solution_lines:
         return None
     lines = [t for _, t in record.solution_lines]
@@ -176,9 +179,27 @@ def parse_solution(record: Record, puzzle: SlitherlinkPuzzle) -> Solution | None
         raise record.error(f"the solution drawing has {len(lines)} lines, expected {2 * rows + 1}",
                            record.solution_lines[0][0])
     width = 2 * cols + 1
+    for (n, text), padded in zip(record.solution_lines, lines):
+        if len(padded.rstrip()) > width:
+            raise record.error(f"the solution line is {len(padded.rstrip())} characters wide, "
+                               f"the drawing {width}", n, width + 1)
     lines = [t.ljust(width) for t in lines]
-    horizontal = tuple(tuple(int(lines[2 * i][2 * j + 1] == "-") for j in range(cols)) for i in range(rows + 1))
-    vertical = tuple(tuple(int(lines[2 * i + 1][2 * j] == "|") for j in range(cols + 1)) for i in range(rows))
+
+    def edge(i: int, j: int, on: str) -> int:
+        """The mark at line ``i``, column ``j`` (0-based): ``on``, or blank/``x`` for off."""
+        ch = lines[i][j]
+        if ch not in (on, " ", "x"):
+            raise record.error(f"{ch!r} is not an edge mark: use {on!r} on the loop, blank or 'x' off",
+                               record.solution_lines[i][0], j + 1)
+        return int(ch == on)
+
+    for i in range(0, 2 * rows + 1, 2):
+        for j in range(0, width, 2):
+            if lines[i][j] != "+":
+                raise record.error(f"expected the dot '+', found {lines[i][j]!r}",
+                                   record.solution_lines[i][0], j + 1)
+    horizontal = tuple(tuple(edge(2 * i, 2 * j + 1, "-") for j in range(cols)) for i in range(rows + 1))
+    vertical = tuple(tuple(edge(2 * i + 1, 2 * j, "|") for j in range(cols + 1)) for i in range(rows))
     return horizontal, vertical
 
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..checkers.sudoku import check_sudoku
 from ..cnf import VarPool, at_least, at_most
 from ..encoding import ClueEncoding, Encoding
-from ..puzzle import Source, cell_name
+from ..puzzle import GivenSolution, Source, cell_name
 from ..reader import Record, split_on_blank_lines
 
 NAME = "sudoku"
@@ -47,6 +47,8 @@ class SudokuPuzzle:
     name: str = ""
     source: Source = Source()
     symbols: str | None = None
+    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
+    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
     genre: ClassVar[str] = NAME
 
     @property
@@ -141,6 +143,34 @@ def parse(record: Record) -> SudokuPuzzle:
     puzzle = SudokuPuzzle(givens, box[0], box[1], record.name, Source(record.source, record.line), symbols)
     _check_duplicates(record, puzzle, grid_cells)
     return puzzle
+
+
+def parse_solution(record: Record, puzzle: SudokuPuzzle) -> Solution | None:
+    """The solution in a block's ``solution:`` section (None when it has none): the full grid as
+    the puzzle is written or as :func:`render` prints it (box borders optional), n rows of n
+    values or one line of n*n."""
+    rows = [(n, cells) for n, cells in ((n, _cells(t)) for n, t in record.solution_lines) if cells]
+    if not rows:
+        return None
+    n = puzzle.size
+    if len(rows) == 1 and len(rows[0][1]) == n * n:
+        line, cells = rows[0]
+        rows = [(line, cells[r * n:(r + 1) * n]) for r in range(n)]
+    if len(rows) != n:
+        raise record.error(f"the solution has {len(rows)} rows, the {n}x{n} grid needs {n}", rows[0][0])
+    numeric = puzzle.symbols is None or any(len(tok) > 1 for _, cells in rows for tok, _ in cells)
+    grid = []
+    for r, (line, cells) in enumerate(rows):
+        if len(cells) != n:
+            raise record.error(f"solution row has {len(cells)} cells, expected {n}", line)
+        values = []
+        for c, (tok, col) in enumerate(cells):
+            value = _value(record, line, tok, col, n, puzzle.symbols, numeric)
+            if value is None:
+                raise record.error(f"the solution leaves {cell_name(r, c)} blank", line, col)
+            values.append(value)
+        grid.append(tuple(values))
+    return tuple(grid)
 
 
 def _box(record: Record, n: int) -> tuple[int, int]:

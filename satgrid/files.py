@@ -1,0 +1,61 @@
+"""Writing output files: through a temporary file renamed into place (never a half file), with
+the mode a new file gets (0666 less the umask, usually 0644), and without the temporary files of
+a killed run piling up: each temporary name carries its writer's process id, and the next write
+to the same target removes those whose writer is gone."""
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _temp_prefix(path: Path, pid: int) -> str:
+    return f".{path.name}.{pid}."
+
+
+def remove_stale_temps(path: Path) -> None:
+    """Remove the temporary files of earlier writes to ``path`` whose process has died."""
+    lead = f".{path.name}."
+    with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
+        for entry in entries:
+            name = entry.name
+            if not (name.startswith(lead) and name.endswith(".tmp")):
+                continue
+            pid = name[len(lead):].split(".", 1)[0]
+            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to ``path``: a temporary file beside it, mode 0666 less the
+    umask, renamed over ``path``. Raises OSError."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(path)
+    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
