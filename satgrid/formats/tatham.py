@@ -29,7 +29,9 @@ from ..puzzle import Source
 from ..reader import Record
 from .puzzlink import duplicate_givens
 
-_ID = re.compile(r"^(\d+)(?:x(\d+))?([a-z0-9]*)([:#])(.*)$")
+#: ``WIDTH[xHEIGHT][FLAGS](:|#)REST``. The flags start with a letter, so no digit can belong to both
+#: a size and the flags: every backtracking step fails at once and matching is linear.
+_ID = re.compile(r"^(\d+)(?:x(\d+))?((?:[a-z][a-z0-9]*)?)([:#])(.*)$")
 _LOOPY_PARAMS = re.compile(r"^(t\d+)?(d[a-z])?$")
 GAMES = {"solo": "sudoku", "loopy": "slitherlink"}
 MAX_SIZE = 1000
