@@ -42,6 +42,12 @@ class Record:
         return ParseError(self.source, self.line if line is None else line, message, column)
 
 
+def is_decimal(token: str) -> bool:
+    """Whether ``token`` is a number written in ASCII digits 0-9 (``str.isdigit`` also accepts
+    superscripts and other scripts' digits, which puzzle files never mean as numbers)."""
+    return token.isascii() and token.isdigit()
+
+
 def read_text(path: str) -> tuple[str, str]:
     """(display name, text) of a file, or of standard input for ``-``."""
     import sys

@@ -75,3 +75,42 @@ def test_megabyte_line_of_digits_fails_fast_through_the_cli(tmp_path: Path, line
     path = tmp_path / "digits.txt"
     path.write_text(line + "\n")
     one_error(run("solve", str(path), timeout=30), str(path))
+
+
+# -- item 2: signs and other scripts' digits are not numbers --------------------------------------
+@pytest.mark.parametrize("genre, body, fragments", [
+    ("sudoku", "-1 . . .\n. . . .\n. . . .\n. . . .\n", (":2:1:", "'-1' is signed")),
+    ("sudoku", ". +2 . .\n. . . .\n. . . .\n. . . .\n", (":2:3:", "'+2' is signed")),
+    ("sudoku", ".\u00b2..\n....\n....\n....\n", (":2:2:", "'\u00b2'")),
+    ("sudoku", "\u0661...\n....\n....\n....\n", (":2:1:", "'\u0661'")),
+    ("nurikabe", ". -2 .\n. . .\n. . .\n", (":2:3:", "'-2'")),
+    ("nurikabe", "\u00b2 . .\n. . .\n. . .\n", (":2:1:", "'\u00b2'")),
+    ("nurikabe", "\u0661 . .\n. . .\n. . .\n", (":2:1:", "'\u0661'")),
+    ("slitherlink", ".\u0663.\n...\n", (":2:2:", "'\u0663'")),
+    ("slitherlink", "\u0663x\u0663t0:i\n", (":2:1:",)),
+])
+def test_signed_or_foreign_digits_are_rejected_with_their_column(tmp_path: Path, genre: str, body: str,
+                                                                 fragments: tuple[str, ...]) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(f"genre: {genre}\n{body}", encoding="utf-8")
+    one_error(run("solve", str(path)), str(path), *fragments)
+
+
+def test_solo_id_with_a_superscript_digit_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "id.txt"
+    path.write_text("3x3:a\u00b2h\n", encoding="utf-8")
+    one_error(run("solve", str(path)), f"{path}:1:6:")
+
+
+def test_sudoku_box_with_signs_is_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text("genre: sudoku\nbox: -2x-3\n" + "......\n" * 6)
+    one_error(run("solve", str(path)), str(path), "HxW")
+
+
+def test_rule_lines_still_read(tmp_path: Path) -> None:
+    """Box borders drawn with - and + stay layout, not signs."""
+    path = tmp_path / "p.txt"
+    path.write_text("genre: sudoku\n1 2 | 3 4\n3 4 | 1 2\n----+----\n2 1 | 4 3\n4 3 | 2 1\n")
+    proc = run("solve", str(path))
+    assert proc.returncode == 0 and b": solved" in proc.stdout, proc.stderr

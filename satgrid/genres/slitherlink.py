@@ -32,7 +32,7 @@ from ..cnf import Clause, VarPool, exactly
 from ..encoding import ClueEncoding, Encoding
 from ..loop import SingleLoop
 from ..puzzle import Source
-from ..reader import Record, split_on_blank_lines
+from ..reader import Record, is_decimal, split_on_blank_lines
 
 NAME = "slitherlink"
 SUMMARY = "Slitherlink (Loopy): one closed loop on the dot lattice; a cell's number counts its loop sides"
@@ -73,7 +73,7 @@ class SlitherlinkPuzzle:
 
 # -- parsing ------------------------------------------------------------------------------------
 #: A Loopy game ID ``WxHt0:DESC`` (``WxHt0dh#seed`` is a seed only sgt-loopy can expand).
-_TATHAM = re.compile(r"^(\d+)x(\d+)(t\d+)?(d[a-z])?([:#])(.*)$")
+_TATHAM = re.compile(r"^([0-9]+)x([0-9]+)(t[0-9]+)?(d[a-z])?([:#])(.*)$")
 
 
 def _is_tatham(text: str) -> bool:
@@ -105,7 +105,7 @@ def _cells(text: str) -> list[tuple[str, int]]:
 def _clue(record: Record, token: str, line: int, col: int) -> int | None:
     if token == ".":
         return None
-    if token.isdigit():
+    if is_decimal(token):
         k = int(token)
         if k > MAX_CLUE:
             raise record.error(f"clue {token} is more than {MAX_CLUE} (a cell has four sides)", line, col)

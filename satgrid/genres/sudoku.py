@@ -21,7 +21,7 @@ from ..checkers.sudoku import check_sudoku
 from ..cnf import VarPool, at_least, at_most
 from ..encoding import ClueEncoding, Encoding
 from ..puzzle import Source, cell_name
-from ..reader import Record, split_on_blank_lines
+from ..reader import Record, is_decimal, split_on_blank_lines
 
 NAME = "sudoku"
 SUMMARY = "Sudoku of any size n = h*w (4x4 ... 25x25); every row, column and box holds 1..n once"
@@ -71,7 +71,10 @@ class SudokuPuzzle:
 
 
 # -- parsing ------------------------------------------------------------------------------------
-_NUMBER = re.compile(r"\d+|[._]")
+#: Characters that draw box borders and rule lines; a ``+`` or ``-`` glued to a symbol is a sign,
+#: which _value rejects.
+_LAYOUT = " \t|+-"
+_NUMBER = re.compile(r"[0-9]+|[._]")
 
 
 def _cells(text: str) -> list[tuple[str, int]]:
@@ -86,7 +89,12 @@ def _cells(text: str) -> list[tuple[str, int]]:
     if (len(words) > 1 and all(_NUMBER.fullmatch(w) for w, _ in words)
             and any(len(w) > 1 for w, _ in words)):
         return words
-    return [(ch, col + 1) for col, ch in enumerate(text) if ch not in " \t|+-"]
+    cells = []
+    for col, ch in enumerate(text):
+        if ch not in _LAYOUT:
+            signed = col and text[col - 1] in "+-"
+            cells.append((text[col - 1] + ch, col) if signed else (ch, col + 1))
+    return cells
 
 
 def split(record: Record) -> list[Record]:
@@ -149,10 +157,10 @@ def _box(record: Record, n: int) -> tuple[int, int]:
         if n not in DEFAULT_BOX:
             raise record.error(f"no standard box shape for a {n}x{n} Sudoku; give 'box: HxW'")
         return DEFAULT_BOX[n]
-    try:
-        h, w = (int(x) for x in text.lower().split("x"))
-    except ValueError:
-        raise record.error(f"box {text!r} is not HxW (e.g. 2x3)") from None
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(is_decimal(x.strip()) for x in parts):
+        raise record.error(f"box {text!r} is not HxW (height x width, e.g. 2x3)")
+    h, w = (int(x) for x in parts)
     if h * w != n:
         raise record.error(f"box {h}x{w} does not fit a {n}x{n} grid")
     return h, w
@@ -161,6 +169,9 @@ def _box(record: Record, n: int) -> tuple[int, int]:
 def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str | None, numeric: bool):
     if tok in BLANKS or (tok == "0" and (symbols is None or "0" not in symbols)):
         return None
+    if tok[0] in "+-" and len(tok) > 1:
+        raise record.error(f"{tok!r} is signed: a given is a value 1..{n}, written without a sign",
+                           line, col)
     if symbols is not None and not numeric:
         index = symbols.find(tok)
         if index < 0:
@@ -168,9 +179,9 @@ def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str |
         if index < 0:
             raise record.error(f"symbol {tok!r} is not in the symbol set {symbols!r}", line, col)
         return index + 1
-    if tok.isdigit() and 1 <= int(tok) <= n:
+    if is_decimal(tok) and 1 <= int(tok) <= n:
         return int(tok)
-    if tok.isdigit():
+    if is_decimal(tok):
         raise record.error(f"value {tok} is out of range 1..{n}", line, col)
     raise record.error(f"symbol {tok!r} is not a value 1..{n} or a blank ('.' or '0')", line, col)
 
