@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any, Hashable, Iterable
 
 from . import formats
-from .errors import CheckFailed, SatgridError
+from .errors import CheckFailed, ParseError, SatgridError
 from .queries import PuzzleQueries
 from .reader import read_text, split_records
-from .registry import GENRES, Genre, genre as genre_named
+from .registry import ALIASES, GENRES, Genre, genre as genre_named
 from .session import Connectivity, Session, Stats
 from .solver import DEFAULT_SOLVER
 
@@ -93,19 +93,23 @@ class Result:
 
 # -- loading ------------------------------------------------------------------------------------
 def load_text(text: str, source: str = "<text>", genre: str | None = None,
-              meta: dict[str, str] | None = None) -> list[Any]:
+              meta: dict[str, str] | None = None, genre_from: str = "--genre") -> list[Any]:
     """Every puzzle in ``text`` (see :mod:`satgrid.reader` for formats and genre detection; puzz.link
-    URLs, pzprv3 files, Tatham game IDs and ipuz JSON are read by :mod:`satgrid.formats`)."""
-    found = formats.read(text, source, genre)
+    URLs, pzprv3 files, Tatham game IDs and ipuz JSON are read by :mod:`satgrid.formats`).
+
+    ``genre`` (a name or alias) is what ``genre_from`` asks for; a genre the text declares must
+    agree with it."""
+    if genre is not None:
+        genre = genre_named(genre).name
+    found = formats.read(text, source, genre, genre_from)
     if found is not None:
         return found
-    records = split_records(source, text, set(GENRES), genre)
+    records = split_records(source, text, GENRES, genre, ALIASES, genre_from)
     puzzles = []
     for record in records:
         if meta:
             record.meta.update({k: v for k, v in meta.items() if v is not None})
-        chosen = record.genre or _guess_genre(record)
-        g = genre_named(chosen)
+        g = GENRES[record.genre or _guess_genre(record)]
         record.genre = g.name
         for sub in g.split(record):
             puzzles.append(g.parse(sub))
@@ -116,14 +120,25 @@ def load_text(text: str, source: str = "<text>", genre: str | None = None,
 
 def load(paths: Iterable[str], genre: str | None = None, meta: dict[str, str] | None = None) -> list[Any]:
     """Every puzzle in the files ``paths`` (``-`` is standard input); a path that is no file but a
-    puzz.link URL or a Tatham game ID is read as the puzzle itself."""
+    puzz.link URL or a Tatham game ID is read as the puzzle itself. A file name ending that names
+    a genre (``.sdk``) must agree with ``genre``."""
+    if genre is not None:
+        genre = genre_named(genre).name
     puzzles = []
     for path in paths:
         if formats.looks_inline(path) and not Path(path).exists():
             source, text = "<argument>", path
         else:
             source, text = read_text(path)
-        puzzles += load_text(text, source, genre or formats.genre_of_path(path), meta)
+        wanted, wanted_from = genre, "--genre"
+        by_name = formats.genre_of_path(path)
+        if by_name is not None:
+            ending = path[path.rfind("."):]
+            if genre is not None and genre != by_name:
+                raise ParseError(path, None, f"--genre says {genre}, but the file name's {ending} "
+                                             f"ending says {by_name}: they must agree")
+            wanted, wanted_from = by_name, f"the file name's {ending} ending"
+        puzzles += load_text(text, source, wanted, meta, wanted_from)
     return puzzles
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable, Mapping
 
 from .errors import ParseError
 
@@ -76,23 +77,35 @@ def read_text(path: str) -> tuple[str, str]:
     return name, text
 
 
-def split_records(source: str, text: str, genres: set[str], genre: str | None) -> list[Record]:
-    """Cut a file into one record per puzzle (the genre's ``split`` may cut further)."""
+def split_records(source: str, text: str, genres: Iterable[str], genre: str | None,
+                  aliases: Mapping[str, str] | None = None, genre_from: str = "--genre") -> list[Record]:
+    """Cut a file into one record per puzzle (the genre's ``split`` may cut further).
+
+    ``genres`` are the known genre names and ``aliases`` other names for them; ``genre`` (a known
+    name, or None) is what ``genre_from`` (``--genre``, a file name's ending) asks for. A file's
+    own ``genre:`` line must name a known genre and agree with ``genre``, else a
+    :class:`ParseError` names that line."""
+    names = GenreNames(source, tuple(genres), dict(aliases or {}), genre, genre_from)
     lines = [(i + 1, raw.rstrip("\r\n").rstrip()) for i, raw in enumerate(text.splitlines())]
     content = [(n, t) for n, t in lines if t.strip() and not t.lstrip().startswith("#")]
     if not content:
         raise ParseError(source, None, "empty file: no puzzle in it")
     if content[0][1].strip().split()[0] == "puzzle":
-        return _blocks(source, lines, genres, genre)
+        return _blocks(source, lines, names)
     meta: dict[str, str] = {}
+    declared: str | None = None
     body_start = 0
     for index, (n, t) in enumerate(content):
         word = t.strip()
         header = _HEADER.match(word)
-        if word.lower() in genres:
-            meta["genre"] = word.lower()
+        if names.known(word):
+            declared = names.declared(word, n)
         elif header and not word.startswith(("http:", "https:")):
-            meta[header.group(1).lower()] = header.group(2).strip()
+            key, value = header.group(1).lower(), header.group(2).strip()
+            if key == "genre":
+                declared = names.declared(value, n)
+            else:
+                meta[key] = value
         else:
             body_start = index
             break
@@ -100,27 +113,49 @@ def split_records(source: str, text: str, genres: set[str], genre: str | None) -
         raise ParseError(source, content[-1][0], "header lines but no puzzle after them")
     first_body_line = content[body_start][0]
     body = [(n, t) for n, t in lines if n >= first_body_line and not t.lstrip().startswith("#")]
-    chosen = genre or meta.pop("genre", None)
-    if chosen is not None:
-        chosen = chosen.lower()
-    return [Record(source, first_body_line, "", chosen, meta, body)]
+    return [Record(source, first_body_line, "", genre or declared, meta, body)]
 
 
-def _blocks(source: str, lines: list[Line], genres: set[str], genre: str | None) -> list[Record]:
+@dataclass(frozen=True)
+class GenreNames:
+    """Resolves the genre names a file declares (``genre: NAME`` or a bare name, aliases
+    included) and checks them against the one asked for."""
+
+    source: str
+    genres: tuple[str, ...]
+    aliases: dict[str, str]
+    wanted: str | None
+    wanted_from: str
+
+    def known(self, name: str) -> bool:
+        key = name.lower()
+        return self.aliases.get(key, key) in self.genres
+
+    def declared(self, name: str, line: int) -> str:
+        """The genre a ``genre:`` line at ``line`` names, checked."""
+        key = self.aliases.get(name.lower(), name.lower())
+        if key not in self.genres:
+            raise ParseError(self.source, line,
+                             f"unknown genre {name!r}; known genres: {', '.join(self.genres)}")
+        if self.wanted is not None and key != self.wanted:
+            raise ParseError(self.source, line, f"the file says genre {key}, but {self.wanted_from} says "
+                                                f"{self.wanted}: they must agree")
+        return key
+
+
+def _blocks(source: str, lines: list[Line], names: GenreNames) -> list[Record]:
     records: list[Record] = []
     current: Record | None = None
     section = "header"
     for n, t in lines:
         word = t.strip()
         if not word or word.startswith("#") and section == "header":
-            if current is not None and section != "header" and not word:
-                continue
             continue
         if current is None:
             parts = word.split(maxsplit=1)
             if parts[0] != "puzzle":
                 raise ParseError(source, n, f"expected 'puzzle <id>' to open a block, found {word!r}")
-            current = Record(source, n, parts[1] if len(parts) > 1 else f"#{len(records) + 1}", genre)
+            current = Record(source, n, parts[1] if len(parts) > 1 else f"#{len(records) + 1}", names.wanted)
             section = "header"
             continue
         if word == "end":
@@ -138,8 +173,7 @@ def _blocks(source: str, lines: list[Line], genres: set[str], genre: str | None)
                 raise ParseError(source, n, f"expected 'key: value', 'givens:' or 'end', found {word!r}")
             key, value = header.group(1).lower(), header.group(2).strip()
             if key == "genre":
-                if genre is None:
-                    current.genre = value.lower()
+                current.genre = names.declared(value, n)
             else:
                 current.meta[key] = value
         elif section == "givens":

@@ -114,3 +114,52 @@ def test_rule_lines_still_read(tmp_path: Path) -> None:
     path.write_text("genre: sudoku\n1 2 | 3 4\n3 4 | 1 2\n----+----\n2 1 | 4 3\n4 3 | 2 1\n")
     proc = run("solve", str(path))
     assert proc.returncode == 0 and b": solved" in proc.stdout, proc.stderr
+
+
+# -- item 1: --genre, a genre: line and a file name ending must agree ------------------------------
+@pytest.mark.parametrize("example, other", [("sudoku.txt", "nurikabe"), ("nurikabe.txt", "slitherlink"),
+                                            ("slitherlink.txt", "sudoku")])
+def test_genre_option_disagreeing_with_the_header_is_an_error(example: str, other: str) -> None:
+    path = DATA / example
+    line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if t.startswith("genre:"))
+    one_error(run("solve", str(path), "--genre", other), f"{path}:{line}:", other)
+
+
+def test_aliases_that_agree_are_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text("genre: loopy\n3.\n.3\n")
+    proc = run("solve", str(path), "--genre", "slither")
+    assert proc.returncode == 0 and b"slitherlink" in proc.stdout, proc.stderr
+
+
+@pytest.mark.parametrize("text, line", [
+    ("genre: slitherlink\n3.\n.3\n", 1),
+    ("# c\nnurikabe\n1 .\n. .\n", 2),
+    ("puzzle a\ngenre: solo\ngivens:\n1...\n....\n....\n....\nend\npuzzle b\ngenre: loopy\ngivens:\n3.\nend\n", 10),
+])
+def test_header_disagreeing_with_sdk_ending_names_the_line(tmp_path: Path, text: str, line: int) -> None:
+    path = tmp_path / "p.sdk"
+    path.write_text(text)
+    one_error(run("solve", str(path)), f"{path}:{line}:", ".sdk")
+
+
+def test_genre_option_disagreeing_with_sdk_ending(tmp_path: Path) -> None:
+    path = tmp_path / "p.sdk"
+    path.write_text((DATA / "sudoku.txt").read_text())
+    one_error(run("solve", str(path), "--genre", "nurikabe"), str(path), ".sdk", "nurikabe")
+
+
+def test_header_disagreeing_with_urls_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "u.txt"
+    path.write_text("genre: nurikabe\nsudoku/4/4/g1k23k3g\n")
+    one_error(run("solve", str(path), "--genre", "sudoku"), f"{path}:1:", "nurikabe")
+
+
+@pytest.mark.parametrize("text, line", [("# x\ngenre: bogus\n1 2\n", 2), ("bogus/4/4/g1k23k3g\n", None),
+                                        ("puzzle a\ngenre: bogus\ngivens:\n1\nend\n", 2),
+                                        ("genre: bogus\nsudoku/4/4/g1k23k3g\n", 1)])
+def test_unknown_genre_names_file_and_line(tmp_path: Path, text: str, line: int | None) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(text)
+    where = f"{path}:{line}:" if line else str(path)
+    one_error(run("solve", str(path)), where, "bogus" if line else "")

@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from ..errors import ParseError, UnsupportedGenre
+from ..reader import GenreNames
 from ..registry import ALIASES, GENRES
 from . import ipuz, puzzlink, pzprv3, tatham
 
@@ -63,19 +64,23 @@ def looks_inline(argument: str) -> bool:
     return "\n" not in argument and kind_of_line(argument) is not None
 
 
-def read(text: str, source: str = "<text>", genre: str | None = None) -> list[Any] | None:
+def read(text: str, source: str = "<text>", genre: str | None = None,
+         genre_from: str = "--genre") -> list[Any] | None:
     """The puzzles of ``text`` when it is in one of these formats, else None."""
-    return [loaded.puzzle for loaded in read_with_solutions(text, source, genre) or []] or None
+    return [loaded.puzzle for loaded in read_with_solutions(text, source, genre, genre_from) or []] or None
 
 
-def read_with_solutions(text: str, source: str = "<text>", genre: str | None = None) -> list[pzprv3.Loaded] | None:
-    """Like :func:`read`, keeping the answers that pzprv3 and ipuz files hold."""
+def read_with_solutions(text: str, source: str = "<text>", genre: str | None = None,
+                        genre_from: str = "--genre") -> list[pzprv3.Loaded] | None:
+    """Like :func:`read`, keeping the answers that pzprv3 and ipuz files hold. A ``genre:`` line
+    before URLs or game IDs must agree with ``genre`` (what ``genre_from`` asks for)."""
     genre = _genre_name(genre)
     if ipuz.is_json(text):
         puzzle, solution = ipuz.read(text, source, genre)
         return [pzprv3.Loaded(puzzle, solution)]
     if pzprv3.is_pzprv3(text):
         return pzprv3.read(text, source, genre)
+    names = GenreNames(source, tuple(GENRES), ALIASES, genre, genre_from)
     first_body = None
     for n, raw in enumerate(io.StringIO(text), 1):  # header lines, then the first puzzle line
         word = raw.strip()
@@ -85,10 +90,10 @@ def read_with_solutions(text: str, source: str = "<text>", genre: str | None = N
         if kind_of_line(word):
             first_body = n
             break
-        if word.lower() in GENRES or word.lower() in ALIASES:
-            genre = genre or _genre_name(word)
+        if names.known(word):
+            genre = names.declared(word, n)
         elif header and header.group(1).lower() == "genre":
-            genre = genre or _genre_name(header.group(2).strip())
+            genre = names.declared(header.group(2).strip(), n)
         elif not header:
             return None
     if first_body is None:
