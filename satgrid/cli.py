@@ -260,7 +260,9 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
 
 @main.command()
 @click.argument("genre")
-@click.option("--size", required=True, help="Grid size WxH (columns x rows), e.g. 9x9.")
+@click.option("--size", required=True, metavar="ROWSxCOLS",
+              help="Grid size, rows x columns as every size satgrid prints: 10x15 is 10 rows of "
+                   "15 cells.")
 @click.option("--level", type=click.IntRange(1, 5),
               help="Sudoku level: 1 extremely easy ... 5 evil (clue-minimal) [default: 5].")
 @click.option("--flavour", type=click.Choice(["normal", "hard"]),
@@ -295,10 +297,7 @@ def generate(genre: str, size: str, level: int | None, flavour: str | None, rati
     with reported_errors():
         if level is not None and flavour is not None:
             raise click.UsageError("give --level or --flavour, not both")
-        try:
-            cols, rows = (int(x) for x in size.lower().split("x"))
-        except ValueError:
-            raise click.BadParameter(f"{size!r} is not WxH (e.g. 9x9)", param_hint="--size") from None
+        rows, cols = _size(size)
         name = genre_named(genre).name
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 32)
@@ -339,21 +338,33 @@ def _genre_options(genre: str, ratios: str | None, islands: str | None) -> dict[
     return out
 
 
+def _size(text: str) -> tuple[int, int]:
+    """``--size ROWSxCOLS`` as (rows, cols)."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        raise click.BadParameter(f"{text!r} is not ROWSxCOLS (rows x columns, e.g. 9x9 or 10x15)",
+                                 param_hint="--size")
+    rows, cols = (int(p) for p in parts)
+    return rows, cols
+
+
 def _generated_text(item: Any) -> str:
+    """A generated puzzle in satgrid's block format, its audit as ``key: value`` lines: the
+    output reads back into solve, audit and convert."""
     p, r = item.puzzle, item.result
-    facts = [f"{p.genre} {p.cols}x{p.rows}"]
+    facts: dict[str, object] = {"rows": p.rows, "cols": p.cols, "status": r.status}
     if item.level is not None:
-        facts.append(f"level {item.level}")
+        facts["level"] = item.level
     if item.flavour is not None:
-        facts.append(item.flavour)
-    facts.append(f"{len(p.clues())} clues")
-    facts.append("minimal" if r.minimal else "not minimal")
+        facts["flavour"] = item.flavour
+    facts["clues"] = len(p.clues())
+    facts["minimal"] = "yes" if r.minimal else "no"
     if item.grade is not None:
-        facts.append(f"grade {item.grade}")
+        facts["grade"] = item.grade
     if "paper_level" in item.extra:
-        facts.append(f"paper level {item.extra['paper_level']}")
-    facts.append(f"seed {item.seed}")
-    return f"puzzle {r.id} ({', '.join(facts)}): {r.status}\n{r.genre.render(p)}\n"
+        facts["paper-level"] = item.extra["paper_level"]
+    facts["seed"] = item.seed
+    return formats.block_of(p, r.id, facts)
 
 
 @main.command()

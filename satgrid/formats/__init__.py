@@ -136,11 +136,16 @@ def write_all(puzzles: list[Any], to: str, solutions: list[Any] | None = None) -
         raise UnsupportedGenre("an ipuz document holds one puzzle: write each to its own file")
     if to != "text":
         return "".join(write(p, to, s) for p, s in zip(puzzles, solutions))
-    blocks = []
-    for index, puzzle in enumerate(puzzles, 1):
-        headers, grid = _text_parts(puzzle)
-        blocks.append("\n".join([f"puzzle {puzzle.name or index}", *headers, "givens:", grid, "end"]))
-    return "\n\n".join(blocks) + "\n"
+    return "\n".join(block_of(puzzle, str(index)) for index, puzzle in enumerate(puzzles, 1))
+
+
+def block_of(puzzle: Any, default_name: str = "1", facts: dict[str, object] | None = None) -> str:
+    """One puzzle in satgrid's block format (``puzzle <id>``, ``key: value`` lines, ``givens:``,
+    the grid, ``end``), which the reader reads back; ``facts`` become further ``key: value``
+    lines, which the genres' parsers leave alone (``rows`` and ``cols`` they check)."""
+    headers, grid = _text_parts(puzzle)
+    headers += [f"{key}: {value}" for key, value in (facts or {}).items()]
+    return "\n".join([f"puzzle {puzzle.name or default_name}", *headers, "givens:", grid, "end"]) + "\n"
 
 
 def text_of(puzzle: Any) -> str:

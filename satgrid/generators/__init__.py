@@ -101,7 +101,7 @@ def check_request(genre: str, rows: int, cols: int, level: int | None, flavour: 
     if genre not in GENERATORS:
         raise UnsupportedGenre(f"no generator for {genre!r}; generators: {', '.join(GENERATORS)}")
     if rows < 1 or cols < 1:
-        raise SatgridError(f"size {cols}x{rows} is empty")
+        raise SatgridError(f"size {rows}x{cols} (rows x columns) is empty")
     if level is not None and flavour is not None:
         raise SatgridError("give a level or a flavour, not both")
     if flavour is not None and flavour not in FLAVOURS:
@@ -177,7 +177,7 @@ def make_timed(genre: str, rows: int, cols: int, seed: int, level: int | None = 
         start = time.perf_counter()
         puzzle = GENERATORS[genre](rows, cols, random.Random(seed), **kwargs)
         generate_s = time.perf_counter() - start
-    puzzle = dataclasses.replace(puzzle, name=f"{genre}-{cols}x{rows}-{seed}")
+    puzzle = dataclasses.replace(puzzle, name=f"{genre}-{rows}x{cols}-{seed}")
     return Made(genre, rows, cols, seed, level, flavour, puzzle, generate_s)
 
 
@@ -188,7 +188,7 @@ def audit_generated(made: Made, options: api.Options | None = None) -> Generated
     if options is None:
         options = default_options(genre)
     result = api.solve(puzzle, audit=True, options=options)
-    where = f"generated {genre} {made.cols}x{made.rows} puzzle (seed {made.seed})"
+    where = f"generated {genre} {made.rows}x{made.cols} puzzle (seed {made.seed})"
     if result.status != "unique":
         raise GenerationFailed(f"internal error: the {where} is {result.status}, not unique")
     if result.minimal is None:

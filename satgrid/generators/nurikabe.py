@@ -153,7 +153,7 @@ def random_solution(rows: int, cols: int, rng: random.Random, islands: tuple[int
             if not any(layout.grow(p, rng.randint(lo, hi), lo, rng) or layout.extend(p, hi)
                        for p in cells):
                 failures += 1
-    raise SatgridError(f"no {cols}x{rows} Nurikabe solution with islands of {lo}-{hi} cells found")
+    raise SatgridError(f"no {rows}x{cols} Nurikabe solution with islands of {lo}-{hi} cells found")
 
 
 @dataclass
@@ -222,7 +222,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             moves += 1
             _move(layout, seeds, differ, rng)
         times["unique"] += time.perf_counter() - start
-    raise SatgridError(f"no unique {cols}x{rows} Nurikabe after {max_grids} grids")
+    raise SatgridError(f"no unique {rows}x{cols} Nurikabe after {max_grids} grids")
 
 
 def _move(layout: Layout, seeds: list[Cell], differ: set[Cell], rng: random.Random) -> None:

@@ -391,7 +391,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 queries.retire()
             givens = tuple(tuple(kept.get((r, c)) for c in range(cols)) for r in range(rows))
             return Generated(SlitherlinkPuzzle(givens), loop, attempt, checks, graded, times)
-        raise SatgridError(f"no unique {cols}x{rows} Slitherlink in {max_attempts} loops")
+        raise SatgridError(f"no unique {rows}x{cols} Slitherlink in {max_attempts} loops")
     finally:
         session.close()
 

@@ -371,7 +371,7 @@ def resolve_level(level: int | None, flavour: str | None) -> int:
 
 def _box(rows: int, cols: int, box: tuple[int, int] | None) -> tuple[int, int]:
     if rows != cols:
-        raise SatgridError(f"a Sudoku is square; {cols}x{rows} is not")
+        raise SatgridError(f"a Sudoku is square; {rows}x{cols} (rows x columns) is not")
     if box is None:
         if rows not in DEFAULT_BOX:
             raise SatgridError(f"no standard box shape for a {rows}x{rows} Sudoku; sizes: "
