@@ -19,7 +19,7 @@ import click
 from . import __version__, api, dimacs, formats, grading, render_svg
 from .errors import SatgridError
 from .puzzle import cell_name
-from .reader import read_text
+from .reader import Limits, read_text
 from .registry import GENRES
 from .solver import DEFAULT_SOLVER
 
@@ -47,7 +47,33 @@ def input_options(f):
     f = click.option("--genre", help="Genre of the input (else read from the file's header).")(f)
     f = click.option("--symbols", help="Sudoku symbol set, e.g. 123456789ABCDEFG for 16x16.")(f)
     f = click.option("--box", help="Sudoku box shape HxW (height x width), e.g. 2x3.")(f)
+    return limit_options(f)
+
+
+def limit_options(f):
+    """The input limits of :class:`satgrid.reader.Limits`, each raised by its option."""
+    f = click.option("--max-input-mib", type=click.IntRange(min=1), default=Limits().input_mib,
+                     show_default=True, help="Refuse input files (or standard input) longer than this.")(f)
+    return size_limit_options(f)
+
+
+def size_limit_options(f):
+    """The limits on a puzzle's size of :class:`satgrid.reader.Limits`."""
+    default = Limits()
+    f = click.option("--max-cells", type=click.IntRange(min=1), default=default.cells, show_default=True,
+                     help="Refuse puzzles with more cells (rows x columns) than this.")(f)
+    f = click.option("--max-clauses", type=click.IntRange(min=1), default=default.clauses,
+                     show_default=True, help="Refuse puzzles whose encoding is estimated to have more "
+                                             "clauses than this (a few hundred bytes of memory each).")(f)
     return f
+
+
+def _limits(opts: dict[str, Any]) -> Limits:
+    """The limits the options ask for; the encoding is estimated for the command's
+    ``--connectivity`` where it has one that applies to solving, else lazy."""
+    default = Limits()
+    return Limits(opts.get("max_input_mib", default.input_mib), opts.get("max_cells", default.cells),
+                  opts.get("max_clauses", default.clauses), opts.get("connectivity") or "lazy")
 
 
 def solve_options(f):
@@ -284,9 +310,10 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
                    "own: minisat-gh for Slitherlink, cadical153 for the others].")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
+@size_limit_options
 def generate(genre: str, size: str, level: int | None, flavour: str | None, ratios: str | None,
              islands: str | None, count: int, seed: int | None, jobs: int, solver: str | None,
-             fmt: str) -> None:
+             fmt: str, max_cells: int, max_clauses: int) -> None:
     """Make COUNT unique puzzles of GENRE; each is audited (unique, minimal where promised,
     solution checked) before it is printed."""
     import random
@@ -301,11 +328,12 @@ def generate(genre: str, size: str, level: int | None, flavour: str | None, rati
         name = genre_named(genre).name
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 32)
-        generators.check_request(name, rows, cols, level, flavour)
         genre_options = _genre_options(name, ratios, islands)
+        limits = Limits(cells=max_cells, clauses=max_clauses)
+        generators.check_request(name, rows, cols, level, flavour, genre_options, limits)
         options = api.Options(solver=solver) if solver is not None else None
         stream = generators.generate_puzzles(name, rows, cols, count, seed, level, flavour,
-                                             options, genre_options, jobs=jobs)
+                                             options, genre_options, jobs=jobs, limits=limits)
         with contextlib.ExitStack() as stack:
             if count > 1 and sys.stderr.isatty():
                 stream = stack.enter_context(click.progressbar(stream, length=count, file=sys.stderr,
@@ -491,7 +519,7 @@ def _slug(text: str) -> str:
 
 def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:
     meta = {"symbols": opts.get("symbols"), "box": opts.get("box")}
-    return api.load(files, opts.get("genre"), meta)
+    return api.load(files, opts.get("genre"), meta, _limits(opts))
 
 
 def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,

@@ -18,13 +18,63 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import BinaryIO, ClassVar, Iterable, Mapping
 
 from .errors import ParseError
 
 Line = tuple[int, str]  # (1-based line number, text without newline)
 
 _HEADER = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much input satgrid takes before it refuses, each with the option that raises it.
+
+    Reading stops past ``input_mib`` MiB (files are read in chunks, so ``/dev/zero`` or an endless
+    pipe ends with an error, not an exhausted memory); a puzzle may have at most ``cells`` cells
+    (parsers check while they read rows, so a huge grid is refused before it is held); and the
+    encoding the genre's ``estimate`` expects for ``connectivity`` may have at most ``clauses``
+    clauses (an encoding costs a few hundred bytes a clause in memory).
+    """
+
+    input_mib: int = 64
+    cells: int = 10_000
+    clauses: int = 5_000_000
+    connectivity: str = "lazy"
+
+    #: The command-line option that raises each limit.
+    FLAGS: ClassVar[dict[str, str]] = {"input_mib": "--max-input-mib", "cells": "--max-cells",
+                                        "clauses": "--max-clauses"}
+
+    #: Characters a line may hold per cell of the cell limit (a row of numbers, or a JSON result
+    #: line with a puzzle and its solutions, stays far below).
+    LINE_CHARS_PER_CELL: ClassVar[int] = 32
+
+    def over(self, limit: str) -> str:
+        """``more than the limit of N (--flag N raises it)`` for a field name."""
+        return f"more than the limit of {getattr(self, limit):,} ({self.FLAGS[limit]} N raises it)"
+
+    def cells_error(self, rows: int, cols: int) -> str | None:
+        """The message when a rows x cols grid has too many cells, else None."""
+        if rows * cols <= self.cells:
+            return None
+        return f"a {rows}x{cols} grid (rows x columns) has {rows * cols:,} cells, {self.over('cells')}"
+
+    def check_lines(self, source: str, text: str) -> None:
+        """Refuse a line longer than any row of a puzzle within the cell limit could be, before a
+        parser splits it into cells."""
+        longest = self.LINE_CHARS_PER_CELL * self.cells + 4096
+        start = 0
+        while start < len(text):
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            if end - start > longest:
+                line = text.count("\n", 0, start) + 1
+                raise ParseError(source, line, f"a line of {end - start:,} characters, longer than a row "
+                                               f"of a puzzle of at most {self.cells:,} cells can be "
+                                               f"({self.FLAGS['cells']} N raises the limit)")
+            start = end + 1
 
 
 @dataclass
@@ -38,6 +88,18 @@ class Record:
     meta: dict[str, str] = field(default_factory=dict)
     lines: list[Line] = field(default_factory=list)
     solution_lines: list[Line] = field(default_factory=list)
+    limits: Limits = Limits()
+
+    def part(self, line: int, lines: list[Line], name: str = "") -> "Record":
+        """A record for a part of this one (a genre's ``split``): same source, genre, keys, limits."""
+        return Record(self.source, line, name, self.genre, dict(self.meta), lines, limits=self.limits)
+
+    def check_cells(self, rows: int, cols: int, line: int | None = None) -> None:
+        """Refuse a grid that reaches more cells than the limits allow with ``rows`` rows of
+        ``cols`` (parsers call this as rows come in, before they hold the whole grid)."""
+        if rows * cols > self.limits.cells:
+            raise self.error(f"the grid reaches {rows * cols:,} cells by this line ({rows} rows of "
+                             f"{cols}), {self.limits.over('cells')}", line)
 
     def error(self, message: str, line: int | None = None, column: int | None = None) -> ParseError:
         return ParseError(self.source, self.line if line is None else line, message, column)
@@ -49,26 +111,26 @@ def is_decimal(token: str) -> bool:
     return token.isascii() and token.isdigit()
 
 
-def read_text(path: str) -> tuple[str, str]:
-    """(display name, text) of a file, or of standard input for ``-``."""
+def read_text(path: str, limits: Limits = Limits()) -> tuple[str, str]:
+    """(display name, text) of a file, or of standard input for ``-``; read in chunks, and never
+    past ``limits.input_mib`` MiB."""
     import sys
 
     if path == "-":
-        data = sys.stdin.buffer.read()
         name = "<stdin>"
+        data = _read_bounded(sys.stdin.buffer, name, limits)
     else:
         p = Path(path)
         if not p.exists():
             raise ParseError(path, None, "no such file")
         if p.is_dir():
             raise ParseError(path, None, "is a directory, not a puzzle file")
+        name = path
         try:
-            data = p.read_bytes()
+            with p.open("rb") as stream:
+                data = _read_bounded(stream, name, limits)
         except OSError as exc:
             raise ParseError(path, None, f"cannot read: {exc.strerror}") from None
-        name = path
-    if b"\0" in data:
-        raise ParseError(name, None, "binary file, not a puzzle text")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -77,8 +139,34 @@ def read_text(path: str) -> tuple[str, str]:
     return name, text
 
 
+#: Bytes read at a time.
+CHUNK = 1 << 20
+
+
+def _read_bounded(stream: BinaryIO, name: str, limits: Limits) -> bytes:
+    """The bytes of ``stream``, chunk by chunk; a NUL byte (a binary file) or more than the input
+    limit stops the reading with an error."""
+    most = limits.input_mib * (1 << 20)
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = stream.read(CHUNK)
+        if not chunk:
+            return b"".join(chunks)
+        nul = chunk.find(b"\0")
+        if nul >= 0:
+            line = sum(c.count(b"\n") for c in chunks) + chunk.count(b"\n", 0, nul) + 1
+            raise ParseError(name, line, "binary file (a NUL byte), not a puzzle text")
+        size += len(chunk)
+        if size > most:
+            raise ParseError(name, None, f"more than {limits.input_mib} MiB of input, the limit "
+                                         f"({limits.FLAGS['input_mib']} N raises it)")
+        chunks.append(chunk)
+
+
 def split_records(source: str, text: str, genres: Iterable[str], genre: str | None,
-                  aliases: Mapping[str, str] | None = None, genre_from: str = "--genre") -> list[Record]:
+                  aliases: Mapping[str, str] | None = None, genre_from: str = "--genre",
+                  limits: Limits = Limits()) -> list[Record]:
     """Cut a file into one record per puzzle (the genre's ``split`` may cut further).
 
     ``genres`` are the known genre names and ``aliases`` other names for them; ``genre`` (a known
@@ -91,7 +179,7 @@ def split_records(source: str, text: str, genres: Iterable[str], genre: str | No
     if not content:
         raise ParseError(source, None, "empty file: no puzzle in it")
     if content[0][1].strip().split()[0] == "puzzle":
-        return _blocks(source, lines, names)
+        return _blocks(source, lines, names, limits)
     meta: dict[str, str] = {}
     declared: str | None = None
     body_start = 0
@@ -113,7 +201,7 @@ def split_records(source: str, text: str, genres: Iterable[str], genre: str | No
         raise ParseError(source, content[-1][0], "header lines but no puzzle after them")
     first_body_line = content[body_start][0]
     body = [(n, t) for n, t in lines if n >= first_body_line and not t.lstrip().startswith("#")]
-    return [Record(source, first_body_line, "", genre or declared, meta, body)]
+    return [Record(source, first_body_line, "", genre or declared, meta, body, limits=limits)]
 
 
 @dataclass(frozen=True)
@@ -143,7 +231,7 @@ class GenreNames:
         return key
 
 
-def _blocks(source: str, lines: list[Line], names: GenreNames) -> list[Record]:
+def _blocks(source: str, lines: list[Line], names: GenreNames, limits: Limits) -> list[Record]:
     records: list[Record] = []
     current: Record | None = None
     section = "header"
@@ -155,7 +243,8 @@ def _blocks(source: str, lines: list[Line], names: GenreNames) -> list[Record]:
             parts = word.split(maxsplit=1)
             if parts[0] != "puzzle":
                 raise ParseError(source, n, f"expected 'puzzle <id>' to open a block, found {word!r}")
-            current = Record(source, n, parts[1] if len(parts) > 1 else f"#{len(records) + 1}", names.wanted)
+            current = Record(source, n, parts[1] if len(parts) > 1 else f"#{len(records) + 1}", names.wanted,
+                             limits=limits)
             section = "header"
             continue
         if word == "end":

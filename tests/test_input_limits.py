@@ -163,3 +163,152 @@ def test_unknown_genre_names_file_and_line(tmp_path: Path, text: str, line: int 
     path.write_text(text)
     where = f"{path}:{line}:" if line else str(path)
     one_error(run("solve", str(path)), where, "bogus" if line else "")
+
+
+# -- item 6: bounded input, bounded puzzles, estimated encodings -----------------------------------
+LIMIT_GIB = 3  # the address space each run gets (ulimit -v): Python, python-sat and the input
+
+
+@pytest.mark.parametrize("device, fragment", [("/dev/zero", "binary file"), ("/dev/urandom", "")])
+def test_endless_devices_end_in_one_error_line(device: str, fragment: str) -> None:
+    if not Path(device).exists():
+        pytest.skip(f"no {device}")
+    one_error(run("solve", device, limit_gib=LIMIT_GIB, timeout=60), device, fragment)
+
+
+def test_endless_pipe_stops_at_the_input_limit() -> None:
+    proc = run("solve", "-", "--max-input-mib", "8", shell="yes 1", limit_gib=LIMIT_GIB, timeout=60)
+    one_error(proc, "<stdin>", "more than 8 MiB", "--max-input-mib")
+
+
+def test_input_limit_applies_to_files(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    path.write_text("genre: sudoku\n" + ("." * 81 + "\n") * 30_000)  # 2.4 MB
+    one_error(run("solve", str(path), "--max-input-mib", "1"), str(path), "more than 1 MiB", "--max-input-mib")
+
+
+@pytest.mark.parametrize("genre, row", [("slitherlink", "." * 1000), ("nurikabe", " ".join("." * 1000))])
+def test_huge_blank_grid_is_refused_by_the_cell_limit(tmp_path: Path, genre: str, row: str) -> None:
+    path = tmp_path / "big.txt"
+    path.write_text(f"genre: {genre}\n" + (row + "\n") * 1000)
+    one_error(run("solve", str(path), limit_gib=LIMIT_GIB), str(path), "cells", "--max-cells")
+
+
+def test_raised_cell_limit_meets_the_encoding_estimate(tmp_path: Path) -> None:
+    """With more cells allowed, the estimate of the encoding refuses the 1000x1000 Slitherlink
+    before building it (building it would take gigabytes)."""
+    path = tmp_path / "big.txt"
+    path.write_text("genre: slitherlink\n" + ("." * 1000 + "\n") * 1000)
+    message = one_error(run("solve", str(path), "--max-cells", "2000000", limit_gib=LIMIT_GIB),
+                        f"{path}:2:", "1000x1000", "--max-clauses")
+    assert "clauses" in message
+
+
+def test_eager_estimate_is_checked_for_the_chosen_connectivity(tmp_path: Path) -> None:
+    path = tmp_path / "n.txt"
+    path.write_text("genre: nurikabe\n" + (" ".join("." * 100) + "\n") * 100)
+    one_error(run("solve", str(path), "--connectivity", "eager", "--max-clauses", "3000000"),
+              "eager encoding", "--max-clauses")
+
+
+def test_one_line_of_digits_over_the_line_limit(tmp_path: Path) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text("genre: slitherlink\n" + "1" * 400_000 + "\n")
+    one_error(run("solve", str(path)), f"{path}:2:", "--max-cells")
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["nurikabe", "--size", "100000x100000"], ("100000x100000", "--max-cells")),
+    (["slitherlink", "--size", "5000x5000"], ("5000x5000", "--max-cells")),
+    (["slitherlink", "--size", "300x300", "--max-cells", "100000", "--max-clauses", "100000"],
+     ("clauses", "--max-clauses")),
+])
+def test_generate_refuses_sizes_over_the_limits(args: list[str], fragments: tuple[str, ...]) -> None:
+    one_error(run("generate", *args, limit_gib=LIMIT_GIB, timeout=60), *fragments)
+
+
+@pytest.mark.parametrize("genre", ["sudoku", "slitherlink"])
+@pytest.mark.parametrize("rows, cols", [(4, 4), (9, 9), (25, 25), (10, 30), (30, 45)])
+def test_estimates_are_close_to_the_built_encodings(genre: str, rows: int, cols: int) -> None:
+    """Sudoku's and Slitherlink's estimates against the encodings they describe, both
+    connectivities (their size depends on the grid alone)."""
+    from satgrid import dimacs
+    from satgrid.genres.slitherlink import SlitherlinkPuzzle
+    from satgrid.genres.sudoku import DEFAULT_BOX, SudokuPuzzle
+
+    if genre == "sudoku":
+        if rows != cols or rows not in DEFAULT_BOX:
+            pytest.skip("Sudoku grids are square")
+        puzzle = SudokuPuzzle(tuple((None,) * rows for _ in range(rows)), *DEFAULT_BOX[rows])
+    else:
+        puzzle = SlitherlinkPuzzle(tuple((None,) * cols for _ in range(rows)))
+    for mode in ("lazy", "eager"):
+        built = dimacs.build(puzzle, mode, "plain").varmap["clauses"]
+        _, estimated = GENRES[genre].estimate(rows, cols, mode)
+        assert 0.8 * built <= estimated <= 1.25 * built, (mode, built, estimated)
+
+
+def test_nurikabe_estimate_bounds_real_puzzles() -> None:
+    """Nurikabe's encoding depends on its numbers; the estimate from the grid alone is an upper
+    estimate on janko's puzzles of every size, and not a wild one for the big grids."""
+    from satgrid import api, dimacs
+    from tests.helpers import SHARED
+
+    path = SHARED / "external" / "nurikabe" / "janko_nurikabe_sample.txt"
+    if not path.exists():
+        pytest.skip(f"shared data not found at {path}")
+    puzzles = sorted(api.load([str(path)]), key=lambda p: p.rows * p.cols)[::12]
+    for puzzle in puzzles:
+        for mode in ("lazy", "eager"):
+            built = dimacs.build(puzzle, mode, "plain").varmap["clauses"]
+            _, estimated = GENRES["nurikabe"].estimate(puzzle.rows, puzzle.cols, mode)
+            assert built <= estimated, (puzzle.name, mode, built, estimated)
+            if puzzle.rows * puzzle.cols >= 400:
+                assert estimated <= 8 * built, (puzzle.name, mode, built, estimated)
+
+
+def test_every_shipped_and_shared_puzzle_is_within_the_default_limits() -> None:
+    """The defaults admit every bundled, bench and shared puzzle, eager encodings included."""
+    from satgrid import api
+    from satgrid.reader import Limits
+    from tests.helpers import SHARED
+
+    root = Path(__file__).resolve().parents[1]
+    files = [*sorted((root / "satgrid" / "data").glob("*.txt")), *sorted((root / "bench" / "data").glob("*.txt")),
+             *sorted(SHARED.glob("external/*/janko_*.txt")), *sorted(SHARED.glob("data/*/*.txt"))]
+    files = [f for f in files if f.name != "hui_j.txt"]  # name-givens-solution lines: read by its own test
+    assert len(files) >= 10
+    for path in files:
+        assert api.load([str(path)], limits=Limits(connectivity="eager")), path
+
+
+# -- item 8: impossible generator requests fail up front -------------------------------------------
+@pytest.mark.parametrize("args, fragments", [
+    (["nurikabe", "--size", "5x5", "--islands", "26-26"], ("island of 26 cells", "at most 24")),
+    (["nurikabe", "--size", "3x3", "--islands", "4-2"], ("4-2",)),
+    (["nurikabe", "--size", "1x1"], ("two cells",)),
+    (["slitherlink", "--size", "4x4", "--ratios", "0/0/0"], ("0/0/0",)),
+    (["sudoku", "--size", "5x5"], ("box shape",)),
+    (["sudoku", "--size", "4x6"], ("square", "rows x columns")),
+])
+def test_impossible_generator_requests_fail_at_once(args: list[str], fragments: tuple[str, ...]) -> None:
+    one_error(run("generate", *args, "--seed", "1", timeout=20), *fragments)
+
+
+def test_a_generator_that_runs_out_of_attempts_says_so(tmp_path: Path) -> None:
+    """A feasible request no attempt serves (one island of all but one cell is never unique)
+    ends after the bounded number of grids with one line."""
+    one_error(run("generate", "nurikabe", "--size", "5x5", "--islands", "24-24", "--seed", "1",
+                  timeout=120), "no unique 5x5 Nurikabe after")
+
+
+def test_random_solution_stops_at_its_work_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hard island range ends at the budget of growth checks, not after a thousand grids."""
+    import random
+
+    from satgrid.errors import SatgridError
+    from satgrid.generators import nurikabe
+
+    monkeypatch.setattr(nurikabe, "CHECKS_PER_CELL", 50)
+    with pytest.raises(SatgridError, match="5,000 growth checks"):
+        nurikabe.random_solution(10, 10, random.Random(1), (60, 60))

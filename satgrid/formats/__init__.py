@@ -5,7 +5,7 @@ reader's own formats take over); :func:`looks_inline` tells whether a command-li
 URL or game ID rather than a file name; :func:`write` converts a puzzle (and its solution) out.
 
 Recognised, first match wins:
-1. a JSON object: ipuz Sudoku;
+1. JSON: satgrid's own results (one object a line, :mod:`.results`), else ipuz Sudoku;
 2. a first line ``pzprv3``: pzprv3 files (several may follow each other);
 3. lines that are puzz.link URLs or Tatham game IDs, one a line, after optional header lines
    (``genre: NAME`` or a bare genre name, which must agree with the URLs).
@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import ParseError, UnsupportedGenre
 from ..reader import GenreNames
 from ..registry import ALIASES, GENRES
-from . import ipuz, puzzlink, pzprv3, tatham
+from . import ipuz, puzzlink, pzprv3, results, tatham
 
 #: ``--to`` targets of :func:`write` (``svg`` is drawn by :mod:`satgrid.render_svg`).
 TARGETS = ("url", "pzprv3", "text", "tatham", "ipuz")
@@ -76,6 +76,9 @@ def read_with_solutions(text: str, source: str = "<text>", genre: str | None = N
     before URLs or game IDs must agree with ``genre`` (what ``genre_from`` asks for)."""
     genre = _genre_name(genre)
     if ipuz.is_json(text):
+        found = results.read(text, source, genre, genre_from)
+        if found is not None:
+            return found
         puzzle, solution = ipuz.read(text, source, genre)
         return [pzprv3.Loaded(puzzle, solution)]
     if pzprv3.is_pzprv3(text):

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from ..errors import ParseError, UnsupportedGenre
-from ..genres.sudoku import DEFAULT_BOX, SudokuPuzzle
+from ..genres.sudoku import DEFAULT_BOX, WIDE_SYMBOLS as WIDE, SudokuPuzzle
 from ..puzzle import Source
 from ..reader import is_decimal
 from .puzzlink import duplicate_givens
@@ -23,7 +23,6 @@ from .puzzlink import duplicate_givens
 KIND = "http://ipuz.org/sudoku#1"
 VERSION = "http://ipuz.org/v2"
 DIGITS = "123456789"
-WIDE = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def is_json(text: str) -> bool:

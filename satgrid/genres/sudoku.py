@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..checkers.sudoku import check_sudoku
-from ..cnf import VarPool, at_least, at_most
+from ..cnf import PAIRWISE_AMO_LIMIT, VarPool, at_least, at_most
 from ..encoding import ClueEncoding, Encoding
 from ..puzzle import Source, cell_name
 from ..reader import Record, is_decimal, split_on_blank_lines
@@ -31,6 +31,8 @@ EXAMPLES = "sudoku.txt"
 DEFAULT_BOX = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4), 16: (4, 4),
                20: (4, 5), 25: (5, 5), 36: (6, 6)}
 DIGITS = "123456789"
+#: One symbol per value up to 35 (ipuz's default charset for big grids).
+WIDE_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANKS = "._"
 
 Grid = tuple[tuple[int | None, ...], ...]
@@ -110,14 +112,17 @@ def split(record: Record) -> list[Record]:
             puzzles.extend([row] for row in rows)
         elif rows:
             puzzles.append(rows)
-    return [Record(record.source, lines[0][0], "", record.genre, dict(record.meta), lines)
-            for lines in puzzles]
+    return [record.part(lines[0][0], lines) for lines in puzzles]
 
 
 def parse(record: Record) -> SudokuPuzzle:
     """A Sudoku from a record: one line of n*n symbols, or n rows of n cells."""
-    rows = [(n, _cells(t)) for n, t in record.lines]
-    rows = [(n, cells) for n, cells in rows if cells]
+    rows = []
+    for n, t in record.lines:
+        cells = _cells(t)
+        if cells:
+            rows.append((n, cells))
+            record.check_cells(len(rows), len(cells), n)
     if not rows:
         raise record.error("no Sudoku grid found")
     if len(rows) == 1:
@@ -286,3 +291,55 @@ def puzzle_json(puzzle: SudokuPuzzle) -> list[list[int]]:
 
 def differences(puzzle: SudokuPuzzle, a: Solution, b: Solution) -> list[tuple[int, int]]:
     return [(r, c) for r in range(puzzle.size) for c in range(puzzle.size) if a[r][c] != b[r][c]]
+
+
+def puzzle_meta(puzzle: SudokuPuzzle) -> dict[str, str]:
+    """What the givens alone do not say: a box shape other than the size's default, the symbols."""
+    meta = {}
+    if DEFAULT_BOX.get(puzzle.size) != (puzzle.box_height, puzzle.box_width):
+        meta["box"] = f"{puzzle.box_height}x{puzzle.box_width}"
+    if puzzle.symbols:
+        meta["symbols"] = puzzle.symbols
+    return meta
+
+
+def puzzle_from_json(record: Record, value: object) -> SudokuPuzzle:
+    """The inverse of :func:`puzzle_json` (rows of values, 0 blank), with the ``box`` and
+    ``symbols`` of :func:`puzzle_meta` in ``record.meta``: written out as symbol rows and parsed,
+    so every check of :func:`parse` applies."""
+    if not isinstance(value, list) or not value or not all(isinstance(row, list) for row in value):
+        raise record.error("not a list of rows of numbers")
+    n = len(value)
+    symbols = record.meta.get("symbols")
+    drawn = symbols if symbols and "." not in symbols else (DIGITS if n <= 9 else WIDE_SYMBOLS)[:n]
+    lines = []
+    for r, row in enumerate(value, 1):
+        if len(row) != n or not all(type(d) is int and 0 <= d <= min(n, len(drawn)) for d in row):
+            raise record.error(f"row {r} is not {n} numbers 0..{n} (0 = blank)")
+        lines.append((record.line, "".join(drawn[d - 1] if d else "." for d in row)))
+    meta = {**record.meta, "symbols": drawn}
+    puzzle = parse(Record(record.source, record.line, record.name, NAME, meta, lines, limits=record.limits))
+    return SudokuPuzzle(puzzle.givens, puzzle.box_height, puzzle.box_width, puzzle.name, puzzle.source,
+                        symbols)
+
+
+def solution_from_json(puzzle: SudokuPuzzle, value: object) -> Solution:
+    """The inverse of :func:`solution_json`; ValueError when ``value`` is not an n x n grid of 1..n."""
+    n = puzzle.size
+    if not (isinstance(value, list) and len(value) == n
+            and all(isinstance(row, list) and len(row) == n
+                    and all(type(d) is int and 1 <= d <= n for d in row) for row in value)):
+        raise ValueError(f"not {n} rows of {n} values 1..{n}")
+    return tuple(tuple(row) for row in value)
+
+
+def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
+    """(variables, clauses) of :func:`encode` for an n x n grid (``connectivity`` does not apply):
+    n**3 digit variables; 4 n**2 groups of n literals, each with one at-least-one clause and an
+    at-most-one that is pairwise (n(n-1)/2 clauses) up to ``PAIRWISE_AMO_LIMIT`` literals, else a
+    sequential counter (n - 1 variables, 3n - 4 clauses)."""
+    n = max(rows, cols)
+    groups = 4 * n * n
+    if n <= PAIRWISE_AMO_LIMIT:
+        return n ** 3, groups * (1 + n * (n - 1) // 2)
+    return n ** 3 + groups * (n - 1), groups * (1 + 3 * n - 4)
