@@ -312,3 +312,11 @@ def test_random_solution_stops_at_its_work_budget(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(nurikabe, "CHECKS_PER_CELL", 50)
     with pytest.raises(SatgridError, match="5,000 growth checks"):
         nurikabe.random_solution(10, 10, random.Random(1), (60, 60))
+
+
+@pytest.mark.parametrize("text", ["pzprv3.1\nslither\n\u00b2\n\u00b2\n", "nurikabe/\u00b2/5/g5k2o1k3g\n",
+                                  "nurikabe/5/\u0665/g5k2o1k3g\n"])
+def test_formats_reject_non_ascii_sizes(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(text, encoding="utf-8")
+    one_error(run("solve", str(path)), str(path))
