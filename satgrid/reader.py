@@ -32,13 +32,15 @@ class Limits:
     """How much input satgrid takes before it refuses, each with the option that raises it.
 
     Reading stops past ``input_mib`` MiB (files are read in chunks, so ``/dev/zero`` or an endless
-    pipe ends with an error, not an exhausted memory); a puzzle may have at most ``cells`` cells
+    pipe ends with an error, not an exhausted memory); the puzzles read hold far more memory than
+    their text (a file of small puzzles takes dozens of bytes a byte), which sets the default. A
+    puzzle may have at most ``cells`` cells
     (parsers check while they read rows, so a huge grid is refused before it is held); and the
     encoding the genre's ``estimate`` expects for ``connectivity`` may have at most ``clauses``
     clauses (an encoding costs a few hundred bytes a clause in memory).
     """
 
-    input_mib: int = 64
+    input_mib: int = 16
     cells: int = 10_000
     clauses: int = 5_000_000
     connectivity: str = "lazy"
@@ -47,6 +49,9 @@ class Limits:
     FLAGS: ClassVar[dict[str, str]] = {"input_mib": "--max-input-mib", "cells": "--max-cells",
                                         "clauses": "--max-clauses"}
 
+    #: Lines a MiB of input may hold at most (16 bytes a line on average): bounds what the reader
+    #: holds per line, which is more than the line's bytes.
+    LINES_PER_MIB: ClassVar[int] = 1 << 16
     #: Characters a line may hold per cell of the cell limit (a row of numbers, or a JSON result
     #: line with a puzzle and its solutions, stays far below).
     LINE_CHARS_PER_CELL: ClassVar[int] = 32
@@ -62,19 +67,27 @@ class Limits:
         return f"a {rows}x{cols} grid (rows x columns) has {rows * cols:,} cells, {self.over('cells')}"
 
     def check_lines(self, source: str, text: str) -> None:
-        """Refuse a line longer than any row of a puzzle within the cell limit could be, before a
-        parser splits it into cells."""
+        """Refuse more lines than :data:`LINES_PER_MIB` allows, or a line longer than any row of a
+        puzzle within the cell limit could be, before a parser splits the text."""
+        most = self.LINES_PER_MIB * self.input_mib
+        lines = text.count("\n")
+        if lines > most:
+            raise ParseError(source, None, f"{lines:,} lines, more than the limit of {most:,} (16 bytes a "
+                                           f"line on average; {self.FLAGS['input_mib']} N raises it)")
         longest = self.LINE_CHARS_PER_CELL * self.cells + 4096
         start = 0
-        while start < len(text):
+        while len(text) - start > longest:
+            # every line ending inside the next longest + 1 characters is short enough: jump past them
+            cut = text.rfind("\n", start, start + longest + 1)
+            if cut >= 0:
+                start = cut + 1
+                continue
             end = text.find("\n", start)
-            end = len(text) if end < 0 else end
-            if end - start > longest:
-                line = text.count("\n", 0, start) + 1
-                raise ParseError(source, line, f"a line of {end - start:,} characters, longer than a row "
-                                               f"of a puzzle of at most {self.cells:,} cells can be "
-                                               f"({self.FLAGS['cells']} N raises the limit)")
-            start = end + 1
+            length = (len(text) if end < 0 else end) - start
+            line = text.count("\n", 0, start) + 1
+            raise ParseError(source, line, f"a line of {length:,} characters, longer than a row of a "
+                                           f"puzzle of at most {self.cells:,} cells can be "
+                                           f"({self.FLAGS['cells']} N raises the limit)")
 
 
 @dataclass
