@@ -6,7 +6,12 @@ Genre detection, for every genre (first match wins):
    ``genre:`` key inside a ``puzzle ... end`` block;
 3. the Sudoku line format: every puzzle line holds n*n symbols (n = 4, 6, 9, 12, 16, 25), which
    no other genre's text format produces.
-Anything else is an error that names the options: satgrid never guesses between genres.
+Anything else is an error that names the options: satgrid never guesses between genres. Where
+several say a genre (``--genre``, a ``.sdk`` file name, a ``genre:`` line) they must agree, after
+aliases (``loopy``, ``slither``, ``solo``); a disagreement or an unknown name is a
+:class:`ParseError` naming the line.
+
+Input is bounded by :class:`Limits`: bytes read, lines, a line's length and a puzzle's cells.
 
 Layouts: a ``puzzle <id> / key: value / givens: / <grid> / [solution: / <grid>] / end`` block
 format (several blocks a file), or optional header lines followed by the genre's own text

@@ -320,3 +320,10 @@ def test_formats_reject_non_ascii_sizes(tmp_path: Path, text: str) -> None:
     path = tmp_path / "p.txt"
     path.write_text(text, encoding="utf-8")
     one_error(run("solve", str(path)), str(path))
+
+
+def test_too_many_lines_for_the_input_size(tmp_path: Path) -> None:
+    """Lines cost the reader more than their bytes: a MiB holds at most 65,536 of them."""
+    path = tmp_path / "ones.txt"
+    path.write_text("1\n" * 70_000)
+    one_error(run("solve", str(path), "--max-input-mib", "1"), str(path), "70,000 lines", "--max-input-mib")
