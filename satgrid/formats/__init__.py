@@ -160,14 +160,7 @@ def text_of(puzzle: Any) -> str:
 def _text_parts(puzzle: Any) -> tuple[list[str], str]:
     """The header lines (genre, and a Sudoku's box and symbols when needed) and the grid."""
     g = GENRES[puzzle.genre]
-    header = [f"genre: {g.name}"]
-    if puzzle.genre == "sudoku":
-        from ..genres.sudoku import DEFAULT_BOX
-
-        if DEFAULT_BOX.get(puzzle.size) != (puzzle.box_height, puzzle.box_width):
-            header.append(f"box: {puzzle.box_height}x{puzzle.box_width}")
-        if puzzle.symbols is None and puzzle.size > 9:
-            puzzle = dataclasses.replace(puzzle, symbols=ipuz.WIDE[: puzzle.size])
-        if puzzle.symbols:
-            header.append(f"symbols: {puzzle.symbols}")
+    if puzzle.genre == "sudoku" and puzzle.symbols is None and puzzle.size > 9:
+        puzzle = dataclasses.replace(puzzle, symbols=ipuz.WIDE[: puzzle.size])  # one symbol a cell
+    header = [f"genre: {g.name}", *(f"{key}: {value}" for key, value in g.puzzle_meta(puzzle).items())]
     return header, g.render(puzzle)
