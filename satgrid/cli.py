@@ -19,7 +19,7 @@ import click
 from . import __version__, api, dimacs, formats, grading, render_svg
 from .errors import SatgridError
 from .puzzle import cell_name
-from .reader import Limits, read_text
+from .reader import Limits, is_decimal, read_text
 from .registry import GENRES
 from .solver import DEFAULT_SOLVER
 
@@ -369,7 +369,7 @@ def _genre_options(genre: str, ratios: str | None, islands: str | None) -> dict[
 def _size(text: str) -> tuple[int, int]:
     """``--size ROWSxCOLS`` as (rows, cols)."""
     parts = text.lower().split("x")
-    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+    if len(parts) != 2 or not all(is_decimal(p.strip()) for p in parts):
         raise click.BadParameter(f"{text!r} is not ROWSxCOLS (rows x columns, e.g. 9x9 or 10x15)",
                                  param_hint="--size")
     rows, cols = (int(p) for p in parts)
