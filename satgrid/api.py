@@ -23,8 +23,8 @@ from .errors import CheckFailed, LimitReached, ParseError, SatgridError
 from .external import is_external
 from .puzzle import GivenSolution, part_name
 from .queries import PuzzleQueries
-from .reader import read_text, split_records
-from .registry import GENRES, Genre, genre as genre_named
+from .reader import Limits, read_text, split_records
+from .registry import ALIASES, GENRES, Genre, genre as genre_named
 from .session import Connectivity, Session, Stats, within
 from .solver import DEFAULT_SOLVER, check_conflict_limit, check_time_limit, open_solver
 
@@ -99,6 +99,7 @@ class Result:
             "cols": p.cols,
             "status": self.status,
             "puzzle": g.puzzle_json(p),
+            **g.puzzle_meta(p),
             "solution": None if self.solution is None else g.solution_json(p, self.solution),
         }
         if self.second_solution is not None:
@@ -136,37 +137,76 @@ def unsat_line(solver: str, checks: dict[str, int]) -> str | None:
 
 # -- loading ------------------------------------------------------------------------------------
 def load_text(text: str, source: str = "<text>", genre: str | None = None,
-              meta: dict[str, str] | None = None) -> list[Any]:
+              meta: dict[str, str] | None = None, genre_from: str = "--genre",
+              limits: Limits = Limits()) -> list[Any]:
     """Every puzzle in ``text`` (see :mod:`satgrid.reader` for formats and genre detection; puzz.link
-    URLs, pzprv3 files, Tatham game IDs and ipuz JSON are read by :mod:`satgrid.formats`)."""
-    found = formats.read(text, source, genre)
+    URLs, pzprv3 files, Tatham game IDs and ipuz JSON are read by :mod:`satgrid.formats`).
+
+    ``genre`` (a name or alias) is what ``genre_from`` asks for; a genre the text declares must
+    agree with it. Every puzzle is within ``limits``: its cells, and the clauses its genre's
+    ``estimate`` expects for ``limits.connectivity``."""
+    if genre is not None:
+        genre = genre_named(genre).name
+    limits.check_lines(source, text)
+    found = formats.read_with_solutions(text, source, genre, genre_from)
     if found is not None:
-        return found
-    records = split_records(source, text, set(GENRES), genre)
+        return [_within(_given(GENRES[f.puzzle.genre], f.puzzle, f.solution, source), limits)
+                for f in found]
+    records = split_records(source, text, GENRES, genre, ALIASES, genre_from, limits)
     puzzles = []
     for record in records:
         if meta:
             record.meta.update({k: v for k, v in meta.items() if v is not None})
-        chosen = record.genre or _guess_genre(record)
-        g = genre_named(chosen)
+        g = GENRES[record.genre or _guess_genre(record)]
         record.genre = g.name
         for sub in g.split(record):
-            puzzles.append(_with_given_solution(g, sub, g.parse(sub)))
+            puzzles.append(_within(_with_given_solution(g, sub, g.parse(sub)), limits))
     if not puzzles:
         raise SatgridError(f"{source}: no puzzle found")
     return puzzles
 
 
-def load(paths: Iterable[str], genre: str | None = None, meta: dict[str, str] | None = None) -> list[Any]:
+def _within(puzzle: Any, limits: Limits) -> Any:
+    """``puzzle``, once its cells and estimated encoding are within ``limits``."""
+    problem = limits.cells_error(puzzle.rows, puzzle.cols)
+    if problem is None:
+        problem = encoding_error(puzzle.genre, puzzle.rows, puzzle.cols, limits)
+    if problem is not None:
+        raise ParseError(puzzle.source.file, puzzle.source.line or None, problem)
+    return puzzle
+
+
+def encoding_error(genre: str, rows: int, cols: int, limits: Limits) -> str | None:
+    """Why the encoding of a rows x cols puzzle of ``genre`` would be too big, else None."""
+    variables, clauses = GENRES[genre].estimate(rows, cols, limits.connectivity)
+    if clauses <= limits.clauses:
+        return None
+    return (f"the {limits.connectivity} encoding of a {rows}x{cols} {genre} (rows x columns) would "
+            f"have about {clauses:,} clauses, {limits.over('clauses')}")
+
+
+def load(paths: Iterable[str], genre: str | None = None, meta: dict[str, str] | None = None,
+         limits: Limits = Limits()) -> list[Any]:
     """Every puzzle in the files ``paths`` (``-`` is standard input); a path that is no file but a
-    puzz.link URL or a Tatham game ID is read as the puzzle itself."""
+    puzz.link URL or a Tatham game ID is read as the puzzle itself. A file name ending that names
+    a genre (``.sdk``) must agree with ``genre``."""
+    if genre is not None:
+        genre = genre_named(genre).name
     puzzles = []
     for path in paths:
         if formats.looks_inline(path) and not Path(path).exists():
             source, text = "<argument>", path
         else:
-            source, text = read_text(path)
-        puzzles += load_text(text, source, genre or formats.genre_of_path(path), meta)
+            source, text = read_text(path, limits)
+        wanted, wanted_from = genre, "--genre"
+        by_name = formats.genre_of_path(path)
+        if by_name is not None:
+            ending = path[path.rfind("."):]
+            if genre is not None and genre != by_name:
+                raise ParseError(path, None, f"--genre says {genre}, but the file name's {ending} "
+                                             f"ending says {by_name}: they must agree")
+            wanted, wanted_from = by_name, f"the file name's {ending} ending"
+        puzzles += load_text(text, source, wanted, meta, wanted_from, limits)
     return puzzles
 
 
@@ -181,6 +221,12 @@ def _with_given_solution(g: Genre, record, puzzle: Any) -> Any:
         solution = g.parse_solution(record, puzzle)
     except ParseError as exc:
         return replace(puzzle, given_solution=GivenSolution(error=str(exc)))
+    return _given(g, puzzle, solution, where)
+
+
+def _given(g: Genre, puzzle: Any, solution: Any, where: str) -> Any:
+    """``puzzle`` carrying ``solution`` (a solution the input holds, from ``where``; None for
+    none) as its given solution, or the rule it breaks as its error."""
     if solution is None:
         return puzzle
     problems = g.check(puzzle, solution)

@@ -22,7 +22,7 @@ from . import __version__, api, dimacs, formats, grading, render_svg
 from .errors import SatgridError
 from .files import write_atomic
 from .puzzle import cell_name, part_name
-from .reader import read_text
+from .reader import Limits, is_decimal, read_text
 from .registry import GENRES
 from .solver import DEFAULT_SOLVER, MAX_CONFLICT_LIMIT, check_conflict_limit, check_time_limit
 
@@ -88,7 +88,33 @@ def input_options(f):
     f = click.option("--genre", help="Genre of the input (else read from the file's header).")(f)
     f = click.option("--symbols", help="Sudoku symbol set, e.g. 123456789ABCDEFG for 16x16.")(f)
     f = click.option("--box", help="Sudoku box shape HxW (height x width), e.g. 2x3.")(f)
+    return limit_options(f)
+
+
+def limit_options(f):
+    """The input limits of :class:`satgrid.reader.Limits`, each raised by its option."""
+    f = click.option("--max-input-mib", type=click.IntRange(min=1), default=Limits().input_mib,
+                     show_default=True, help="Refuse input files (or standard input) longer than this.")(f)
+    return size_limit_options(f)
+
+
+def size_limit_options(f):
+    """The limits on a puzzle's size of :class:`satgrid.reader.Limits`."""
+    default = Limits()
+    f = click.option("--max-cells", type=click.IntRange(min=1), default=default.cells, show_default=True,
+                     help="Refuse puzzles with more cells (rows x columns) than this.")(f)
+    f = click.option("--max-clauses", type=click.IntRange(min=1), default=default.clauses,
+                     show_default=True, help="Refuse puzzles whose encoding is estimated to have more "
+                                             "clauses than this (a few hundred bytes of memory each).")(f)
     return f
+
+
+def _limits(opts: dict[str, Any]) -> Limits:
+    """The limits the options ask for; the encoding is estimated for the command's
+    ``--connectivity`` where it has one that applies to solving, else lazy."""
+    default = Limits()
+    return Limits(opts.get("max_input_mib", default.input_mib), opts.get("max_cells", default.cells),
+                  opts.get("max_clauses", default.clauses), opts.get("connectivity") or "lazy")
 
 
 def solve_options(f):
@@ -323,7 +349,9 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
 
 @main.command()
 @click.argument("genre")
-@click.option("--size", required=True, help="Grid size WxH (columns x rows), e.g. 9x9.")
+@click.option("--size", required=True, metavar="ROWSxCOLS",
+              help="Grid size, rows x columns as every size satgrid prints: 10x15 is 10 rows of "
+                   "15 cells.")
 @click.option("--level", type=click.IntRange(1, 5),
               help="Sudoku level: 1 extremely easy ... 5 evil (clue-minimal) [default: 5].")
 @click.option("--flavour", type=click.Choice(["normal", "hard"]),
@@ -345,9 +373,10 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
                    "own: minisat-gh for Slitherlink, cadical153 for the others].")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
+@size_limit_options
 def generate(genre: str, size: str, level: int | None, flavour: str | None, ratios: str | None,
              islands: str | None, count: int, seed: int | None, jobs: int, solver: str | None,
-             fmt: str) -> None:
+             fmt: str, max_cells: int, max_clauses: int) -> None:
     """Make COUNT unique puzzles of GENRE; each is audited (unique, minimal where promised,
     solution checked) before it is printed."""
     import random
@@ -358,19 +387,17 @@ def generate(genre: str, size: str, level: int | None, flavour: str | None, rati
     with reported_errors():
         if level is not None and flavour is not None:
             raise click.UsageError("give --level or --flavour, not both")
-        try:
-            cols, rows = (int(x) for x in size.lower().split("x"))
-        except ValueError:
-            raise click.BadParameter(f"{size!r} is not WxH (e.g. 9x9)", param_hint="--size") from None
+        rows, cols = _size(size)
         name = genre_named(genre).name
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 32)
-        generators.check_request(name, rows, cols, level, flavour)
         genre_options = _genre_options(name, ratios, islands)
+        limits = Limits(cells=max_cells, clauses=max_clauses)
+        generators.check_request(name, rows, cols, level, flavour, genre_options, limits)
         options = api.Options(solver=solver) if solver is not None else None
         jobs = _workers(jobs, count) if jobs > 1 else 1
         stream = generators.generate_puzzles(name, rows, cols, count, seed, level, flavour,
-                                             options, genre_options, jobs=jobs)
+                                             options, genre_options, jobs=jobs, limits=limits)
         progress = Progress("generating", count)
         try:
             for item in stream:
@@ -404,21 +431,33 @@ def _genre_options(genre: str, ratios: str | None, islands: str | None) -> dict[
     return out
 
 
+def _size(text: str) -> tuple[int, int]:
+    """``--size ROWSxCOLS`` as (rows, cols)."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(is_decimal(p.strip()) for p in parts):
+        raise click.BadParameter(f"{text!r} is not ROWSxCOLS (rows x columns, e.g. 9x9 or 10x15)",
+                                 param_hint="--size")
+    rows, cols = (int(p) for p in parts)
+    return rows, cols
+
+
 def _generated_text(item: Any) -> str:
+    """A generated puzzle in satgrid's block format, its audit as ``key: value`` lines: the
+    output reads back into solve, audit and convert."""
     p, r = item.puzzle, item.result
-    facts = [f"{p.genre} {p.cols}x{p.rows}"]
+    facts: dict[str, object] = {"rows": p.rows, "cols": p.cols, "status": r.status}
     if item.level is not None:
-        facts.append(f"level {item.level}")
+        facts["level"] = item.level
     if item.flavour is not None:
-        facts.append(item.flavour)
-    facts.append(f"{len(p.clues())} clues")
-    facts.append("minimal" if r.minimal else "not minimal")
+        facts["flavour"] = item.flavour
+    facts["clues"] = len(p.clues())
+    facts["minimal"] = "yes" if r.minimal else "no"
     if item.grade is not None:
-        facts.append(f"grade {item.grade}")
+        facts["grade"] = item.grade
     if "paper_level" in item.extra:
-        facts.append(f"paper level {item.extra['paper_level']}")
-    facts.append(f"seed {item.seed}")
-    return f"puzzle {r.id} ({', '.join(facts)}): {r.status}\n{r.genre.render(p)}\n"
+        facts["paper-level"] = item.extra["paper_level"]
+    facts["seed"] = item.seed
+    return formats.block_of(p, r.id, facts)
 
 
 @main.command()
@@ -575,7 +614,7 @@ def _unique_names(names: list[str]) -> list[str]:
 
 def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:
     meta = {"symbols": opts.get("symbols"), "box": opts.get("box")}
-    return api.load(files, opts.get("genre"), meta)
+    return api.load(files, opts.get("genre"), meta, _limits(opts))
 
 
 def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,

@@ -34,13 +34,20 @@ class Genre:
     puzzle_json: Callable[..., Any]
     differences: Callable[..., list]
     examples: str
+    #: JSON input: the inverse of puzzle_json (with puzzle_meta's keys) and of solution_json.
+    puzzle_meta: Callable[..., dict[str, str]]
+    puzzle_from_json: Callable[..., Any]
+    solution_from_json: Callable[..., Any]
+    #: (variables, clauses) an encoding of a rows x cols grid is expected to have.
+    estimate: Callable[..., tuple[int, int]]
 
     @classmethod
     def from_module(cls, module: ModuleType) -> "Genre":
         return cls(
             module.NAME, module.SUMMARY, module.split, module.parse, module.parse_solution,
-            module.encode, module.cache_key, module.decode, module.check, module.render, module.solution_json, module.puzzle_json,
-            module.differences, module.EXAMPLES,
+            module.encode, module.cache_key, module.decode, module.check, module.render,
+            module.solution_json, module.puzzle_json, module.differences, module.EXAMPLES,
+            module.puzzle_meta, module.puzzle_from_json, module.solution_from_json, module.estimate,
         )
 
 

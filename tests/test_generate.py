@@ -334,14 +334,14 @@ def test_cli_json_contract_and_resolve():
 
 def test_cli_text_levels_and_errors():
     out = run("generate", "sudoku", "--size", "4x4", "--level", "2", "--seed", "5").stdout
-    assert out.startswith("puzzle sudoku-4x4-5 (sudoku 4x4, level 2,") and "seed 5): unique" in out
-    assert "flavour" not in out
+    assert out.startswith("puzzle sudoku-4x4-5\ngenre: sudoku\nrows: 4\ncols: 4\nstatus: unique\nlevel: 2\n")
+    assert "seed: 5\ngivens:\n" in out and "flavour" not in out
     normal = run("generate", "solo", "--size", "9x9", "--flavour", "normal", "--seed", "2").stdout
-    assert "level 3, normal" in normal
+    assert "level: 3\nflavour: normal\n" in normal
     bad = run("generate", "sudoku", "--size", "9x9", "--level", "2", "--flavour", "hard")
     assert bad.exit_code == 2 and "not both" in bad.output
     bad = run("generate", "sudoku", "--size", "nine")
-    assert bad.exit_code == 2 and "is not WxH" in bad.output
+    assert bad.exit_code == 2 and "is not ROWSxCOLS" in bad.output
     bad = run("generate", "sudoku", "--size", "9x9", "--level", "6")
     assert bad.exit_code == 2
     bad = run("generate", "sudoku", "--size", "7x7")

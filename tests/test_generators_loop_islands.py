@@ -212,7 +212,7 @@ def test_cli_generate_slitherlink_json():
                                     "--format", "json"])
     assert out.exit_code == 0, out.output
     record = json.loads(out.output)
-    assert record["rows"] == 5 and record["cols"] == 6 and record["minimal"] is True
+    assert record["rows"] == 6 and record["cols"] == 5 and record["minimal"] is True  # ROWSxCOLS
     assert record["status"] == "unique" and record["seed"] == 4
 
 

@@ -5,7 +5,7 @@ reader's own formats take over); :func:`looks_inline` tells whether a command-li
 URL or game ID rather than a file name; :func:`write` converts a puzzle (and its solution) out.
 
 Recognised, first match wins:
-1. a JSON object: ipuz Sudoku;
+1. JSON: satgrid's own results (one object a line, :mod:`.results`), else ipuz Sudoku;
 2. a first line ``pzprv3``: pzprv3 files (several may follow each other);
 3. lines that are puzz.link URLs or Tatham game IDs, one a line, after optional header lines
    (``genre: NAME`` or a bare genre name, which must agree with the URLs).
@@ -22,8 +22,9 @@ import re
 from typing import Any
 
 from ..errors import ParseError, UnsupportedGenre
+from ..reader import GenreNames
 from ..registry import ALIASES, GENRES
-from . import ipuz, puzzlink, pzprv3, tatham
+from . import ipuz, puzzlink, pzprv3, results, tatham
 
 #: ``--to`` targets of :func:`write` (``svg`` is drawn by :mod:`satgrid.render_svg`).
 TARGETS = ("url", "pzprv3", "text", "tatham", "ipuz")
@@ -63,19 +64,26 @@ def looks_inline(argument: str) -> bool:
     return "\n" not in argument and kind_of_line(argument) is not None
 
 
-def read(text: str, source: str = "<text>", genre: str | None = None) -> list[Any] | None:
+def read(text: str, source: str = "<text>", genre: str | None = None,
+         genre_from: str = "--genre") -> list[Any] | None:
     """The puzzles of ``text`` when it is in one of these formats, else None."""
-    return [loaded.puzzle for loaded in read_with_solutions(text, source, genre) or []] or None
+    return [loaded.puzzle for loaded in read_with_solutions(text, source, genre, genre_from) or []] or None
 
 
-def read_with_solutions(text: str, source: str = "<text>", genre: str | None = None) -> list[pzprv3.Loaded] | None:
-    """Like :func:`read`, keeping the answers that pzprv3 and ipuz files hold."""
+def read_with_solutions(text: str, source: str = "<text>", genre: str | None = None,
+                        genre_from: str = "--genre") -> list[pzprv3.Loaded] | None:
+    """Like :func:`read`, keeping the answers that pzprv3 and ipuz files hold. A ``genre:`` line
+    before URLs or game IDs must agree with ``genre`` (what ``genre_from`` asks for)."""
     genre = _genre_name(genre)
     if ipuz.is_json(text):
+        found = results.read(text, source, genre, genre_from)
+        if found is not None:
+            return found
         puzzle, solution = ipuz.read(text, source, genre)
         return [pzprv3.Loaded(puzzle, solution)]
     if pzprv3.is_pzprv3(text):
         return pzprv3.read(text, source, genre)
+    names = GenreNames(source, tuple(GENRES), ALIASES, genre, genre_from)
     first_body = None
     for n, raw in enumerate(io.StringIO(text), 1):  # header lines, then the first puzzle line
         word = raw.strip()
@@ -85,10 +93,10 @@ def read_with_solutions(text: str, source: str = "<text>", genre: str | None = N
         if kind_of_line(word):
             first_body = n
             break
-        if word.lower() in GENRES or word.lower() in ALIASES:
-            genre = genre or _genre_name(word)
+        if names.known(word):
+            genre = names.declared(word, n)
         elif header and header.group(1).lower() == "genre":
-            genre = genre or _genre_name(header.group(2).strip())
+            genre = names.declared(header.group(2).strip(), n)
         elif not header:
             return None
     if first_body is None:
@@ -131,11 +139,16 @@ def write_all(puzzles: list[Any], to: str, solutions: list[Any] | None = None) -
         raise UnsupportedGenre("an ipuz document holds one puzzle: write each to its own file")
     if to != "text":
         return "".join(write(p, to, s) for p, s in zip(puzzles, solutions))
-    blocks = []
-    for index, puzzle in enumerate(puzzles, 1):
-        headers, grid = _text_parts(puzzle)
-        blocks.append("\n".join([f"puzzle {puzzle.name or index}", *headers, "givens:", grid, "end"]))
-    return "\n\n".join(blocks) + "\n"
+    return "\n".join(block_of(puzzle, str(index)) for index, puzzle in enumerate(puzzles, 1))
+
+
+def block_of(puzzle: Any, default_name: str = "1", facts: dict[str, object] | None = None) -> str:
+    """One puzzle in satgrid's block format (``puzzle <id>``, ``key: value`` lines, ``givens:``,
+    the grid, ``end``), which the reader reads back; ``facts`` become further ``key: value``
+    lines, which the genres' parsers leave alone (``rows`` and ``cols`` they check)."""
+    headers, grid = _text_parts(puzzle)
+    headers += [f"{key}: {value}" for key, value in (facts or {}).items()]
+    return "\n".join([f"puzzle {puzzle.name or default_name}", *headers, "givens:", grid, "end"]) + "\n"
 
 
 def text_of(puzzle: Any) -> str:
@@ -147,14 +160,7 @@ def text_of(puzzle: Any) -> str:
 def _text_parts(puzzle: Any) -> tuple[list[str], str]:
     """The header lines (genre, and a Sudoku's box and symbols when needed) and the grid."""
     g = GENRES[puzzle.genre]
-    header = [f"genre: {g.name}"]
-    if puzzle.genre == "sudoku":
-        from ..genres.sudoku import DEFAULT_BOX
-
-        if DEFAULT_BOX.get(puzzle.size) != (puzzle.box_height, puzzle.box_width):
-            header.append(f"box: {puzzle.box_height}x{puzzle.box_width}")
-        if puzzle.symbols is None and puzzle.size > 9:
-            puzzle = dataclasses.replace(puzzle, symbols=ipuz.WIDE[: puzzle.size])
-        if puzzle.symbols:
-            header.append(f"symbols: {puzzle.symbols}")
+    if puzzle.genre == "sudoku" and puzzle.symbols is None and puzzle.size > 9:
+        puzzle = dataclasses.replace(puzzle, symbols=ipuz.WIDE[: puzzle.size])  # one symbol a cell
+    header = [f"genre: {g.name}", *(f"{key}: {value}" for key, value in g.puzzle_meta(puzzle).items())]
     return header, g.render(puzzle)

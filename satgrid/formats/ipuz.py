@@ -15,14 +15,14 @@ import json
 from typing import Any
 
 from ..errors import ParseError, UnsupportedGenre
-from ..genres.sudoku import DEFAULT_BOX, SudokuPuzzle
+from ..genres.sudoku import DEFAULT_BOX, WIDE_SYMBOLS as WIDE, SudokuPuzzle
 from ..puzzle import Source
+from ..reader import is_decimal
 from .puzzlink import duplicate_givens
 
 KIND = "http://ipuz.org/sudoku#1"
 VERSION = "http://ipuz.org/v2"
 DIGITS = "123456789"
-WIDE = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def is_json(text: str) -> bool:
@@ -83,7 +83,7 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
             return cell  # a number is the value itself
         if isinstance(cell, str) and len(cell) == 1 and cell in charset:
             return charset.index(cell) + 1
-        if isinstance(cell, str) and cell.isdigit() and 1 <= int(cell) <= n:
+        if isinstance(cell, str) and is_decimal(cell) and 1 <= int(cell) <= n:
             return int(cell)
         raise fail(f"{where} row {r + 1} column {c + 1}: {cell!r} is not a value 1..{n} or a symbol "
                    f"of the charset {charset!r}", where)

@@ -26,6 +26,7 @@ from ..genres.nurikabe import NurikabePuzzle
 from ..genres.slitherlink import SlitherlinkPuzzle
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
+from ..reader import is_decimal
 
 CANONICAL = "https://puzz.link/p?"
 #: puzz.link pid -> satgrid genre (``slitherlink`` is the Kanpen name, accepted when reading).
@@ -86,14 +87,14 @@ def split(text: str, source: str = "<url>", line: int = 1) -> Url:
                      + ", ".join(p for p in PIDS if p != "slitherlink"))
     pid = m.group(1)
     rest = fields[1:]
-    if rest and rest[0][0] and not rest[0][0].isdigit():
+    if rest and rest[0][0] and not is_decimal(rest[0][0]):
         rest = rest[1:]  # a pflag: no meaning for these genres (pzprjs ignores it too)
     sizes = []
     for name in ("columns", "rows"):
         if not rest:
             raise _error(source, line, lead + len(s) + 1, f"the URL ends before its number of {name}")
         value, at = rest.pop(0)
-        if not value.isdigit():
+        if not is_decimal(value):
             raise _error(source, line, at, f"number of {name} {value!r} is not a number")
         if not 1 <= int(value) <= MAX_SIDE:
             raise _error(source, line, at, f"number of {name} {value} is out of range 1..{MAX_SIDE}")

@@ -25,6 +25,7 @@ from ..genres.nurikabe import NurikabePuzzle
 from ..genres.slitherlink import SlitherlinkPuzzle
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
+from ..reader import is_decimal
 from .puzzlink import MAX_SIDE, PIDS, SUDOKU_BOX, WRITE_PID
 
 Line = tuple[int, str]
@@ -80,7 +81,7 @@ class _Cursor:
 
     def size(self, what: str) -> int:
         n, t = self.next_line(f"the number of {what}")
-        if not t.strip().isdigit() or not 1 <= int(t) <= MAX_SIDE:
+        if not is_decimal(t.strip()) or not 1 <= int(t) <= MAX_SIDE:
             raise self.error(f"number of {what} {t.strip()!r} is not a number 1..{MAX_SIDE}", n, 1)
         return int(t)
 
@@ -132,7 +133,7 @@ def _clue(cur: _Cursor, token: tuple[str, int, int], low: int, top: int, extra: 
         return "?"
     if word in extra:
         return extra[word]
-    if word.isdigit():
+    if is_decimal(word):
         if not low <= int(word) <= top:
             raise cur.error(f"clue {word} is out of range {low}..{top}", n, col)
         return int(word)
@@ -163,7 +164,7 @@ def _sudoku(cur: _Cursor, src: Source) -> Loaded:
             word = word.split("[", 1)[0]
             if givens[r][c] is not None:
                 out.append(givens[r][c])
-            elif word.isdigit():
+            elif is_decimal(word):
                 if not 1 <= int(word) <= size:
                     raise cur.error(f"answer {word} is out of range 1..{size}", n, col)
                 out.append(int(word))

@@ -26,11 +26,13 @@ from typing import Any
 from ..errors import ParseError, UnsupportedGenre
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
-from ..reader import Record
+from ..reader import Record, is_decimal
 from .puzzlink import duplicate_givens
 
-_ID = re.compile(r"^(\d+)(?:x(\d+))?([a-z0-9]*)([:#])(.*)$")
-_LOOPY_PARAMS = re.compile(r"^(t\d+)?(d[a-z])?$")
+#: ``WIDTH[xHEIGHT][FLAGS](:|#)REST``. The flags start with a letter, so no digit can belong to both
+#: a size and the flags: every backtracking step fails at once and matching is linear.
+_ID = re.compile(r"^([0-9]+)(?:x([0-9]+))?((?:[a-z][a-z0-9]*)?)([:#])(.*)$")
+_LOOPY_PARAMS = re.compile(r"^(t[0-9]+)?(d[a-z])?$")
 GAMES = {"solo": "sudoku", "loopy": "slitherlink"}
 MAX_SIZE = 1000
 
@@ -116,9 +118,9 @@ def _cells(game: str, desc: str) -> tuple[int, int | None]:
     """How many cells ``desc`` describes for ``game``, and the index of the first character that
     is not part of that game's descriptions (None when all are)."""
     count = 0
-    for m in re.finditer(r"\d+|[a-z]|.", desc):
+    for m in re.finditer(r"[0-9]+|[a-z]|.", desc):
         token = m.group()
-        if token.isdigit():
+        if is_decimal(token):
             count += 1 if game == "solo" else len(token)
         elif "a" <= token <= "z":
             count += ord(token) - ord("a") + 1
@@ -165,9 +167,9 @@ def decode_solo(text: str, source: str = "<game id>", line: int = 1) -> SudokuPu
                                                f"a {n}x{n} grid", at)
             cells += [(None, at)] * run
             i += 1
-        elif ch.isdigit():
+        elif is_decimal(ch):
             j = i
-            while j < len(desc) and desc[j].isdigit():
+            while j < len(desc) and is_decimal(desc[j]):
                 j += 1
             value = int(desc[i:j])
             if not 1 <= value <= n:

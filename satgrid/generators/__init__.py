@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator
 
 from .. import api
 from ..errors import SatgridError, UnsupportedGenre
+from ..reader import Limits
 from . import sudoku
 
 
@@ -96,12 +97,19 @@ class GeneratedPuzzle:
         return out
 
 
-def check_request(genre: str, rows: int, cols: int, level: int | None, flavour: str | None) -> None:
-    """Refuse a request the generator cannot serve, with a message naming what would work."""
+def check_request(genre: str, rows: int, cols: int, level: int | None, flavour: str | None,
+                  genre_options: dict[str, Any] | None = None, limits: Limits = Limits()) -> None:
+    """Refuse a request the generator cannot serve, with a message naming what would work: no
+    generator, an empty grid, a grid or encoding over ``limits``, or options the genre's
+    ``check_options`` finds impossible."""
     if genre not in GENERATORS:
         raise UnsupportedGenre(f"no generator for {genre!r}; generators: {', '.join(GENERATORS)}")
     if rows < 1 or cols < 1:
-        raise SatgridError(f"size {cols}x{rows} is empty")
+        raise SatgridError(f"size {rows}x{cols} (rows x columns) is empty")
+    problem = limits.cells_error(rows, cols) or api.encoding_error(genre, rows, cols, limits)
+    if problem:
+        raise SatgridError(problem)
+    MODULES[genre].check_options(rows, cols, **(genre_options or {}))
     if level is not None and flavour is not None:
         raise SatgridError("give a level or a flavour, not both")
     if flavour is not None and flavour not in FLAVOURS:
@@ -136,11 +144,11 @@ def default_options(genre: str) -> api.Options:
 
 def generate_one(genre: str, rows: int, cols: int, seed: int, level: int | None = None,
                  flavour: str | None = None, options: api.Options | None = None,
-                 genre_options: dict[str, Any] | None = None) -> GeneratedPuzzle:
+                 genre_options: dict[str, Any] | None = None, limits: Limits = Limits()) -> GeneratedPuzzle:
     """Make the puzzle of ``seed``, audit it, grade it; raise :class:`GenerationFailed` if the
     audit disagrees with what the generator promises. ``options`` (default: the generator's,
     :func:`default_options`) serve both the generator and the audit."""
-    made = make_timed(genre, rows, cols, seed, level, flavour, options, genre_options)
+    made = make_timed(genre, rows, cols, seed, level, flavour, options, genre_options, limits)
     return audit_generated(made, options)
 
 
@@ -160,11 +168,11 @@ class Made:
 
 def make_timed(genre: str, rows: int, cols: int, seed: int, level: int | None = None,
                flavour: str | None = None, options: api.Options | None = None,
-               genre_options: dict[str, Any] | None = None) -> Made:
+               genre_options: dict[str, Any] | None = None, limits: Limits = Limits()) -> Made:
     """The puzzle of ``seed``, unaudited, with the wall-clock time its generation took (cyclic
     garbage collection paused, :func:`gc_paused`). Pass it to :func:`audit_generated` before
     handing it out."""
-    check_request(genre, rows, cols, level, flavour)
+    check_request(genre, rows, cols, level, flavour, genre_options, limits)
     if options is None:
         options = default_options(genre)
     kwargs = dict(genre_options or {})
@@ -177,7 +185,7 @@ def make_timed(genre: str, rows: int, cols: int, seed: int, level: int | None = 
         start = time.perf_counter()
         puzzle = GENERATORS[genre](rows, cols, random.Random(seed), **kwargs)
         generate_s = time.perf_counter() - start
-    puzzle = dataclasses.replace(puzzle, name=f"{genre}-{cols}x{rows}-{seed}")
+    puzzle = dataclasses.replace(puzzle, name=f"{genre}-{rows}x{cols}-{seed}")
     return Made(genre, rows, cols, seed, level, flavour, puzzle, generate_s)
 
 
@@ -188,7 +196,7 @@ def audit_generated(made: Made, options: api.Options | None = None) -> Generated
     if options is None:
         options = default_options(genre)
     result = api.solve(puzzle, audit=True, options=options)
-    where = f"generated {genre} {made.cols}x{made.rows} puzzle (seed {made.seed})"
+    where = f"generated {genre} {made.rows}x{made.cols} puzzle (seed {made.seed})"
     if result.status != "unique":
         raise GenerationFailed(f"internal error: the {where} is {result.status}, not unique")
     if result.minimal is None:
@@ -213,10 +221,10 @@ def generate_puzzles(genre: str, rows: int, cols: int, count: int, seed: int,
                      level: int | None = None, flavour: str | None = None,
                      options: api.Options | None = None,
                      genre_options: dict[str, Any] | None = None,
-                     jobs: int = 1) -> Iterator[GeneratedPuzzle]:
+                     jobs: int = 1, limits: Limits = Limits()) -> Iterator[GeneratedPuzzle]:
     """``count`` checked puzzles in seed order (``jobs`` worker processes when > 1)."""
-    check_request(genre, rows, cols, level, flavour)
-    work = [(genre, rows, cols, derive_seed(seed, i), level, flavour, options, genre_options)
+    check_request(genre, rows, cols, level, flavour, genre_options, limits)
+    work = [(genre, rows, cols, derive_seed(seed, i), level, flavour, options, genre_options, limits)
             for i in range(count)]
     if jobs > 1 and count > 1:
         with ProcessPoolExecutor(min(jobs, count)) as pool:

@@ -54,6 +54,7 @@ class Layout:
         self.owner: dict[Cell, int | None] = {(r, c): None for r in range(rows) for c in range(cols)}
         self.islands: list[list[Cell]] = []
         self.black = rows * cols
+        self.checks = 0  # calls of can_join: the work spent on this layout
 
     def near(self, p: Cell) -> list[Cell]:
         return _neighbours(p, self.rows, self.cols)
@@ -61,6 +62,7 @@ class Layout:
     def can_join(self, p: Cell, island: int) -> bool:
         """Black ``p`` may turn white in ``island``: it touches no other island and the black
         cells stay connected without it."""
+        self.checks += 1
         if self.owner[p] is not None or self.black <= 1:
             return False
         if any(self.owner[q] not in (None, island) for q in self.near(p)):
@@ -130,17 +132,39 @@ class Layout:
                      for r in range(self.rows))
 
 
-def random_solution(rows: int, cols: int, rng: random.Random, islands: tuple[int, int] = ISLANDS,
-                    max_failures: int = 200) -> Layout:
-    """A random valid Nurikabe solution with island sizes in ``islands`` (see the module doc)."""
+#: Fresh grids :func:`random_solution` starts before it gives up, and the island-growth checks
+#: (:meth:`Layout.can_join`, each a walk over the wall) it may spend per cell of the grid in all:
+#: solvable requests spend a few dozen a cell, so a request that exhausts this is unlikely to
+#: succeed at all.
+RESTARTS = 1000
+CHECKS_PER_CELL = 1000
+
+
+def check_options(rows: int, cols: int, islands: tuple[int, int] = ISLANDS) -> None:
+    """Refuse a request no attempt can serve: an island range that is empty or starts below 1,
+    or a smallest island that leaves no cell for the black wall."""
     lo, hi = islands
     if not 1 <= lo <= hi:
         raise SatgridError(f"island sizes must be a range 1 <= min <= max, not {lo}-{hi}")
     if rows * cols < 2:
         raise SatgridError("a Nurikabe needs at least two cells")
-    for _ in range(1000):
+    if lo > rows * cols - 1:
+        raise SatgridError(f"an island of {lo} cells leaves no black cell in a {rows}x{cols} grid "
+                           f"(rows x columns, {rows * cols} cells): the smallest island size is at "
+                           f"most {rows * cols - 1}")
+
+
+def random_solution(rows: int, cols: int, rng: random.Random, islands: tuple[int, int] = ISLANDS,
+                    max_failures: int = 200) -> Layout:
+    """A random valid Nurikabe solution with island sizes in ``islands`` (see the module doc); at
+    most :data:`RESTARTS` grids, each given up after ``max_failures`` failed islands, and at most
+    :data:`CHECKS_PER_CELL` growth checks a cell in all."""
+    check_options(rows, cols, islands)
+    lo, hi = islands
+    budget, spent = CHECKS_PER_CELL * rows * cols, 0
+    for _ in range(RESTARTS):
         layout, failures = Layout(rows, cols), 0
-        while failures < max_failures:
+        while failures < max_failures and spent + layout.checks <= budget:
             blocks = layout.black_blocks()
             if not blocks:
                 if layout.islands and layout.black >= 1:
@@ -153,7 +177,11 @@ def random_solution(rows: int, cols: int, rng: random.Random, islands: tuple[int
             if not any(layout.grow(p, rng.randint(lo, hi), lo, rng) or layout.extend(p, hi)
                        for p in cells):
                 failures += 1
-    raise SatgridError(f"no {cols}x{rows} Nurikabe solution with islands of {lo}-{hi} cells found")
+        spent += layout.checks
+        if spent > budget:
+            break
+    raise SatgridError(f"no {rows}x{cols} Nurikabe solution with islands of {lo}-{hi} cells found "
+                       f"within {RESTARTS} grids and {budget:,} growth checks: try other --islands")
 
 
 @dataclass
@@ -222,7 +250,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             moves += 1
             _move(layout, seeds, differ, rng)
         times["unique"] += time.perf_counter() - start
-    raise SatgridError(f"no unique {cols}x{rows} Nurikabe after {max_grids} grids")
+    raise SatgridError(f"no unique {rows}x{cols} Nurikabe after {max_grids} grids")
 
 
 def _move(layout: Layout, seeds: list[Cell], differ: set[Cell], rng: random.Random) -> None:

@@ -305,14 +305,20 @@ class Region:
         return edges
 
 
+def check_options(rows: int, cols: int, ratios: tuple[int, int, int] = RATIOS) -> None:
+    """Refuse a request no attempt can serve: an empty grid, or growth ratios that draw no rule."""
+    if rows * cols < 1:
+        raise SatgridError("a Slitherlink needs at least one cell")
+    if len(ratios) != 3 or min(ratios) < 0 or sum(ratios) <= 0:
+        raise SatgridError(f"growth ratios {'/'.join(map(str, ratios))} draw no rule: give three "
+                           "non-negative weights, not all 0")
+
+
 def grow(rows: int, cols: int, rng: random.Random, ratios: tuple[int, int, int] = RATIOS,
          steps: int | None = None) -> Region:
     """A random region (its boundary is the loop), grown by ``steps`` (default 10*rows*cols) rule
     applications."""
-    if rows * cols < 1:
-        raise SatgridError("a Slitherlink needs at least one cell")
-    if len(ratios) != 3 or min(ratios) < 0 or sum(ratios) <= 0:
-        raise SatgridError(f"growth ratios must be three non-negative weights, not {ratios!r}")
+    check_options(rows, cols, ratios)
     region = Region(rows, cols, (rng.randrange(rows), rng.randrange(cols)))
     region.apply(_rule_draws(rng, ratios, steps if steps is not None else 10 * rows * cols), rng)
     return region
@@ -391,7 +397,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 queries.retire()
             givens = tuple(tuple(kept.get((r, c)) for c in range(cols)) for r in range(rows))
             return Generated(SlitherlinkPuzzle(givens), loop, attempt, checks, graded, times)
-        raise SatgridError(f"no unique {cols}x{rows} Slitherlink in {max_attempts} loops")
+        raise SatgridError(f"no unique {rows}x{cols} Slitherlink in {max_attempts} loops")
     finally:
         session.close()
 

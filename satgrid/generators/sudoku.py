@@ -126,13 +126,19 @@ def dig_order(kind: str, n: int, rng: random.Random) -> list[tuple[int, int]]:
 def random_grid(n: int, h: int, w: int, rng: random.Random, budget: int | None = None) -> Grid:
     """A random valid n x n grid (boxes h x w): a depth-first fill with constraint propagation
     (naked and hidden singles), the cell with fewest candidates next (random among ties), values
-    in random order, restarted with fresh draws once ``budget`` values have been tried."""
+    in random order, restarted with fresh draws once ``budget`` values have been tried, at most
+    :data:`RESTARTS` times."""
     budget = budget or 4 * n * n
     units = _units(n, h, w)
-    while True:
+    for _ in range(RESTARTS):
         grid = _fill(n, units, rng, budget)
         if grid is not None:
             return grid
+    raise SatgridError(f"no full {n}x{n} grid found in {RESTARTS} fills of {budget} tries each")
+
+
+#: Fills :func:`random_grid` starts before it gives up.
+RESTARTS = 1000
 
 
 def _units(n: int, h: int, w: int) -> tuple[list[list[int]], list[list[list[int]]], list[list[int]]]:
@@ -371,7 +377,7 @@ def resolve_level(level: int | None, flavour: str | None) -> int:
 
 def _box(rows: int, cols: int, box: tuple[int, int] | None) -> tuple[int, int]:
     if rows != cols:
-        raise SatgridError(f"a Sudoku is square; {cols}x{rows} is not")
+        raise SatgridError(f"a Sudoku is square; {rows}x{cols} (rows x columns) is not")
     if box is None:
         if rows not in DEFAULT_BOX:
             raise SatgridError(f"no standard box shape for a {rows}x{rows} Sudoku; sizes: "
@@ -431,6 +437,11 @@ def generate(rows: int, cols: int, rng: random.Random, *, level: int | None = No
     normal = 3). Level 5 is clue-minimal."""
     return make(rows, cols, rng, level=level, flavour=flavour, box=box, options=options,
                 transform=transform).puzzle
+
+
+def check_options(rows: int, cols: int) -> None:
+    """Refuse a size no attempt can serve: not square, or without a standard box shape."""
+    _box(rows, cols, None)
 
 
 def promises_minimal(level: int | None, flavour: str | None) -> bool:

@@ -30,6 +30,7 @@ puzzle itself are not clues in this sense (``clues()`` lists sized numbers only)
 """
 from __future__ import annotations
 
+import math
 import re
 from collections import deque
 from dataclasses import dataclass, field
@@ -42,7 +43,7 @@ from ..connectivity import ConnectedSubgraph, Keep, holds
 from ..encoding import ClueEncoding, Encoding
 from ..errors import SatgridError
 from ..puzzle import GivenSolution, Source, cell_name
-from ..reader import Record, split_on_blank_lines
+from ..reader import Record, is_decimal, split_on_blank_lines
 
 NAME = "nurikabe"
 SUMMARY = "Nurikabe: numbered white islands of their size, one connected black wall, no 2x2 black"
@@ -103,17 +104,18 @@ def split(record: Record) -> list[Record]:
     if record.name:
         return [record]
     groups = split_on_blank_lines(record.lines)
-    return [
-        Record(record.source, lines[0][0], str(i) if len(groups) > 1 else "", record.genre,
-               dict(record.meta), lines)
-        for i, lines in enumerate(groups, 1)
-    ]
+    return [record.part(lines[0][0], lines, str(i) if len(groups) > 1 else "")
+            for i, lines in enumerate(groups, 1)]
 
 
 def parse(record: Record) -> NurikabePuzzle:
     """Rows of whitespace-separated tokens: ``.`` or ``0`` empty, a positive size, ``?``."""
-    rows = [(n, [(m.group(), m.start() + 1) for m in _TOKEN.finditer(t)]) for n, t in record.lines]
-    rows = [(n, tokens) for n, tokens in rows if tokens]
+    rows = []
+    for n, t in record.lines:
+        tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(t)]
+        if tokens:
+            rows.append((n, tokens))
+            record.check_cells(len(rows), len(rows[0][1]), n)
     if not rows:
         raise record.error("no Nurikabe grid found")
     width = len(rows[0][1])
@@ -126,7 +128,7 @@ def parse(record: Record) -> NurikabePuzzle:
     for key, actual in (("rows", height), ("cols", width)):
         if key in record.meta:
             declared = record.meta[key]
-            if not declared.isdigit() or int(declared) != actual:
+            if not is_decimal(declared) or int(declared) != actual:
                 raise record.error(f"header says {key}: {declared}, the grid has {actual}")
     area = height * width
     grid = []
@@ -137,7 +139,7 @@ def parse(record: Record) -> NurikabePuzzle:
                 cells.append(None)
             elif tok == UNKNOWN:
                 cells.append(UNKNOWN)
-            elif tok.isdigit():
+            elif is_decimal(tok):
                 value = int(tok)
                 if value > area:
                     raise record.error(
@@ -552,3 +554,45 @@ def puzzle_json(puzzle: NurikabePuzzle) -> list[list[Number]]:
 
 def differences(puzzle: NurikabePuzzle, a: Solution, b: Solution) -> list[Cell]:
     return [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]]
+
+
+def puzzle_meta(puzzle: NurikabePuzzle) -> dict[str, str]:
+    """Nothing beyond the grid."""
+    return {}
+
+
+def puzzle_from_json(record: Record, value: object) -> NurikabePuzzle:
+    """The inverse of :func:`puzzle_json`: rows of 0 (empty), sizes and ``"?"``, written out as
+    text rows and parsed, so every check of :func:`parse` applies."""
+    if not isinstance(value, list) or not value or not all(isinstance(row, list) and row for row in value):
+        raise record.error("not a list of rows of numbers")
+    lines = []
+    for r, row in enumerate(value, 1):
+        if not all((type(v) is int and v >= 0) or v == UNKNOWN for v in row):
+            raise record.error(f"row {r} holds something other than 0, a size or {UNKNOWN!r}")
+        lines.append((record.line, " ".join("." if v == 0 else str(v) for v in row)))
+    return parse(record.part(record.line, lines, record.name))
+
+
+def solution_from_json(puzzle: NurikabePuzzle, value: object) -> Solution:
+    """The inverse of :func:`solution_json`; ValueError unless rows of ``#`` and ``.`` fit the grid."""
+    if not (isinstance(value, list) and len(value) == puzzle.rows
+            and all(isinstance(row, str) and len(row) == puzzle.cols and set(row) <= set("#.")
+                    for row in value)):
+        raise ValueError(f"not {puzzle.rows} rows of {puzzle.cols} '#' or '.'")
+    return tuple(value)
+
+
+def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
+    """(variables, clauses) expected of the encoding of a rows x cols grid, from the grid alone:
+    the size labels depend on the numbers (each clue labels the cells it reaches), so this takes
+    the per-cell figures of densely numbered puzzles, an upper estimate for most; the eager
+    connectivity rules add parent pointers and ranks, whose clauses per cell grow with the rank's
+    bits (log2 of the cells). The figures behind the constants are in encodings/nurikabe.md."""
+    cells = rows * cols
+    variables, clauses = 40 * cells, 200 * cells
+    if connectivity == "eager":
+        bits = math.log2(max(cells, 2))
+        variables += int(cells * max(10.0, 12 * bits - 20))
+        clauses += int(cells * max(30.0, 30 * bits - 45))
+    return variables, clauses

@@ -21,6 +21,7 @@ switched off for audits.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,7 +33,7 @@ from ..cnf import Clause, VarPool, exactly
 from ..encoding import ClueEncoding, Encoding
 from ..loop import SingleLoop
 from ..puzzle import GivenSolution, Source
-from ..reader import Record, split_on_blank_lines
+from ..reader import Record, is_decimal, split_on_blank_lines
 
 NAME = "slitherlink"
 SUMMARY = "Slitherlink (Loopy): one closed loop on the dot lattice; a cell's number counts its loop sides"
@@ -75,7 +76,7 @@ class SlitherlinkPuzzle:
 
 # -- parsing ------------------------------------------------------------------------------------
 #: A Loopy game ID ``WxHt0:DESC`` (``WxHt0dh#seed`` is a seed only sgt-loopy can expand).
-_TATHAM = re.compile(r"^(\d+)x(\d+)(t\d+)?(d[a-z])?([:#])(.*)$")
+_TATHAM = re.compile(r"^([0-9]+)x([0-9]+)(t[0-9]+)?(d[a-z])?([:#])(.*)$")
 
 
 def _is_tatham(text: str) -> bool:
@@ -92,7 +93,7 @@ def split(record: Record) -> list[Record]:
             groups.extend([line] for line in group)
         else:
             groups.append(group)
-    return [Record(record.source, g[0][0], "", record.genre, dict(record.meta), g) for g in groups]
+    return [record.part(g[0][0], g) for g in groups]
 
 
 def _cells(text: str) -> list[tuple[str, int]]:
@@ -107,7 +108,7 @@ def _cells(text: str) -> list[tuple[str, int]]:
 def _clue(record: Record, token: str, line: int, col: int) -> int | None:
     if token == ".":
         return None
-    if token.isdigit():
+    if is_decimal(token):
         k = int(token)
         if k > MAX_CLUE:
             raise record.error(f"clue {token} is more than {MAX_CLUE} (a cell has four sides)", line, col)
@@ -130,6 +131,7 @@ def parse(record: Record) -> SlitherlinkPuzzle:
             if _is_tatham(text):
                 raise record.error("a Loopy game ID must stand alone (one puzzle a line)", n)
             cells = _cells(text)
+            record.check_cells(len(grid) + 1, len(cells), n)
             if grid and len(cells) != len(grid[0]):
                 raise record.error(
                     f"row has {len(cells)} cells, expected {len(grid[0])} (as in the first row)", n
@@ -154,7 +156,8 @@ def _from_tatham(record: Record, line: int, text: str) -> Grid:
     if m.group(5) == "#":
         raise record.error("a Loopy random-seed ID; expand it with sgt-loopy --generate first", line)
     if width < 1 or height < 1:
-        raise record.error(f"a {width}x{height} grid has no cells", line)
+        raise record.error(f"a {width}x{height} (width x height) grid has no cells", line)
+    record.check_cells(height, width, line)
     cells: list[int | None] = []
     offset = text.index(":") + 1 + (len(text) - len(text.lstrip()))
     for i, ch in enumerate(m.group(6)):
@@ -163,7 +166,8 @@ def _from_tatham(record: Record, line: int, text: str) -> Grid:
         else:
             cells.append(_clue(record, ch, line, offset + i + 1))
     if len(cells) != width * height:
-        raise record.error(f"the game ID describes {len(cells)} cells, {width}x{height} has {width * height}", line)
+        raise record.error(f"the game ID describes {len(cells)} cells, {width}x{height} (width x height) has "
+                           f"{width * height}", line)
     return tuple(tuple(cells[r * width:(r + 1) * width]) for r in range(height))
 
 
@@ -467,3 +471,48 @@ def differences(puzzle: SlitherlinkPuzzle, a: Solution, b: Solution) -> list[Edg
         for j, (x, y) in enumerate(zip(ra, rb))
         if x != y
     ]
+
+
+def puzzle_meta(puzzle: SlitherlinkPuzzle) -> dict[str, str]:
+    """Nothing beyond the grid."""
+    return {}
+
+
+def puzzle_from_json(record: Record, value: object) -> SlitherlinkPuzzle:
+    """The inverse of :func:`puzzle_json`: rows of clue characters, parsed as text rows, so every
+    check of :func:`parse` applies."""
+    if not isinstance(value, list) or not value or not all(isinstance(row, str) and row.strip()
+                                                           for row in value):
+        raise record.error("not a list of clue rows (strings such as '.3.2')")
+    if any(_is_tatham(row) for row in value):
+        raise record.error("rows are clue rows, not Loopy game IDs")
+    lines = [(record.line, row) for row in value]
+    return parse(record.part(record.line, lines, record.name))
+
+
+def solution_from_json(puzzle: SlitherlinkPuzzle, value: object) -> Solution:
+    """The inverse of :func:`solution_json`; ValueError unless both edge grids fit the puzzle."""
+    rows, cols = puzzle.rows, puzzle.cols
+
+    def grid(key: str, height: int, width: int) -> Edges:
+        rows_ = value.get(key) if isinstance(value, dict) else None
+        if not (isinstance(rows_, list) and len(rows_) == height
+                and all(isinstance(row, list) and len(row) == width and all(e in (0, 1) and type(e) is int
+                                                                           for e in row) for row in rows_)):
+            raise ValueError(f"'{key}' is not {height} rows of {width} 0/1 edges")
+        return tuple(tuple(row) for row in rows_)
+
+    return grid("horizontal", rows + 1, cols), grid("vertical", rows, cols + 1)
+
+
+def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
+    """(variables, clauses) expected of the encoding of a rows x cols grid: one variable per edge
+    and about 8 clauses a cell for the degree and clue rules; the eager loop rule adds parent
+    pointers and ranks, whose clauses per cell grow with the rank's bits (log2 of the cells).
+    The figures behind the per-cell constants are in encodings/slitherlink.md."""
+    cells = rows * cols
+    edges = 2 * cells + rows + cols
+    if connectivity != "eager":
+        return edges, 8 * cells + 1
+    bits = math.log2(max(cells, 2))
+    return int(cells * (25 + 3.5 * bits)), int(cells * (80 + 8.5 * bits))

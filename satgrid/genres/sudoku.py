@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..checkers.sudoku import check_sudoku
-from ..cnf import VarPool, at_least, at_most
+from ..cnf import PAIRWISE_AMO_LIMIT, VarPool, at_least, at_most
 from ..encoding import ClueEncoding, Encoding
 from ..puzzle import GivenSolution, Source, cell_name
-from ..reader import Record, split_on_blank_lines
+from ..reader import Record, is_decimal, split_on_blank_lines
 
 NAME = "sudoku"
 SUMMARY = "Sudoku of any size n = h*w (4x4 ... 25x25); every row, column and box holds 1..n once"
@@ -31,6 +31,8 @@ EXAMPLES = "sudoku.txt"
 DEFAULT_BOX = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4), 16: (4, 4),
                20: (4, 5), 25: (5, 5), 36: (6, 6)}
 DIGITS = "123456789"
+#: One symbol per value up to 35 (ipuz's default charset for big grids).
+WIDE_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANKS = "._"
 
 Grid = tuple[tuple[int | None, ...], ...]
@@ -73,7 +75,10 @@ class SudokuPuzzle:
 
 
 # -- parsing ------------------------------------------------------------------------------------
-_NUMBER = re.compile(r"\d+|[._]")
+#: Characters that draw box borders and rule lines; a ``+`` or ``-`` glued to a symbol is a sign,
+#: which _value rejects.
+_LAYOUT = " \t|+-"
+_NUMBER = re.compile(r"[0-9]+|[._]")
 
 
 def _cells(text: str) -> list[tuple[str, int]]:
@@ -88,7 +93,12 @@ def _cells(text: str) -> list[tuple[str, int]]:
     if (len(words) > 1 and all(_NUMBER.fullmatch(w) for w, _ in words)
             and any(len(w) > 1 for w, _ in words)):
         return words
-    return [(ch, col + 1) for col, ch in enumerate(text) if ch not in " \t|+-"]
+    cells = []
+    for col, ch in enumerate(text):
+        if ch not in _LAYOUT:
+            signed = col and text[col - 1] in "+-"
+            cells.append((text[col - 1] + ch, col) if signed else (ch, col + 1))
+    return cells
 
 
 def split(record: Record) -> list[Record]:
@@ -104,14 +114,17 @@ def split(record: Record) -> list[Record]:
             puzzles.extend([row] for row in rows)
         elif rows:
             puzzles.append(rows)
-    return [Record(record.source, lines[0][0], "", record.genre, dict(record.meta), lines)
-            for lines in puzzles]
+    return [record.part(lines[0][0], lines) for lines in puzzles]
 
 
 def parse(record: Record) -> SudokuPuzzle:
     """A Sudoku from a record: one line of n*n symbols, or n rows of n cells."""
-    rows = [(n, _cells(t)) for n, t in record.lines]
-    rows = [(n, cells) for n, cells in rows if cells]
+    rows = []
+    for n, t in record.lines:
+        cells = _cells(t)
+        if cells:
+            rows.append((n, cells))
+            record.check_cells(len(rows), len(cells), n)
     if not rows:
         raise record.error("no Sudoku grid found")
     if len(rows) == 1:
@@ -179,10 +192,10 @@ def _box(record: Record, n: int) -> tuple[int, int]:
         if n not in DEFAULT_BOX:
             raise record.error(f"no standard box shape for a {n}x{n} Sudoku; give 'box: HxW'")
         return DEFAULT_BOX[n]
-    try:
-        h, w = (int(x) for x in text.lower().split("x"))
-    except ValueError:
-        raise record.error(f"box {text!r} is not HxW (e.g. 2x3)") from None
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(is_decimal(x.strip()) for x in parts):
+        raise record.error(f"box {text!r} is not HxW (height x width, e.g. 2x3)")
+    h, w = (int(x) for x in parts)
     if h * w != n:
         raise record.error(f"box {h}x{w} does not fit a {n}x{n} grid")
     return h, w
@@ -191,6 +204,9 @@ def _box(record: Record, n: int) -> tuple[int, int]:
 def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str | None, numeric: bool):
     if tok in BLANKS or (tok == "0" and (symbols is None or "0" not in symbols)):
         return None
+    if tok[0] in "+-" and len(tok) > 1:
+        raise record.error(f"{tok!r} is signed: a given is a value 1..{n}, written without a sign",
+                           line, col)
     if symbols is not None and not numeric:
         index = symbols.find(tok)
         if index < 0:
@@ -198,9 +214,9 @@ def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str |
         if index < 0:
             raise record.error(f"symbol {tok!r} is not in the symbol set {symbols!r}", line, col)
         return index + 1
-    if tok.isdigit() and 1 <= int(tok) <= n:
+    if is_decimal(tok) and 1 <= int(tok) <= n:
         return int(tok)
-    if tok.isdigit():
+    if is_decimal(tok):
         raise record.error(f"value {tok} is out of range 1..{n}", line, col)
     raise record.error(f"symbol {tok!r} is not a value 1..{n} or a blank ('.' or '0')", line, col)
 
@@ -305,3 +321,55 @@ def puzzle_json(puzzle: SudokuPuzzle) -> list[list[int]]:
 
 def differences(puzzle: SudokuPuzzle, a: Solution, b: Solution) -> list[tuple[int, int]]:
     return [(r, c) for r in range(puzzle.size) for c in range(puzzle.size) if a[r][c] != b[r][c]]
+
+
+def puzzle_meta(puzzle: SudokuPuzzle) -> dict[str, str]:
+    """What the givens alone do not say: a box shape other than the size's default, the symbols."""
+    meta = {}
+    if DEFAULT_BOX.get(puzzle.size) != (puzzle.box_height, puzzle.box_width):
+        meta["box"] = f"{puzzle.box_height}x{puzzle.box_width}"
+    if puzzle.symbols:
+        meta["symbols"] = puzzle.symbols
+    return meta
+
+
+def puzzle_from_json(record: Record, value: object) -> SudokuPuzzle:
+    """The inverse of :func:`puzzle_json` (rows of values, 0 blank), with the ``box`` and
+    ``symbols`` of :func:`puzzle_meta` in ``record.meta``: written out as symbol rows and parsed,
+    so every check of :func:`parse` applies."""
+    if not isinstance(value, list) or not value or not all(isinstance(row, list) for row in value):
+        raise record.error("not a list of rows of numbers")
+    n = len(value)
+    symbols = record.meta.get("symbols")
+    drawn = symbols if symbols and "." not in symbols else (DIGITS if n <= 9 else WIDE_SYMBOLS)[:n]
+    lines = []
+    for r, row in enumerate(value, 1):
+        if len(row) != n or not all(type(d) is int and 0 <= d <= min(n, len(drawn)) for d in row):
+            raise record.error(f"row {r} is not {n} numbers 0..{n} (0 = blank)")
+        lines.append((record.line, "".join(drawn[d - 1] if d else "." for d in row)))
+    meta = {**record.meta, "symbols": drawn}
+    puzzle = parse(Record(record.source, record.line, record.name, NAME, meta, lines, limits=record.limits))
+    return SudokuPuzzle(puzzle.givens, puzzle.box_height, puzzle.box_width, puzzle.name, puzzle.source,
+                        symbols)
+
+
+def solution_from_json(puzzle: SudokuPuzzle, value: object) -> Solution:
+    """The inverse of :func:`solution_json`; ValueError when ``value`` is not an n x n grid of 1..n."""
+    n = puzzle.size
+    if not (isinstance(value, list) and len(value) == n
+            and all(isinstance(row, list) and len(row) == n
+                    and all(type(d) is int and 1 <= d <= n for d in row) for row in value)):
+        raise ValueError(f"not {n} rows of {n} values 1..{n}")
+    return tuple(tuple(row) for row in value)
+
+
+def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
+    """(variables, clauses) of :func:`encode` for an n x n grid (``connectivity`` does not apply):
+    n**3 digit variables; 4 n**2 groups of n literals, each with one at-least-one clause and an
+    at-most-one that is pairwise (n(n-1)/2 clauses) up to ``PAIRWISE_AMO_LIMIT`` literals, else a
+    sequential counter (n - 1 variables, 3n - 4 clauses)."""
+    n = max(rows, cols)
+    groups = 4 * n * n
+    if n <= PAIRWISE_AMO_LIMIT:
+        return n ** 3, groups * (1 + n * (n - 1) // 2)
+    return n ** 3 + groups * (n - 1), groups * (1 + 3 * n - 4)
