@@ -291,8 +291,9 @@ def _new_session(g: Genre, puzzle: Any, options: Options) -> Session:
 # -- the pipeline -------------------------------------------------------------------------------
 def _compare_given(result: Result) -> None:
     """Set ``result.given_solution`` from the puzzle's own solution (see :class:`Result`). A given
-    solution that passes the rule checker while the solver found none (unsatisfiable) is a bug in
-    the encoding or the solver: :class:`CheckFailed`."""
+    solution passed the rule checker when it was read, so one that differs from the solution found
+    is a second solution; where the solver proved none (unsatisfiable) or no other (unique), that
+    is a bug in the encoding or the solver: :class:`CheckFailed`."""
     given = result.puzzle.given_solution
     if given is None:
         return
@@ -304,10 +305,13 @@ def _compare_given(result: Result) -> None:
         if not diff:
             result.given_solution = "matches"
             return
+        if result.status == "unique":
+            raise CheckFailed(f"internal error: {result.id}: proved unique, but the given solution "
+                              "differs and passes the rule checker; this is an encoding or solver "
+                              "bug, no answer was printed")
         result.given_solution = "differs"
         names = ", ".join(part_name(k, p.rows, p.cols) for k in diff[:6]) + (", ..." if len(diff) > 6 else "")
-        why = ("it is another solution: the puzzle is not unique" if result.status == "multiple"
-               else "it passes the rule checker, so the encoding and the checker disagree (a bug)")
+        why = "it is another solution: the puzzle is not unique"
         result.given_note = (f"the given solution differs from the one found in {len(diff)} "
                              f"{'place' if len(diff) == 1 else 'places'} ({names}); {why}")
     elif result.status == "unsatisfiable":

@@ -181,7 +181,7 @@ def encode(file: str, as_dimacs: bool, output: str | None, connectivity: str, no
     with reported_errors():
         if no_clues and clue_selectors:
             raise click.UsageError("--no-clues and --clue-selectors exclude each other")
-        puzzles = _load((file,), opts)
+        puzzles = _load((file,), {**opts, "connectivity": connectivity})  # its size, as exported
         mode = "none" if no_clues else "selectors" if clue_selectors else "plain"
         stem = "stdin" if file == "-" else Path(file).stem
         base = Path(output) if output not in (None, "-") else Path("cnf_out")
@@ -490,14 +490,12 @@ def grade(files: tuple[str, ...], connectivity: str, solver: str, time_limit: fl
                        "status": result.status, **graded.to_json()}
                 click.echo(json.dumps(out))
         if fmt == "text":
-            click.echo(f"{'id':<24} {'genre':<11} {'size':>7} {'clues':>5} {'status':<13} {'grade':>5} "
+            click.echo(f"{TABLE_HEAD} {'grade':>5} "
                        f"{'method':<22} {'propagation':>11} {'probing':>9} {'ms':>9}")
             for result, graded in rows:
-                p = result.puzzle
                 level = "-" if graded.level is None else str(graded.level)
                 method = graded.note if graded.level is None else grading.LEVELS[graded.level]
-                click.echo(f"{result.id[:24]:<24} {p.genre:<11} {f'{p.rows}x{p.cols}':>7} "
-                           f"{len(p.clues()):>5} {result.status:<13} {level:>5} {method[:22]:<22} "
+                click.echo(f"{_table_row(result)} {level:>5} {method[:22]:<22} "
                            f"{f'{graded.fixed_by_propagation}/{graded.primary}':>11} "
                            f"{f'{graded.fixed_by_probing}/{graded.primary}':>9} {graded.time_s * 1000:>9.1f}")
 
@@ -739,16 +737,25 @@ def _clue_list(keys: list) -> str:
     return ", ".join(cell_name(*k) for k in keys) if keys else "none"
 
 
+#: The first columns of every status table (sizes are rows x columns everywhere).
+TABLE_HEAD = f"{'id':<24} {'genre':<11} {'rows x cols':>11} {'clues':>5} {'status':<13}"
+
+
+def _table_row(r: api.Result) -> str:
+    """A result's cells under :data:`TABLE_HEAD`."""
+    p = r.puzzle
+    return f"{r.id[:24]:<24} {p.genre:<11} {f'{p.rows}x{p.cols}':>11} {len(p.clues()):>5} {r.status:<13}"
+
+
 def _text_report(results: list[api.Result], audit: bool) -> str:
     """The status table of several puzzles, a row each."""
-    header = f"{'id':<24} {'genre':<11} {'size':>7} {'clues':>5} {'status':<13}"
+    header = TABLE_HEAD
     if audit:
         header += f" {'redundant':>9} {'minimal':>7} {'grade':>5}"
     header += f" {'sat calls':>9} {'ms':>9}"
     lines = [header]
     for r in results:
-        p = r.puzzle
-        row = f"{r.id[:24]:<24} {p.genre:<11} {f'{p.rows}x{p.cols}':>7} {len(p.clues()):>5} {r.status:<13}"
+        row = _table_row(r)
         if audit:
             red = "-" if r.redundant_clues is None else str(len(r.redundant_clues))
             minimal = "-" if r.minimal is None else ("yes" if r.minimal else "no")

@@ -117,3 +117,57 @@ def test_size_errors_name_the_convention() -> None:
     proc = subprocess.run([sys.executable, "-m", "satgrid", "generate", "--help"], capture_output=True,
                           text=True, timeout=60)
     assert "ROWSxCOLS" in proc.stdout and "rows x columns" in " ".join(proc.stdout.split())
+
+
+CLARK = "034005000075020100000000875340000009000260340060340000003580090000000003000000000"
+
+
+def test_a_result_lines_solution_is_checked_as_the_given_solution(tmp_path: Path) -> None:
+    """JSON result lines read back carry their ``solution`` as the given solution: the same run
+    again says "matches"; the second solution of a puzzle with several, given as its solution,
+    "differs" (and fails --require-unique); a solution that breaks a rule is "invalid"."""
+    data = Path(__file__).resolve().parent.parent / "satgrid" / "data" / "nurikabe.txt"
+    nurikabe = [json.loads(x) for x in satgrid("solve", str(data), "--format", "json").stdout.splitlines()]
+    clark_file = tmp_path / "clark.txt"
+    clark_file.write_text(f"genre: sudoku\n{CLARK}\n")
+    [clark] = [json.loads(x) for x in satgrid("solve", str(clark_file), "--unique", "--format",
+                                               "json").stdout.splitlines()]
+    assert clark["status"] == "multiple"
+    clark["solution"] = clark.pop("second_solution")
+    broken = dict(nurikabe[1], solution=["#" * len(row) for row in nurikabe[1]["solution"]])
+    results = tmp_path / "results.jsonl"
+    results.write_text("\n".join(json.dumps(x) for x in (nurikabe[0], clark, broken)) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "satgrid", "solve", str(results), "--unique",
+                           "--format", "json"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    again = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [x["given_solution"] for x in again] == ["matches", "differs", "invalid"]
+    assert again[1]["status"] == "multiple" and "not unique" in again[1]["given_note"]
+    strict = subprocess.run([sys.executable, "-m", "satgrid", "solve", str(results), "--require-unique",
+                             "--format", "json"], capture_output=True, text=True, timeout=300)
+    assert strict.returncode == 3 and "Traceback" not in strict.stderr
+
+
+def test_tables_label_sizes_rows_by_columns(tmp_path: Path) -> None:
+    rows, cols = SIZES["nurikabe"]
+    path, _ = generated(tmp_path, "nurikabe", "text")
+    table = satgrid("solve", str(path), "--summary").stdout.splitlines()
+    assert "rows x cols" in table[0]
+    assert all(f" {rows}x{cols} " in line for line in table[1:3])
+
+
+def test_encode_estimates_the_eager_encoding_it_writes(tmp_path: Path) -> None:
+    """encode's clause limit is checked against the export's own connectivity (eager by default)."""
+    from satgrid.registry import GENRES
+
+    _, lazy = GENRES["slitherlink"].estimate(30, 30, "lazy")
+    _, eager = GENRES["slitherlink"].estimate(30, 30, "eager")
+    assert lazy < eager
+    limit = (lazy + eager) // 2
+    data = Path(__file__).resolve().parent.parent / "bench" / "data" / "slither30.txt"
+    common = ["encode", str(data), "-o", str(tmp_path), "--max-clauses", str(limit)]
+    satgrid(*common, "--connectivity", "lazy")
+    proc = subprocess.run([sys.executable, "-m", "satgrid", *common], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 1 and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "--max-clauses" in proc.stderr and "Traceback" not in proc.stderr
