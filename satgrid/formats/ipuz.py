@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import ParseError, UnsupportedGenre
 from ..genres.sudoku import DEFAULT_BOX, SudokuPuzzle
 from ..puzzle import Source
+from ..reader import number
 from .puzzlink import duplicate_givens
 
 KIND = "http://ipuz.org/sudoku#1"
@@ -42,6 +43,8 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ParseError(source, exc.lineno, f"not valid JSON: {exc.msg}", exc.colno) from None
+    except RecursionError:
+        raise ParseError(source, 1, "JSON nested too deeply to be an ipuz document", 1) from None
 
     def fail(message: str, key: str = "puzzle") -> ParseError:
         return ParseError(source, *_where(text, key)[:1], message, _where(text, key)[1])
@@ -83,8 +86,8 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
             return cell  # a number is the value itself
         if isinstance(cell, str) and len(cell) == 1 and cell in charset:
             return charset.index(cell) + 1
-        if isinstance(cell, str) and cell.isdigit() and 1 <= int(cell) <= n:
-            return int(cell)
+        if isinstance(cell, str) and 1 <= (number(cell) or 0) <= n:
+            return number(cell)
         raise fail(f"{where} row {r + 1} column {c + 1}: {cell!r} is not a value 1..{n} or a symbol "
                    f"of the charset {charset!r}", where)
 

@@ -26,6 +26,7 @@ from ..genres.nurikabe import NurikabePuzzle
 from ..genres.slitherlink import SlitherlinkPuzzle
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
+from ..reader import number
 
 CANONICAL = "https://puzz.link/p?"
 #: puzz.link pid -> satgrid genre (``slitherlink`` is the Kanpen name, accepted when reading).
@@ -93,11 +94,12 @@ def split(text: str, source: str = "<url>", line: int = 1) -> Url:
         if not rest:
             raise _error(source, line, lead + len(s) + 1, f"the URL ends before its number of {name}")
         value, at = rest.pop(0)
-        if not value.isdigit():
+        size = number(value)
+        if size is None:
             raise _error(source, line, at, f"number of {name} {value!r} is not a number")
-        if not 1 <= int(value) <= MAX_SIDE:
+        if not 1 <= size <= MAX_SIDE:
             raise _error(source, line, at, f"number of {name} {value} is out of range 1..{MAX_SIDE}")
-        sizes.append(int(value))
+        sizes.append(size)
     body = "/".join(part for part, _ in rest)
     body_col = rest[0][1] if rest else col
     return Url(pid, PIDS[pid], sizes[0], sizes[1], body, body_col)

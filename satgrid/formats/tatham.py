@@ -26,6 +26,7 @@ from typing import Any
 from ..errors import ParseError, UnsupportedGenre
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
+from ..reader import number
 from ..reader import Record
 from .puzzlink import duplicate_givens
 
@@ -33,6 +34,8 @@ _ID = re.compile(r"^(\d+)(?:x(\d+))?([a-z0-9]*)([:#])(.*)$")
 _LOOPY_PARAMS = re.compile(r"^(t\d+)?(d[a-z])?$")
 GAMES = {"solo": "sudoku", "loopy": "slitherlink"}
 MAX_SIZE = 1000
+#: Sides n = C*R of the Solo grids satgrid reads and writes.
+SOLO_SIDES = range(2, 37)
 
 
 def looks_like_id(text: str) -> bool:
@@ -146,8 +149,9 @@ def decode_solo(text: str, source: str = "<game id>", line: int = 1) -> SudokuPu
     c = int(m.group(1))
     r = int(m.group(2)) if m.group(2) else c
     n = c * r
-    if not 1 <= c <= MAX_SIZE or not 1 <= r <= MAX_SIZE or n < 2 or n > 36:
-        raise ParseError(source, line, f"Solo size {c}x{r} makes a {n}x{n} grid; satgrid reads 2..36", lead + 1)
+    if not 1 <= c <= MAX_SIZE or not 1 <= r <= MAX_SIZE or n not in SOLO_SIDES:
+        raise ParseError(source, line, f"Solo size {c}x{r} makes a {n}x{n} grid; satgrid reads "
+                                       f"{SOLO_SIDES[0]}..{SOLO_SIDES[-1]}", lead + 1)
     start = lead + m.start(5)  # 0-based column of the description
     desc = m.group(5)
     cells: list[tuple[int | None, int]] = []  # (value, 1-based column)
@@ -165,13 +169,13 @@ def decode_solo(text: str, source: str = "<game id>", line: int = 1) -> SudokuPu
                                                f"a {n}x{n} grid", at)
             cells += [(None, at)] * run
             i += 1
-        elif ch.isdigit():
+        elif "0" <= ch <= "9":
             j = i
-            while j < len(desc) and desc[j].isdigit():
+            while j < len(desc) and "0" <= desc[j] <= "9":
                 j += 1
-            value = int(desc[i:j])
+            value = number(desc[i:j]) or 0
             if not 1 <= value <= n:
-                raise ParseError(source, line, f"given {value} is out of range 1..{n}", at)
+                raise ParseError(source, line, f"given {desc[i:j]} is out of range 1..{n}", at)
             cells.append((value, at))
             i = j
         elif ch == "_":
@@ -189,6 +193,9 @@ def decode_solo(text: str, source: str = "<game id>", line: int = 1) -> SudokuPu
 
 def encode_solo(puzzle: SudokuPuzzle) -> str:
     """The Solo game ID (solo.c's ``encode_grid``: ``_`` only between adjacent numbers)."""
+    if puzzle.size not in SOLO_SIDES:
+        raise UnsupportedGenre(f"no Solo game ID for a {puzzle.size}x{puzzle.size} Sudoku (Solo grids are "
+                               f"{SOLO_SIDES[0]}..{SOLO_SIDES[-1]} wide)")
     out: list[str] = []
     run = 0
     cells = [v for row in puzzle.givens for v in row] + [-1]

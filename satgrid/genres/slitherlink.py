@@ -32,7 +32,7 @@ from ..cnf import Clause, VarPool, exactly
 from ..encoding import ClueEncoding, Encoding
 from ..loop import SingleLoop
 from ..puzzle import Source
-from ..reader import Record, split_on_blank_lines
+from ..reader import Record, number, split_on_blank_lines
 
 NAME = "slitherlink"
 SUMMARY = "Slitherlink (Loopy): one closed loop on the dot lattice; a cell's number counts its loop sides"
@@ -105,8 +105,8 @@ def _cells(text: str) -> list[tuple[str, int]]:
 def _clue(record: Record, token: str, line: int, col: int) -> int | None:
     if token == ".":
         return None
-    if token.isdigit():
-        k = int(token)
+    k = number(token)
+    if k is not None:
         if k > MAX_CLUE:
             raise record.error(f"clue {token} is more than {MAX_CLUE} (a cell has four sides)", line, col)
         return k

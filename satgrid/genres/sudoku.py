@@ -21,7 +21,7 @@ from ..checkers.sudoku import check_sudoku
 from ..cnf import VarPool, at_least, at_most
 from ..encoding import ClueEncoding, Encoding
 from ..puzzle import Source, cell_name
-from ..reader import Record, split_on_blank_lines
+from ..reader import Record, number, split_on_blank_lines
 
 NAME = "sudoku"
 SUMMARY = "Sudoku of any size n = h*w (4x4 ... 25x25); every row, column and box holds 1..n once"
@@ -168,9 +168,10 @@ def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str |
         if index < 0:
             raise record.error(f"symbol {tok!r} is not in the symbol set {symbols!r}", line, col)
         return index + 1
-    if tok.isdigit() and 1 <= int(tok) <= n:
-        return int(tok)
-    if tok.isdigit():
+    value = number(tok)
+    if value is not None and 1 <= value <= n:
+        return value
+    if value is not None:
         raise record.error(f"value {tok} is out of range 1..{n}", line, col)
     raise record.error(f"symbol {tok!r} is not a value 1..{n} or a blank ('.' or '0')", line, col)
 
