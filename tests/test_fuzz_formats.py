@@ -294,13 +294,14 @@ def ipuz_documents(draw) -> str:
     for _ in range(draw(st.integers(1, 3))):
         key = draw(st.sampled_from(["puzzle", "solution", "charset", "empty", "boxes", "kind", "title",
                                     "zones", "cell", "row"]))
-        if key == "cell":
-            row = draw(st.sampled_from(doc["puzzle"])) if isinstance(doc.get("puzzle"), list) else None
+        rows = doc.get("puzzle") if isinstance(doc.get("puzzle"), list) and doc["puzzle"] else None
+        if key == "cell" and rows:
+            row = draw(st.sampled_from(rows))
             if isinstance(row, list) and row:
                 row[draw(st.integers(0, len(row) - 1))] = draw(JSON_VALUES)
-        elif key == "row" and isinstance(doc.get("puzzle"), list) and doc["puzzle"]:
-            doc["puzzle"][draw(st.integers(0, len(doc["puzzle"]) - 1))] = draw(JSON_VALUES)
-        else:
+        elif key == "row" and rows:
+            rows[draw(st.integers(0, len(rows) - 1))] = draw(JSON_VALUES)
+        elif key not in ("cell", "row"):
             doc[key] = draw(JSON_VALUES)
     return json.dumps(doc)
 
@@ -397,3 +398,11 @@ def test_a_sudoku_solo_cannot_hold_is_refused_by_the_tatham_writer(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and run.stdout == "" and "Traceback" not in run.stderr
     assert run.stderr.splitlines() == ["satgrid: error: no Solo game ID for a 1x1 Sudoku (Solo grids are 2..36 wide)"]
+
+
+def test_a_seed_id_with_a_control_character_is_a_one_line_error():
+    """The seed was put into the suggested command as it was: a form feed broke the line."""
+    with pytest.raises(ParseError) as caught:
+        api.load_text("6#f\x0cH@m")
+    assert len(str(caught.value).splitlines()) == 1
+    assert "sgt-solo --generate 1 '6#f\\x0cH@m' prints its game ID" in str(caught.value)

@@ -110,7 +110,7 @@ def game_of(text: str, genre: str | None, source: str, line: int) -> str:
         program = "sgt-solo" if game == "solo" else "sgt-loopy"
         raise ParseError(source, line,
                          f"{s!r} is a random-seed ID: only the game can expand it into a puzzle "
-                         f"({program} --generate 1 '{s}' prints its game ID; in the game, enter the "
+                         f"({program} --generate 1 {s!r} prints its game ID; in the game, enter the "
                          "seed with Game > Random Seed... and copy the ID from Game > Specific...)", colon)
     return game
 
