@@ -406,3 +406,39 @@ def test_a_seed_id_with_a_control_character_is_a_one_line_error():
         api.load_text("6#f\x0cH@m")
     assert len(str(caught.value).splitlines()) == 1
     assert "sgt-solo --generate 1 '6#f\\x0cH@m' prints its game ID" in str(caught.value)
+
+
+GRID4 = "{} . . .\n. . . .\n. . . .\n. . . .\n"
+
+
+@pytest.mark.parametrize("symbols, message", [
+    ("12-4", "holds '-', which a grid reads as layout"),  # '-' read as a rule line: a row lost a cell
+    ("12.4", "holds '.'"),  # '.' read as a blank: written back, the given vanished
+    ("1 34", "holds ' '"),
+    ("12#4", "holds '#'"),
+    ("11234", "has 4 different symbols in 5, the grid needs 4"),  # was accepted: 5 symbols for 4 values
+])
+def test_symbol_sets_a_grid_cannot_hold_are_refused(symbols, message):
+    with pytest.raises(ParseError, match=re.escape(message)):
+        api.load_text(f"genre: sudoku\nsymbols: {symbols}\n" + GRID4.format("1"))
+
+
+def test_an_ipuz_charset_the_text_format_cannot_hold_is_written_as_digits():
+    """ipuz charset '1.34' was written as 'symbols: 1.34', which read its '.' given as a blank."""
+    doc = {"kind": [ipuz.KIND], "charset": "1.34", "puzzle": [[".", 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]}
+    [puzzle] = api.load_text(json.dumps(doc))
+    assert puzzle.givens[0][0] == 2 and puzzle.symbols == "1.34"
+    text = formats.write(puzzle, "text")
+    assert "symbols" not in text and api.load_text(text)[0].givens == puzzle.givens
+
+
+def test_a_box_with_negative_sides_is_refused():
+    """'box: -2x-2' fitted a 4x4 grid (-2 * -2 = 4) and was taken."""
+    with pytest.raises(ParseError, match="box -2x-2 does not fit a 4x4 grid"):
+        api.load_text("genre: sudoku\nbox: -2x-2\n" + GRID4.format("1"))
+
+
+def test_symbols_match_without_case_symbol_by_symbol():
+    """'ß'.upper() is 'SS': matching in the upper-cased set shifted every later symbol by one."""
+    [puzzle] = api.load_text("genre: sudoku\nsymbols: ßabc\n" + GRID4.format("A"))
+    assert puzzle.givens[0][0] == 2

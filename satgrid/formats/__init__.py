@@ -149,10 +149,12 @@ def _text_parts(puzzle: Any) -> tuple[list[str], str]:
     g = GENRES[puzzle.genre]
     header = [f"genre: {g.name}"]
     if puzzle.genre == "sudoku":
-        from ..genres.sudoku import DEFAULT_BOX
+        from ..genres.sudoku import DEFAULT_BOX, symbols_problem
 
         if DEFAULT_BOX.get(puzzle.size) != (puzzle.box_height, puzzle.box_width):
             header.append(f"box: {puzzle.box_height}x{puzzle.box_width}")
+        if puzzle.symbols is not None and symbols_problem(puzzle.symbols, puzzle.size):
+            puzzle = dataclasses.replace(puzzle, symbols=None)  # an ipuz charset the text cannot hold
         if puzzle.symbols is None and puzzle.size > 9:
             puzzle = dataclasses.replace(puzzle, symbols=ipuz.WIDE[: puzzle.size])
         if puzzle.symbols:

@@ -32,6 +32,8 @@ DEFAULT_BOX = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4
                20: (4, 5), 25: (5, 5), 36: (6, 6)}
 DIGITS = "123456789"
 BLANKS = "._"
+#: Characters no symbol set can use: the grid reads them as layout, blanks or (first) a comment.
+RESERVED = " |+-._#"
 
 Grid = tuple[tuple[int | None, ...], ...]
 Solution = tuple[tuple[int, ...], ...]
@@ -132,8 +134,9 @@ def parse(record: Record) -> SudokuPuzzle:
             f"a {n}x{n} Sudoku written one symbol per cell needs its symbol set "
             "(--symbols, e.g. 123456789ABCDEFG or 0123456789ABCDEF), or write it as numbers"
         )
-    if symbols is not None and len(set(symbols)) != n:
-        raise record.error(f"symbol set {symbols!r} has {len(set(symbols))} symbols, the grid needs {n}")
+    problem = None if symbols is None else symbols_problem(symbols, n)
+    if problem:
+        raise record.error(problem)
     givens = tuple(
         tuple(_value(record, line, tok, col, n, symbols, numeric) for line, (tok, col) in row)
         for row in grid_cells
@@ -141,6 +144,17 @@ def parse(record: Record) -> SudokuPuzzle:
     puzzle = SudokuPuzzle(givens, box[0], box[1], record.name, Source(record.source, record.line), symbols)
     _check_duplicates(record, puzzle, grid_cells)
     return puzzle
+
+
+def symbols_problem(symbols: str, n: int) -> str | None:
+    """Why ``symbols`` cannot be the symbol set of an n x n Sudoku grid in the text format (None
+    when it can): n different printable characters, none of :data:`RESERVED`."""
+    if len(symbols) != n or len(set(symbols)) != n:
+        return f"symbol set {symbols!r} has {len(set(symbols))} different symbols in {len(symbols)}, the grid needs {n}"
+    bad = next((ch for ch in symbols if ch in RESERVED or ch.isspace() or not ch.isprintable()), None)
+    if bad is not None:
+        return f"symbol set {symbols!r} holds {bad!r}, which a grid reads as layout, a blank or a comment"
+    return None
 
 
 def _box(record: Record, n: int) -> tuple[int, int]:
@@ -153,7 +167,7 @@ def _box(record: Record, n: int) -> tuple[int, int]:
         h, w = (int(x) for x in text.lower().split("x"))
     except ValueError:
         raise record.error(f"box {text!r} is not HxW (e.g. 2x3)") from None
-    if h * w != n:
+    if h < 1 or w < 1 or h * w != n:
         raise record.error(f"box {h}x{w} does not fit a {n}x{n} grid")
     return h, w
 
@@ -163,8 +177,8 @@ def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str |
         return None
     if symbols is not None and not numeric:
         index = symbols.find(tok)
-        if index < 0:
-            index = symbols.upper().find(tok.upper())
+        if index < 0:  # case-insensitive, symbol by symbol ('ß'.upper() is two letters)
+            index = next((i for i, s in enumerate(symbols) if s.upper() == tok.upper()), -1)
         if index < 0:
             raise record.error(f"symbol {tok!r} is not in the symbol set {symbols!r}", line, col)
         return index + 1
