@@ -119,6 +119,10 @@ def _check_answers(text: str, genre: str | None) -> None:
         assert again.solution == loaded.solution, (target, out)
 
 
+#: Characters the mutations insert: the formats' own, line breaks, unicode digits and others.
+CHARS = list("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?#:/=+%@*$|{}[],\"'\\~!()"
+             " \t\n\r\x0b\x0c") + ["é", "²", "٣", "½", "Ⅻ", "０", "\u2028", "\x85", "\ufeff", "\x00", "🙂", "\u0301"]
+
 # -- valid encodings of random puzzles -------------------------------------------------------------
 @st.composite
 def sudokus(draw) -> SudokuPuzzle:
@@ -134,6 +138,8 @@ def sudokus(draw) -> SudokuPuzzle:
     if draw(st.integers(0, 4)) == 0 or n > 9:
         symbols = "".join(draw(st.permutations(draw(st.sampled_from(
             ["123456789ABCDEFG", "0123456789ABCDEF", "ABCDEFGHIJKLMNOP", "abcdefghijklmnop"]))))[:n])
+    elif draw(st.integers(0, 4)) == 0:  # as an ipuz charset may be
+        symbols = "".join(draw(st.lists(st.sampled_from(CHARS), min_size=n, max_size=n, unique=True)))
     return SudokuPuzzle(grid, h, w, symbols=symbols)
 
 
@@ -210,8 +216,6 @@ def _examples() -> list[str]:
 SEEDS = st.sampled_from(VECTORS + _examples()) | encodings()
 
 # -- mutations ------------------------------------------------------------------------------------
-CHARS = list("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?#:/=+%@*$|{}[],\"'\\~!()"
-             " \t\n\r\x0b\x0c") + ["é", "²", "٣", "½", "Ⅻ", "０", "\u2028", "\x85", "\ufeff", "\x00", "🙂", "\u0301"]
 TOKENS = ["puzzle x", "end", "givens:", "solution:", "genre:", "genre: sudoku", "genre: nurikabe",
           "genre: slitherlink", "loopy", "box: 2x3", "box: 0x0", "symbols: ", "symbols: 12-4", "rows: 3",
           "cols: 0", "pzprv3", "pzprv3.1", "sudoku", "nurikabe", "slither", "https://puzz.link/p?", "p?",
