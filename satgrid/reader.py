@@ -145,20 +145,21 @@ def _blocks(source: str, lines: list[Line], genres: set[str], genre: str | None)
     return records
 
 
-#: What :func:`number` gives for a number too long for ``int`` (beyond every range satgrid reads).
-TOO_BIG = 10 ** 4000
+#: What :func:`number` gives for a number of more than 1000 digits: beyond every range satgrid
+#: reads, and a product of a few such still converts to text (``str`` refuses 4300 digits).
+TOO_BIG = 10 ** 1000
 
 
 def number(text: str) -> int | None:
-    """``text`` as a number when it is a decimal number in ASCII digits, else None.
+    """``text`` as a number when it is a decimal number (the digits ``\\d`` matches), else None.
 
     ``str.isdigit`` also holds for digits such as ``²``, which ``int`` refuses, and ``int``
-    refuses more than 4300 digits: a number of more than 4000 digits reads as :data:`TOO_BIG`.
+    refuses more than 4300 digits: a number of more than 1000 digits reads as :data:`TOO_BIG`.
     """
-    if not (text.isascii() and text.isdigit()):
+    if not text.isdecimal():
         return None
     digits = text.lstrip("0") or "0"
-    return int(digits) if len(digits) <= 4000 else TOO_BIG
+    return int(digits) if len(digits) <= 1000 else TOO_BIG
 
 
 def split_on_blank_lines(lines: list[Line]) -> list[list[Line]]:

@@ -363,6 +363,8 @@ FOUND = [
     ("7x7t0de:02g222b3b2e2a2b322b2a2a²a2a1d1b", "'²' is not a clue"),
     ("2x2:²o", "bad character '²' in a Solo description"),
     (f"2x2:{LONG}o", f"given {LONG} is out of range 1..4"),
+    (f"{LONG}x1:a", f"Solo size {LONG}x1 is too big"),
+    (f"1x{LONG}t0:a", "the game ID describes 1 cells"),
     ("https://puzz.link/p?sudoku/4/²/g1k23k3g", "number of rows '²' is not a number"),
     (f"sudoku/4/{LONG}/g1k23k3g", f"number of rows {LONG} is out of range 1..1000"),
     ("pzprv3\nnurikabe\n²\n1\n.\n", "number of rows '²' is not a number"),

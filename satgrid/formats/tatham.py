@@ -131,12 +131,12 @@ def _cells(game: str, desc: str) -> tuple[int, int | None]:
 
 
 def _fits_solo(width: str, height: str | None, desc: str) -> bool:
-    n = int(width) * int(height or width)
+    n = (number(width) or 0) * (number(height or width) or 0)
     return _cells("solo", desc) == (n * n, None)
 
 
 def _fits_loopy(width: str, height: str | None, desc: str) -> bool:
-    return _cells("loopy", desc) == (int(width) * int(height or width), None)
+    return _cells("loopy", desc) == ((number(width) or 0) * (number(height or width) or 0), None)
 
 
 # -- Solo -----------------------------------------------------------------------------------------
@@ -146,12 +146,14 @@ def decode_solo(text: str, source: str = "<game id>", line: int = 1) -> SudokuPu
     s = text.strip()
     m = _ID.match(s)
     assert m is not None and m.group(4) == ":"
-    c = int(m.group(1))
-    r = int(m.group(2)) if m.group(2) else c
+    c = number(m.group(1)) or 0
+    r = number(m.group(2)) or 0 if m.group(2) else c
     n = c * r
     if not 1 <= c <= MAX_SIZE or not 1 <= r <= MAX_SIZE or n not in SOLO_SIDES:
-        raise ParseError(source, line, f"Solo size {c}x{r} makes a {n}x{n} grid; satgrid reads "
-                                       f"{SOLO_SIDES[0]}..{SOLO_SIDES[-1]}", lead + 1)
+        size = f"{m.group(1)}x{m.group(2) or m.group(1)}"
+        grid = f"makes a {n}x{n} grid" if c <= MAX_SIZE and r <= MAX_SIZE else "is too big"
+        raise ParseError(source, line, f"Solo size {size} {grid}; satgrid reads {SOLO_SIDES[0]}.."
+                                       f"{SOLO_SIDES[-1]}", lead + 1)
     start = lead + m.start(5)  # 0-based column of the description
     desc = m.group(5)
     cells: list[tuple[int | None, int]] = []  # (value, 1-based column)
@@ -169,9 +171,9 @@ def decode_solo(text: str, source: str = "<game id>", line: int = 1) -> SudokuPu
                                                f"a {n}x{n} grid", at)
             cells += [(None, at)] * run
             i += 1
-        elif "0" <= ch <= "9":
+        elif ch.isdecimal():
             j = i
-            while j < len(desc) and "0" <= desc[j] <= "9":
+            while j < len(desc) and desc[j].isdecimal():
                 j += 1
             value = number(desc[i:j]) or 0
             if not 1 <= value <= n:
@@ -227,7 +229,7 @@ def decode_loopy(text: str, source: str = "<game id>", line: int = 1) -> Any:
         m = _ID.match(text.strip())
         if exc.column is not None or m is None:
             raise
-        width, height = int(m.group(1)), int(m.group(2) or m.group(1))
+        width, height = number(m.group(1)) or 0, number(m.group(2) or m.group(1)) or 0
         count, _ = _cells("loopy", m.group(5))
         if count == width * height:
             raise

@@ -146,7 +146,7 @@ def _from_tatham(record: Record, line: int, text: str) -> Grid:
     faces without one (Simon Tatham's loopy.c)."""
     m = _TATHAM.match(text.strip())
     assert m is not None
-    width, height = int(m.group(1)), int(m.group(2))
+    width, height = number(m.group(1)) or 0, number(m.group(2)) or 0
     if m.group(3) not in (None, "t0"):
         raise record.error(f"Loopy grid type {m.group(3)!r} is not the square grid (t0)", line)
     if m.group(5) == "#":
