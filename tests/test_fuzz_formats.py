@@ -448,3 +448,10 @@ def test_symbols_match_without_case_symbol_by_symbol():
     """'ß'.upper() is 'SS': matching in the upper-cased set shifted every later symbol by one."""
     [puzzle] = api.load_text("genre: sudoku\nsymbols: ßabc\n" + GRID4.format("A"))
     assert puzzle.givens[0][0] == 2
+
+
+def test_a_pzprv3_sudoku_with_a_repeated_given_is_refused_as_the_other_formats_refuse_it():
+    """It was read, then written as a URL that the URL reader refused."""
+    text = "pzprv3\nsudoku\n4\n1 . 1 . \n. . . . \n. . . . \n. . . . \n"
+    with pytest.raises(ParseError, match=re.escape("<fuzz>:4:5: given 1 twice in row 1")):
+        api.load_text(text, "<fuzz>")

@@ -26,7 +26,7 @@ from ..genres.slitherlink import SlitherlinkPuzzle
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
 from ..reader import number
-from .puzzlink import MAX_SIDE, PIDS, SUDOKU_BOX, WRITE_PID
+from .puzzlink import MAX_SIDE, PIDS, SUDOKU_BOX, WRITE_PID, duplicate_givens
 
 Line = tuple[int, str]
 
@@ -156,6 +156,8 @@ def _sudoku(cur: _Cursor, src: Source) -> Loaded:
         givens.append(tuple(values))
     h, w = SUDOKU_BOX[size]
     puzzle = SudokuPuzzle(tuple(givens), h, w, "", src)
+    at = [[(v, (n, col)) for v, (_, n, col) in zip(values, row)] for values, row in zip(givens, clues)]
+    duplicate_givens(puzzle, at, lambda where, message: cur.error(message, *where))
     if not cur.more():
         return Loaded(puzzle)
     answer = cur.grid(size, size, "answer grid")
