@@ -455,3 +455,9 @@ def test_a_pzprv3_sudoku_with_a_repeated_given_is_refused_as_the_other_formats_r
     text = "pzprv3\nsudoku\n4\n1 . 1 . \n. . . . \n. . . . \n. . . . \n"
     with pytest.raises(ParseError, match=re.escape("<fuzz>:4:5: given 1 twice in row 1")):
         api.load_text(text, "<fuzz>")
+
+
+def test_a_nurikabe_number_zero_written_00_is_refused():
+    """'00' was read as an island of size 0, and the URL written for it was refused."""
+    with pytest.raises(ParseError, match=re.escape("in.txt:2:3: number 00 is no island size")):
+        api.load_text("genre: nurikabe\n1 00\n", "in.txt")

@@ -136,6 +136,8 @@ def parse(record: Record) -> NurikabePuzzle:
             elif tok == UNKNOWN:
                 cells.append(UNKNOWN)
             elif (value := number(tok)) is not None:
+                if value == 0:
+                    raise record.error(f"number {tok} is no island size ('.' or '0' is an empty cell)", line, col)
                 if value > area:
                     raise record.error(
                         f"number {tok} is bigger than the {height}x{width} grid ({area} cells)", line, col
