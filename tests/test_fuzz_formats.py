@@ -5,7 +5,7 @@ game IDs, ipuz JSON) through :func:`satgrid.api.load_text`, with two properties:
    message is one line; never another exception;
 2. every accepted input round-trips through each writer of :data:`satgrid.formats.TARGETS`:
    reading what ``write_all`` wrote gives the same puzzles (genre, size, box shape, clues), and
-   the SVG drawing is made. A writer may refuse a puzzle only with UnsupportedGenre and only
+   the SVG drawing (with the file's answer, when it has one) is well-formed XML. A writer may refuse a puzzle only with UnsupportedGenre and only
    where :func:`may_refuse` says the format cannot hold it; the answers that pzprv3 and ipuz
    files carry round-trip through their own format too.
 
@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 from typing import Any, Callable
 
 import pytest
@@ -99,8 +100,13 @@ def check(text: str, genre: str | None) -> None:
         back = api.load_text(out, f"<{target}>")
         assert [essence(p) for p in back] == [essence(p) for p in puzzles], (target, out)
     for puzzle in puzzles:
-        assert render_svg.svg(puzzle).startswith("<svg")
+        drawn(puzzle)
     _check_answers(text, genre)
+
+
+def drawn(puzzle: Any, solution: Any = None) -> None:
+    """The SVG drawing is made and is well-formed XML."""
+    ElementTree.fromstring(render_svg.svg(puzzle, solution))
 
 
 def _check_answers(text: str, genre: str | None) -> None:
@@ -111,6 +117,7 @@ def _check_answers(text: str, genre: str | None) -> None:
     for loaded in formats.read_with_solutions(text, "<fuzz>", genre) or []:
         if loaded.solution is None:
             continue
+        drawn(loaded.puzzle, loaded.solution)
         out = formats.write(loaded.puzzle, target, loaded.solution)
         [again] = formats.read_with_solutions(out, f"<{target}>")
         assert again.solution == loaded.solution, (target, out)
@@ -458,3 +465,20 @@ def test_a_nurikabe_number_zero_written_00_is_refused():
     """'00' was read as an island of size 0, and the URL written for it was refused."""
     with pytest.raises(ParseError, match=re.escape("in.txt:2:3: number 00 is no island size")):
         api.load_text("genre: nurikabe\n1 00\n", "in.txt")
+
+
+def test_an_ipuz_charset_of_control_characters_is_refused():
+    """A NUL symbol was drawn into the SVG, which no XML reader then opens."""
+    doc = {"kind": [ipuz.KIND], "charset": "\x00\x01ab", "puzzle": [[0] * 4] * 4}
+    with pytest.raises(ParseError, match="holds a character that cannot be printed"):
+        api.load_text(json.dumps(doc))
+
+
+def test_an_ipuz_title_with_a_lone_surrogate_or_a_line_break_prints(tmp_path):
+    """A title '\\ud800' (legal in JSON) ended the text report in a UnicodeEncodeError traceback."""
+    path = tmp_path / "t.ipuz"
+    path.write_text(json.dumps({"kind": [ipuz.KIND], "title": "a\ud800\nb", "puzzle": [[1, 0, 0, 0]] + [[0] * 4] * 3}))
+    assert api.load([str(path)])[0].name == "a\ufffd\ufffdb"
+    run = subprocess.run([sys.executable, "-m", "satgrid", "solve", str(path)], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0 and "Traceback" not in run.stderr and "a\ufffd\ufffdb" in run.stdout

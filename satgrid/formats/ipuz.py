@@ -3,7 +3,8 @@
 Fields read: ``puzzle`` (rows of SudokuGiven: a number, a charset symbol, ``{"given": value}``;
 ``0``, ``null``, ``""`` or the ``empty`` value for a blank), ``solution`` (rows of values),
 ``charset`` (default ``123456789``), ``boxes`` (standard boxes, the default; ``false`` is a Latin
-square, which satgrid does not solve), ``title``. ``zones`` (irregular regions) and ``cages``
+square, which satgrid does not solve), ``title`` (characters that cannot be printed, such as a line
+break or a lone surrogate, become U+FFFD). ``zones`` (irregular regions) and ``cages``
 (killer) are variants satgrid does not solve yet. ipuz has no box-shape field: boxes are the
 standard ones for the size (6x6: 2 tall x 3 wide).
 
@@ -73,6 +74,8 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
         raise fail(f"a {n}x{n} ipuz Sudoku needs its 'charset'", "puzzle")
     if not isinstance(charset, str) or len(charset) != n or len(set(charset)) != n:
         raise fail(f"charset {charset!r} must hold {n} different symbols", "charset")
+    if not charset.isprintable():
+        raise fail(f"charset {charset!r} holds a character that cannot be printed", "charset")
     empty = doc.get("empty", 0)
 
     def value(cell: Any, r: int, c: int, where: str, blank_ok: bool) -> int | None:
@@ -98,7 +101,8 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
         givens.append([(value(cell, r, c, "puzzle", True), 0) for c, cell in enumerate(row)])
     h, w = DEFAULT_BOX[n]
     symbols = None if charset == DIGITS[:n] else charset
-    name = doc.get("title") if isinstance(doc.get("title"), str) else ""
+    title = doc.get("title") if isinstance(doc.get("title"), str) else ""
+    name = "".join(ch if ch.isprintable() else "\ufffd" for ch in title)  # no line break, no lone surrogate
     puzzle = SudokuPuzzle(tuple(tuple(v for v, _ in row) for row in givens), h, w, name, Source(source, 1), symbols)
     duplicate_givens(puzzle, givens, lambda _, message: fail(message))
     solution = doc.get("solution")
