@@ -63,13 +63,16 @@ def essence(puzzle: Any) -> tuple:
 def may_refuse(target: str, puzzle: Any) -> bool:
     """Where a writer may refuse a puzzle (UnsupportedGenre): the format cannot hold it.
 
-    * url, pzprv3: a Sudoku of a size or box shape puzz.link does not draw (4, 6 with 2x3
-      boxes, 9, 16, 25); url also a number above 12287 (its widest number form);
+    * url, pzprv3: a grid side above 1000 (their readers' limit), a Sudoku of a size or box shape
+      puzz.link does not draw (4, 6 with 2x3 boxes, 9, 16, 25); url also a number above 12287
+      (its widest number form);
     * tatham: Nurikabe (Solo is Sudoku, Loopy Slitherlink), a Sudoku outside Solo's sizes;
     * ipuz: every genre but Sudoku, and a Sudoku whose boxes are not the standard ones for its
       size (ipuz has no box-shape field); several puzzles (one a document);
     * text: never.
     """
+    if target in ("url", "pzprv3") and max(puzzle.rows, puzzle.cols) > puzzlink.MAX_SIDE:
+        return True
     if puzzle.genre == "sudoku":
         box = (puzzle.box_height, puzzle.box_width)
         return {"url": puzzlink.SUDOKU_BOX.get(puzzle.size) != box,
@@ -426,6 +429,7 @@ GRID4 = "{} . . .\n. . . .\n. . . .\n. . . .\n"
     ("12.4", "holds '.'"),  # '.' read as a blank: written back, the given vanished
     ("1 34", "holds ' '"),
     ("12#4", "holds '#'"),
+    ("a:bc", "holds ':'"),  # a first row "a : . ." was read as a header "a"
     ("11234", "has 4 different symbols in 5, the grid needs 4"),  # was accepted: 5 symbols for 4 values
 ])
 def test_symbol_sets_a_grid_cannot_hold_are_refused(symbols, message):
@@ -482,3 +486,11 @@ def test_an_ipuz_title_with_a_lone_surrogate_or_a_line_break_prints(tmp_path):
     run = subprocess.run([sys.executable, "-m", "satgrid", "solve", str(path)], capture_output=True, text=True,
                          timeout=60)
     assert run.returncode == 0 and "Traceback" not in run.stderr and "a\ufffd\ufffdb" in run.stdout
+
+
+def test_grids_wider_than_the_url_and_pzprv3_readers_take_are_refused_by_their_writers():
+    """A Slitherlink 1 x 1614 was written as a URL that the URL reader refused."""
+    [puzzle] = api.load_text("genre: slitherlink\n" + "." * 1001 + "\n")
+    for target in ("url", "pzprv3"):
+        with pytest.raises(UnsupportedGenre, match="read up to 1000 a side"):
+            formats.write(puzzle, target)

@@ -298,11 +298,19 @@ def duplicate_givens(puzzle: SudokuPuzzle, grid, fail) -> None:
                     raise fail(at, f"given {d} twice in {kind} {index + 1}")
 
 
+def check_sides(puzzle: Any) -> None:
+    """Refuse a grid with a side longer than the URL and pzprv3 readers take (:data:`MAX_SIDE`)."""
+    if max(puzzle.rows, puzzle.cols) > MAX_SIDE:
+        raise UnsupportedGenre(f"a grid of {puzzle.rows} rows and {puzzle.cols} columns: puzz.link URLs and "
+                               f"pzprv3 files are read up to {MAX_SIDE} a side")
+
+
 def encode(puzzle: Any) -> str:
     """The canonical URL of ``puzzle`` (pzprjs's encoders, the puzz.link address)."""
     genre = puzzle.genre
     if genre not in WRITE_PID:
         raise UnsupportedGenre(f"no puzz.link URL for genre {genre}")
+    check_sides(puzzle)
     cells: list[Cell] = []
     if genre == "sudoku":
         box = SUDOKU_BOX.get(puzzle.size)

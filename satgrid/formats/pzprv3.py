@@ -26,7 +26,7 @@ from ..genres.slitherlink import SlitherlinkPuzzle
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
 from ..reader import number
-from .puzzlink import MAX_SIDE, PIDS, SUDOKU_BOX, WRITE_PID, duplicate_givens
+from .puzzlink import MAX_SIDE, PIDS, SUDOKU_BOX, WRITE_PID, check_sides, duplicate_givens
 
 Line = tuple[int, str]
 
@@ -238,6 +238,7 @@ def write(puzzle: Any, solution: Any = None) -> str:
     genre = puzzle.genre
     if genre not in WRITE_PID:
         raise UnsupportedGenre(f"no pzprv3 format for genre {genre}")
+    check_sides(puzzle)
     if genre == "sudoku":
         if SUDOKU_BOX.get(puzzle.size) != (puzzle.box_height, puzzle.box_width):
             raise UnsupportedGenre(

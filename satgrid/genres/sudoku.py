@@ -32,8 +32,9 @@ DEFAULT_BOX = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4
                20: (4, 5), 25: (5, 5), 36: (6, 6)}
 DIGITS = "123456789"
 BLANKS = "._"
-#: Characters no symbol set can use: the grid reads them as layout, blanks or (first) a comment.
-RESERVED = " |+-._#"
+#: Characters no symbol set can use: the grid reads them as layout, blanks or (first in a row) a
+#: comment or a ``key:`` header.
+RESERVED = " |+-._#:"
 
 Grid = tuple[tuple[int | None, ...], ...]
 Solution = tuple[tuple[int, ...], ...]
@@ -153,7 +154,7 @@ def symbols_problem(symbols: str, n: int) -> str | None:
         return f"symbol set {symbols!r} has {len(set(symbols))} different symbols in {len(symbols)}, the grid needs {n}"
     bad = next((ch for ch in symbols if ch in RESERVED or ch.isspace() or not ch.isprintable()), None)
     if bad is not None:
-        return f"symbol set {symbols!r} holds {bad!r}, which a grid reads as layout, a blank or a comment"
+        return f"symbol set {symbols!r} holds {bad!r}, which a grid reads as layout, a blank, a comment or a header"
     return None
 
 
