@@ -134,7 +134,8 @@ CHARS = list("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?
 @st.composite
 def sudokus(draw) -> SudokuPuzzle:
     """A Sudoku with givens from a permuted pattern solution (so no given repeats)."""
-    h, w = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 4), (1, 2), (1, 1)]))
+    h, w = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 4), (1, 2), (1, 1)])
+                | st.sampled_from([(2, 5), (4, 5), (5, 5), (6, 6), (3, 12)]))
     n = h * w
     perm = draw(st.permutations(range(1, n + 1)))
     keep = draw(st.lists(st.booleans(), min_size=n * n, max_size=n * n))
@@ -494,3 +495,12 @@ def test_grids_wider_than_the_url_and_pzprv3_readers_take_are_refused_by_their_w
     for target in ("url", "pzprv3"):
         with pytest.raises(UnsupportedGenre, match="read up to 1000 a side"):
             formats.write(puzzle, target)
+
+
+def test_a_36x36_sudoku_with_a_given_36_is_written_as_text_and_ipuz():
+    """The default symbols stopped at Z (35): writing a given 36 was an IndexError."""
+    rows = [" ".join(["36"] + ["."] * 35)] + [" ".join(["."] * 36)] * 35
+    [puzzle] = api.load_text("genre: sudoku\n" + "\n".join(rows) + "\n")
+    for target in ("text", "ipuz"):
+        [back] = api.load_text(formats.write(puzzle, target))
+        assert back.givens == puzzle.givens

@@ -24,7 +24,8 @@ from .puzzlink import duplicate_givens
 KIND = "http://ipuz.org/sudoku#1"
 VERSION = "http://ipuz.org/v2"
 DIGITS = "123456789"
-WIDE = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: Symbols of sizes above 9 (36 of them: 0 stands for 36, after Z).
+WIDE = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0"
 
 
 def is_json(text: str) -> bool:
