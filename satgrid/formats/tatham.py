@@ -26,8 +26,7 @@ from typing import Any
 from ..errors import ParseError, UnsupportedGenre
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
-from ..reader import number
-from ..reader import Record
+from ..reader import Record, number
 from .puzzlink import duplicate_givens
 
 _ID = re.compile(r"^(\d+)(?:x(\d+))?([a-z0-9]*)([:#])(.*)$")
