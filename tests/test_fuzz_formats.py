@@ -143,10 +143,12 @@ def sudokus(draw) -> SudokuPuzzle:
         tuple(perm[(w * (r % h) + r // h + c) % n] if keep[r * n + c] else None for c in range(n))
         for r in range(n))
     symbols = None
-    if draw(st.integers(0, 4)) == 0 or n > 9:
+    kind = draw(st.integers(0, 4))
+    if kind == 0:
         symbols = "".join(draw(st.permutations(draw(st.sampled_from(
-            ["123456789ABCDEFG", "0123456789ABCDEF", "ABCDEFGHIJKLMNOP", "abcdefghijklmnop"]))))[:n])
-    elif draw(st.integers(0, 4)) == 0:  # as an ipuz charset may be
+            ["123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"]))))[:n])
+    elif kind == 1 and n <= len(CHARS):  # as an ipuz charset may be
         symbols = "".join(draw(st.lists(st.sampled_from(CHARS), min_size=n, max_size=n, unique=True)))
     return SudokuPuzzle(grid, h, w, symbols=symbols)
 
