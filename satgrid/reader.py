@@ -292,6 +292,21 @@ def _blocks(source: str, lines: list[Line], names: GenreNames, limits: Limits) -
     return records
 
 
+#: What :func:`number` gives for a number of more than 1000 digits: beyond every range satgrid
+#: reads, and a product of a few such still converts to text (``str`` refuses 4300 digits).
+TOO_BIG = 10 ** 1000
+
+
+def number(text: str) -> int | None:
+    """``text`` as a number when it is written in ASCII digits 0-9 (:func:`is_decimal`), else
+    None. ``int`` refuses more than 4300 digits: a number of more than 1000 digits reads as
+    :data:`TOO_BIG`."""
+    if not is_decimal(text):
+        return None
+    digits = text.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 1000 else TOO_BIG
+
+
 def split_on_blank_lines(lines: list[Line]) -> list[list[Line]]:
     """Groups of consecutive non-blank lines."""
     groups: list[list[Line]] = []

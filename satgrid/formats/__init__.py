@@ -160,7 +160,12 @@ def text_of(puzzle: Any) -> str:
 def _text_parts(puzzle: Any) -> tuple[list[str], str]:
     """The header lines (genre, and a Sudoku's box and symbols when needed) and the grid."""
     g = GENRES[puzzle.genre]
-    if puzzle.genre == "sudoku" and puzzle.symbols is None and puzzle.size > 9:
-        puzzle = dataclasses.replace(puzzle, symbols=ipuz.WIDE[: puzzle.size])  # one symbol a cell
+    if puzzle.genre == "sudoku":
+        from ..genres.sudoku import symbols_problem
+
+        if puzzle.symbols is not None and symbols_problem(puzzle.symbols, puzzle.size):
+            puzzle = dataclasses.replace(puzzle, symbols=None)  # an ipuz charset the text cannot hold
+        if puzzle.symbols is None and puzzle.size > 9:
+            puzzle = dataclasses.replace(puzzle, symbols=ipuz.WIDE[: puzzle.size])  # one symbol a cell
     header = [f"genre: {g.name}", *(f"{key}: {value}" for key, value in g.puzzle_meta(puzzle).items())]
     return header, g.render(puzzle)

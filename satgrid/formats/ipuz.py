@@ -3,7 +3,8 @@
 Fields read: ``puzzle`` (rows of SudokuGiven: a number, a charset symbol, ``{"given": value}``;
 ``0``, ``null``, ``""`` or the ``empty`` value for a blank), ``solution`` (rows of values),
 ``charset`` (default ``123456789``), ``boxes`` (standard boxes, the default; ``false`` is a Latin
-square, which satgrid does not solve), ``title``. ``zones`` (irregular regions) and ``cages``
+square, which satgrid does not solve), ``title`` (characters that cannot be printed, such as a line
+break or a lone surrogate, become U+FFFD). ``zones`` (irregular regions) and ``cages``
 (killer) are variants satgrid does not solve yet. ipuz has no box-shape field: boxes are the
 standard ones for the size (6x6: 2 tall x 3 wide).
 
@@ -17,7 +18,7 @@ from typing import Any
 from ..errors import ParseError, UnsupportedGenre
 from ..genres.sudoku import DEFAULT_BOX, WIDE_SYMBOLS as WIDE, SudokuPuzzle
 from ..puzzle import Source
-from ..reader import is_decimal
+from ..reader import number
 from .puzzlink import duplicate_givens
 
 KIND = "http://ipuz.org/sudoku#1"
@@ -27,6 +28,15 @@ DIGITS = "123456789"
 
 def is_json(text: str) -> bool:
     return text.lstrip("\ufeff \t\r\n").startswith("{")
+
+
+def loads(text: str, source: str, line: int = 1) -> Any:
+    """``json.loads``, but JSON nested deeper than Python's recursion limit (where ``json`` raises
+    RecursionError) is a ParseError; invalid JSON still raises ``json.JSONDecodeError``."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ParseError(source, line, "JSON nested too deeply to be a puzzle", 1) from None
 
 
 def _where(text: str, key: str) -> tuple[int, int]:
@@ -39,7 +49,7 @@ def _where(text: str, key: str) -> tuple[int, int]:
 def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[SudokuPuzzle, Any]:
     """The Sudoku in an ipuz document and its solution (None when it has none)."""
     try:
-        doc = json.loads(text)
+        doc = loads(text, source)
     except json.JSONDecodeError as exc:
         raise ParseError(source, exc.lineno, f"not valid JSON: {exc.msg}", exc.colno) from None
 
@@ -70,6 +80,8 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
         raise fail(f"a {n}x{n} ipuz Sudoku needs its 'charset'", "puzzle")
     if not isinstance(charset, str) or len(charset) != n or len(set(charset)) != n:
         raise fail(f"charset {charset!r} must hold {n} different symbols", "charset")
+    if not charset.isprintable():
+        raise fail(f"charset {charset!r} holds a character that cannot be printed", "charset")
     empty = doc.get("empty", 0)
 
     def value(cell: Any, r: int, c: int, where: str, blank_ok: bool) -> int | None:
@@ -83,8 +95,8 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
             return cell  # a number is the value itself
         if isinstance(cell, str) and len(cell) == 1 and cell in charset:
             return charset.index(cell) + 1
-        if isinstance(cell, str) and is_decimal(cell) and 1 <= int(cell) <= n:
-            return int(cell)
+        if isinstance(cell, str) and 1 <= (number(cell) or 0) <= n:
+            return number(cell)
         raise fail(f"{where} row {r + 1} column {c + 1}: {cell!r} is not a value 1..{n} or a symbol "
                    f"of the charset {charset!r}", where)
 
@@ -95,7 +107,8 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
         givens.append([(value(cell, r, c, "puzzle", True), 0) for c, cell in enumerate(row)])
     h, w = DEFAULT_BOX[n]
     symbols = None if charset == DIGITS[:n] else charset
-    name = doc.get("title") if isinstance(doc.get("title"), str) else ""
+    title = doc.get("title") if isinstance(doc.get("title"), str) else ""
+    name = "".join(ch if ch.isprintable() else "\ufffd" for ch in title)  # no line break, no lone surrogate
     puzzle = SudokuPuzzle(tuple(tuple(v for v, _ in row) for row in givens), h, w, name, Source(source, 1), symbols)
     duplicate_givens(puzzle, givens, lambda _, message: fail(message))
     solution = doc.get("solution")

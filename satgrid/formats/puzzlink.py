@@ -26,7 +26,7 @@ from ..genres.nurikabe import NurikabePuzzle
 from ..genres.slitherlink import SlitherlinkPuzzle
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
-from ..reader import is_decimal
+from ..reader import is_decimal, number
 
 CANONICAL = "https://puzz.link/p?"
 #: puzz.link pid -> satgrid genre (``slitherlink`` is the Kanpen name, accepted when reading).
@@ -94,11 +94,12 @@ def split(text: str, source: str = "<url>", line: int = 1) -> Url:
         if not rest:
             raise _error(source, line, lead + len(s) + 1, f"the URL ends before its number of {name}")
         value, at = rest.pop(0)
-        if not is_decimal(value):
+        size = number(value)
+        if size is None:
             raise _error(source, line, at, f"number of {name} {value!r} is not a number")
-        if not 1 <= int(value) <= MAX_SIDE:
+        if not 1 <= size <= MAX_SIDE:
             raise _error(source, line, at, f"number of {name} {value} is out of range 1..{MAX_SIDE}")
-        sizes.append(int(value))
+        sizes.append(size)
     body = "/".join(part for part, _ in rest)
     body_col = rest[0][1] if rest else col
     return Url(pid, PIDS[pid], sizes[0], sizes[1], body, body_col)
@@ -297,11 +298,19 @@ def duplicate_givens(puzzle: SudokuPuzzle, grid, fail) -> None:
                     raise fail(at, f"given {d} twice in {kind} {index + 1}")
 
 
+def check_sides(puzzle: Any) -> None:
+    """Refuse a grid with a side longer than the URL and pzprv3 readers take (:data:`MAX_SIDE`)."""
+    if max(puzzle.rows, puzzle.cols) > MAX_SIDE:
+        raise UnsupportedGenre(f"a grid of {puzzle.rows} rows and {puzzle.cols} columns: puzz.link URLs and "
+                               f"pzprv3 files are read up to {MAX_SIDE} a side")
+
+
 def encode(puzzle: Any) -> str:
     """The canonical URL of ``puzzle`` (pzprjs's encoders, the puzz.link address)."""
     genre = puzzle.genre
     if genre not in WRITE_PID:
         raise UnsupportedGenre(f"no puzz.link URL for genre {genre}")
+    check_sides(puzzle)
     cells: list[Cell] = []
     if genre == "sudoku":
         box = SUDOKU_BOX.get(puzzle.size)

@@ -25,8 +25,8 @@ from ..genres.nurikabe import NurikabePuzzle
 from ..genres.slitherlink import SlitherlinkPuzzle
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
-from ..reader import is_decimal
-from .puzzlink import MAX_SIDE, PIDS, SUDOKU_BOX, WRITE_PID
+from ..reader import number
+from .puzzlink import MAX_SIDE, PIDS, SUDOKU_BOX, WRITE_PID, check_sides, duplicate_givens
 
 Line = tuple[int, str]
 
@@ -81,9 +81,10 @@ class _Cursor:
 
     def size(self, what: str) -> int:
         n, t = self.next_line(f"the number of {what}")
-        if not is_decimal(t.strip()) or not 1 <= int(t) <= MAX_SIDE:
+        value = number(t.strip())
+        if value is None or not 1 <= value <= MAX_SIDE:
             raise self.error(f"number of {what} {t.strip()!r} is not a number 1..{MAX_SIDE}", n, 1)
-        return int(t)
+        return value
 
     def grid(self, rows: int, cols: int, what: str) -> list[list[tuple[str, int, int]]]:
         """``rows`` lines of ``cols`` tokens: (token, line, 1-based column)."""
@@ -133,10 +134,11 @@ def _clue(cur: _Cursor, token: tuple[str, int, int], low: int, top: int, extra: 
         return "?"
     if word in extra:
         return extra[word]
-    if is_decimal(word):
-        if not low <= int(word) <= top:
+    value = number(word)
+    if value is not None:
+        if not low <= value <= top:
             raise cur.error(f"clue {word} is out of range {low}..{top}", n, col)
-        return int(word)
+        return value
     raise cur.error(f"{word!r} is not a clue ('.', '-' or a number)", n, col)
 
 
@@ -154,6 +156,8 @@ def _sudoku(cur: _Cursor, src: Source) -> Loaded:
         givens.append(tuple(values))
     h, w = SUDOKU_BOX[size]
     puzzle = SudokuPuzzle(tuple(givens), h, w, "", src)
+    at = [[(v, (n, col)) for v, (_, n, col) in zip(values, row)] for values, row in zip(givens, clues)]
+    duplicate_givens(puzzle, at, lambda where, message: cur.error(message, *where))
     if not cur.more():
         return Loaded(puzzle)
     answer = cur.grid(size, size, "answer grid")
@@ -164,10 +168,10 @@ def _sudoku(cur: _Cursor, src: Source) -> Loaded:
             word = word.split("[", 1)[0]
             if givens[r][c] is not None:
                 out.append(givens[r][c])
-            elif is_decimal(word):
-                if not 1 <= int(word) <= size:
+            elif (value := number(word)) is not None:
+                if not 1 <= value <= size:
                     raise cur.error(f"answer {word} is out of range 1..{size}", n, col)
-                out.append(int(word))
+                out.append(value)
             elif word in (".", "+", "-", "=", "%", ""):
                 out.append(0)
             else:
@@ -234,6 +238,7 @@ def write(puzzle: Any, solution: Any = None) -> str:
     genre = puzzle.genre
     if genre not in WRITE_PID:
         raise UnsupportedGenre(f"no pzprv3 format for genre {genre}")
+    check_sides(puzzle)
     if genre == "sudoku":
         if SUDOKU_BOX.get(puzzle.size) != (puzzle.box_height, puzzle.box_width):
             raise UnsupportedGenre(

@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import ParseError
 from ..reader import GenreNames, Record
 from ..registry import ALIASES, GENRES
+from .ipuz import loads
 from .pzprv3 import Loaded
 
 #: Keys that make a JSON object a satgrid result rather than an ipuz document.
@@ -27,10 +28,10 @@ def documents(text: str, source: str) -> list[tuple[int, Any]] | None:
     satgrid results (so another JSON reader, ipuz, takes it)."""
     body = text.lstrip("\ufeff")
     try:
-        whole = json.loads(body)
+        whole = loads(body, source)
     except json.JSONDecodeError as exc:
         if exc.msg != "Extra data":
-            return None if not _first_is_result(body) else _lines(body, source)
+            return None if not _first_is_result(body, source) else _lines(body, source)
         return _lines(body, source)
     lead = body[: len(body) - len(body.lstrip())].count("\n") + 1
     return [(lead, whole)] if _is_result(whole) else None
@@ -40,10 +41,10 @@ def _is_result(doc: Any) -> bool:
     return isinstance(doc, dict) and all(k in doc for k in REQUIRED) and "kind" not in doc
 
 
-def _first_is_result(body: str) -> bool:
+def _first_is_result(body: str, source: str) -> bool:
     first = next((t for t in body.splitlines() if t.strip()), "")
     try:
-        return _is_result(json.loads(first))
+        return _is_result(loads(first, source))
     except json.JSONDecodeError:
         return False
 
@@ -54,7 +55,7 @@ def _lines(body: str, source: str) -> list[tuple[int, Any]] | None:
         if not raw.strip():
             continue
         try:
-            doc = json.loads(raw)
+            doc = loads(raw, source, n)
         except json.JSONDecodeError as exc:
             if not out:
                 return None

@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import ParseError, UnsupportedGenre
 from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
-from ..reader import Record, is_decimal
+from ..reader import Record, is_decimal, number
 from .puzzlink import duplicate_givens
 
 #: ``WIDTH[xHEIGHT][FLAGS](:|#)REST``. The flags start with a letter, so no digit can belong to both
@@ -35,6 +35,8 @@ _ID = re.compile(r"^([0-9]+)(?:x([0-9]+))?((?:[a-z][a-z0-9]*)?)([:#])(.*)$")
 _LOOPY_PARAMS = re.compile(r"^(t[0-9]+)?(d[a-z])?$")
 GAMES = {"solo": "sudoku", "loopy": "slitherlink"}
 MAX_SIZE = 1000
+#: Sides n = C*R of the Solo grids satgrid reads and writes.
+SOLO_SIDES = range(2, 37)
 
 
 def looks_like_id(text: str) -> bool:
@@ -109,7 +111,7 @@ def game_of(text: str, genre: str | None, source: str, line: int) -> str:
         program = "sgt-solo" if game == "solo" else "sgt-loopy"
         raise ParseError(source, line,
                          f"{s!r} is a random-seed ID: only the game can expand it into a puzzle "
-                         f"({program} --generate 1 '{s}' prints its game ID; in the game, enter the "
+                         f"({program} --generate 1 {s!r} prints its game ID; in the game, enter the "
                          "seed with Game > Random Seed... and copy the ID from Game > Specific...)", colon)
     return game
 
@@ -130,12 +132,12 @@ def _cells(game: str, desc: str) -> tuple[int, int | None]:
 
 
 def _fits_solo(width: str, height: str | None, desc: str) -> bool:
-    n = int(width) * int(height or width)
+    n = (number(width) or 0) * (number(height or width) or 0)
     return _cells("solo", desc) == (n * n, None)
 
 
 def _fits_loopy(width: str, height: str | None, desc: str) -> bool:
-    return _cells("loopy", desc) == (int(width) * int(height or width), None)
+    return _cells("loopy", desc) == ((number(width) or 0) * (number(height or width) or 0), None)
 
 
 # -- Solo -----------------------------------------------------------------------------------------
@@ -145,11 +147,14 @@ def decode_solo(text: str, source: str = "<game id>", line: int = 1) -> SudokuPu
     s = text.strip()
     m = _ID.match(s)
     assert m is not None and m.group(4) == ":"
-    c = int(m.group(1))
-    r = int(m.group(2)) if m.group(2) else c
+    c = number(m.group(1)) or 0
+    r = number(m.group(2)) or 0 if m.group(2) else c
     n = c * r
-    if not 1 <= c <= MAX_SIZE or not 1 <= r <= MAX_SIZE or n < 2 or n > 36:
-        raise ParseError(source, line, f"Solo size {c}x{r} makes a {n}x{n} grid; satgrid reads 2..36", lead + 1)
+    if not 1 <= c <= MAX_SIZE or not 1 <= r <= MAX_SIZE or n not in SOLO_SIDES:
+        size = f"{m.group(1)}x{m.group(2) or m.group(1)}"
+        grid = f"makes a {n}x{n} grid" if c <= MAX_SIZE and r <= MAX_SIZE else "is too big"
+        raise ParseError(source, line, f"Solo size {size} {grid}; satgrid reads {SOLO_SIDES[0]}.."
+                                       f"{SOLO_SIDES[-1]}", lead + 1)
     start = lead + m.start(5)  # 0-based column of the description
     desc = m.group(5)
     cells: list[tuple[int | None, int]] = []  # (value, 1-based column)
@@ -171,9 +176,9 @@ def decode_solo(text: str, source: str = "<game id>", line: int = 1) -> SudokuPu
             j = i
             while j < len(desc) and is_decimal(desc[j]):
                 j += 1
-            value = int(desc[i:j])
+            value = number(desc[i:j]) or 0
             if not 1 <= value <= n:
-                raise ParseError(source, line, f"given {value} is out of range 1..{n}", at)
+                raise ParseError(source, line, f"given {desc[i:j]} is out of range 1..{n}", at)
             cells.append((value, at))
             i = j
         elif ch == "_":
@@ -191,6 +196,9 @@ def decode_solo(text: str, source: str = "<game id>", line: int = 1) -> SudokuPu
 
 def encode_solo(puzzle: SudokuPuzzle) -> str:
     """The Solo game ID (solo.c's ``encode_grid``: ``_`` only between adjacent numbers)."""
+    if puzzle.size not in SOLO_SIDES:
+        raise UnsupportedGenre(f"no Solo game ID for a {puzzle.size}x{puzzle.size} Sudoku (Solo grids are "
+                               f"{SOLO_SIDES[0]}..{SOLO_SIDES[-1]} wide)")
     out: list[str] = []
     run = 0
     cells = [v for row in puzzle.givens for v in row] + [-1]
@@ -222,7 +230,7 @@ def decode_loopy(text: str, source: str = "<game id>", line: int = 1) -> Any:
         m = _ID.match(text.strip())
         if exc.column is not None or m is None:
             raise
-        width, height = int(m.group(1)), int(m.group(2) or m.group(1))
+        width, height = number(m.group(1)) or 0, number(m.group(2) or m.group(1)) or 0
         count, _ = _cells("loopy", m.group(5))
         if count == width * height:
             raise

@@ -43,7 +43,7 @@ from ..connectivity import ConnectedSubgraph, Keep, holds
 from ..encoding import ClueEncoding, Encoding
 from ..errors import SatgridError
 from ..puzzle import GivenSolution, Source, cell_name
-from ..reader import Record, is_decimal, split_on_blank_lines
+from ..reader import Record, number, split_on_blank_lines
 
 NAME = "nurikabe"
 SUMMARY = "Nurikabe: numbered white islands of their size, one connected black wall, no 2x2 black"
@@ -128,7 +128,7 @@ def parse(record: Record) -> NurikabePuzzle:
     for key, actual in (("rows", height), ("cols", width)):
         if key in record.meta:
             declared = record.meta[key]
-            if not is_decimal(declared) or int(declared) != actual:
+            if number(declared) != actual:
                 raise record.error(f"header says {key}: {declared}, the grid has {actual}")
     area = height * width
     grid = []
@@ -139,11 +139,12 @@ def parse(record: Record) -> NurikabePuzzle:
                 cells.append(None)
             elif tok == UNKNOWN:
                 cells.append(UNKNOWN)
-            elif is_decimal(tok):
-                value = int(tok)
+            elif (value := number(tok)) is not None:
+                if value == 0:
+                    raise record.error(f"number {tok} is no island size ('.' or '0' is an empty cell)", line, col)
                 if value > area:
                     raise record.error(
-                        f"number {value} is bigger than the {height}x{width} grid ({area} cells)", line, col
+                        f"number {tok} is bigger than the {height}x{width} grid ({area} cells)", line, col
                     )
                 cells.append(value)
             else:

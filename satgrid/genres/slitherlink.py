@@ -33,7 +33,7 @@ from ..cnf import Clause, VarPool, exactly
 from ..encoding import ClueEncoding, Encoding
 from ..loop import SingleLoop
 from ..puzzle import GivenSolution, Source
-from ..reader import Record, is_decimal, split_on_blank_lines
+from ..reader import Record, number, split_on_blank_lines
 
 NAME = "slitherlink"
 SUMMARY = "Slitherlink (Loopy): one closed loop on the dot lattice; a cell's number counts its loop sides"
@@ -108,8 +108,8 @@ def _cells(text: str) -> list[tuple[str, int]]:
 def _clue(record: Record, token: str, line: int, col: int) -> int | None:
     if token == ".":
         return None
-    if is_decimal(token):
-        k = int(token)
+    k = number(token)
+    if k is not None:
         if k > MAX_CLUE:
             raise record.error(f"clue {token} is more than {MAX_CLUE} (a cell has four sides)", line, col)
         return k
@@ -150,7 +150,7 @@ def _from_tatham(record: Record, line: int, text: str) -> Grid:
     faces without one (Simon Tatham's loopy.c)."""
     m = _TATHAM.match(text.strip())
     assert m is not None
-    width, height = int(m.group(1)), int(m.group(2))
+    width, height = number(m.group(1)) or 0, number(m.group(2)) or 0
     if m.group(3) not in (None, "t0"):
         raise record.error(f"Loopy grid type {m.group(3)!r} is not the square grid (t0)", line)
     if m.group(5) == "#":

@@ -21,7 +21,7 @@ from ..checkers.sudoku import check_sudoku
 from ..cnf import PAIRWISE_AMO_LIMIT, VarPool, at_least, at_most
 from ..encoding import ClueEncoding, Encoding
 from ..puzzle import GivenSolution, Source, cell_name
-from ..reader import Record, is_decimal, split_on_blank_lines
+from ..reader import Record, is_decimal, number, split_on_blank_lines
 
 NAME = "sudoku"
 SUMMARY = "Sudoku of any size n = h*w (4x4 ... 25x25); every row, column and box holds 1..n once"
@@ -32,8 +32,12 @@ DEFAULT_BOX = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4
                20: (4, 5), 25: (5, 5), 36: (6, 6)}
 DIGITS = "123456789"
 #: One symbol per value up to 35 (ipuz's default charset for big grids).
-WIDE_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: Symbols of sizes above 9 (36 of them: 0 stands for 36, after Z).
+WIDE_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0"
 BLANKS = "._"
+#: Characters no symbol set can use: the grid reads them as layout, blanks or (first in a row) a
+#: comment or a ``key:`` header.
+RESERVED = " |+-._#:"
 
 Grid = tuple[tuple[int | None, ...], ...]
 Solution = tuple[tuple[int, ...], ...]
@@ -147,8 +151,9 @@ def parse(record: Record) -> SudokuPuzzle:
             f"a {n}x{n} Sudoku written one symbol per cell needs its symbol set "
             "(--symbols, e.g. 123456789ABCDEFG or 0123456789ABCDEF), or write it as numbers"
         )
-    if symbols is not None and len(set(symbols)) != n:
-        raise record.error(f"symbol set {symbols!r} has {len(set(symbols))} symbols, the grid needs {n}")
+    problem = None if symbols is None else symbols_problem(symbols, n)
+    if problem:
+        raise record.error(problem)
     givens = tuple(
         tuple(_value(record, line, tok, col, n, symbols, numeric) for line, (tok, col) in row)
         for row in grid_cells
@@ -186,6 +191,17 @@ def parse_solution(record: Record, puzzle: SudokuPuzzle) -> Solution | None:
     return tuple(grid)
 
 
+def symbols_problem(symbols: str, n: int) -> str | None:
+    """Why ``symbols`` cannot be the symbol set of an n x n Sudoku grid in the text format (None
+    when it can): n different printable characters, none of :data:`RESERVED`."""
+    if len(symbols) != n or len(set(symbols)) != n:
+        return f"symbol set {symbols!r} has {len(set(symbols))} different symbols in {len(symbols)}, the grid needs {n}"
+    bad = next((ch for ch in symbols if ch in RESERVED or ch.isspace() or not ch.isprintable()), None)
+    if bad is not None:
+        return f"symbol set {symbols!r} holds {bad!r}, which a grid reads as layout, a blank, a comment or a header"
+    return None
+
+
 def _box(record: Record, n: int) -> tuple[int, int]:
     text = record.meta.get("box")
     if text is None:
@@ -195,8 +211,8 @@ def _box(record: Record, n: int) -> tuple[int, int]:
     parts = text.lower().split("x")
     if len(parts) != 2 or not all(is_decimal(x.strip()) for x in parts):
         raise record.error(f"box {text!r} is not HxW (height x width, e.g. 2x3)")
-    h, w = (int(x) for x in parts)
-    if h * w != n:
+    h, w = (number(x.strip()) or 0 for x in parts)
+    if h < 1 or w < 1 or h * w != n:
         raise record.error(f"box {h}x{w} does not fit a {n}x{n} grid")
     return h, w
 
@@ -209,14 +225,15 @@ def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str |
                            line, col)
     if symbols is not None and not numeric:
         index = symbols.find(tok)
-        if index < 0:
-            index = symbols.upper().find(tok.upper())
+        if index < 0:  # case-insensitive, symbol by symbol ('ß'.upper() is two letters)
+            index = next((i for i, s in enumerate(symbols) if s.upper() == tok.upper()), -1)
         if index < 0:
             raise record.error(f"symbol {tok!r} is not in the symbol set {symbols!r}", line, col)
         return index + 1
-    if is_decimal(tok) and 1 <= int(tok) <= n:
-        return int(tok)
-    if is_decimal(tok):
+    value = number(tok)
+    if value is not None and 1 <= value <= n:
+        return value
+    if value is not None:
         raise record.error(f"value {tok} is out of range 1..{n}", line, col)
     raise record.error(f"symbol {tok!r} is not a value 1..{n} or a blank ('.' or '0')", line, col)
 
