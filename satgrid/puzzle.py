@@ -41,3 +41,9 @@ class GivenSolution:
 
     solution: Any = None
     error: str = ""
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that cannot be printed (control characters, line breaks,
+    lone surrogates) as U+FFFD: a name from the input, safe in one line of output and in XML."""
+    return "".join(ch if ch.isprintable() else "\ufffd" for ch in text)

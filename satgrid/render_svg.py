@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape
 
 from .errors import SatgridError
 from .files import write_atomic
+from .puzzle import printable
 
 CELL = 36
 MARGIN = 18
@@ -69,13 +70,13 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
             y = puzzle.rows * CELL + CAPTION - 4
             size = min(13.0, 1.8 * (width - 4) / max(1, len(captions[index])))
             out.append(f'<text class="caption" x="{puzzle.cols * CELL / 2}" y="{y}" font-size="{size:.1f}" '
-                       f'text-anchor="middle" fill="{INK}">{escape(captions[index])}</text>')
+                       f'text-anchor="middle" fill="{INK}">{escape(printable(captions[index]))}</text>')
         out.append("</g>")
     for index, line in enumerate(title_lines):
         cls = "title" if index == 0 else "legend"
         y = panels_height + TITLE_LINE * index + TITLE_LINE / 2 - 4
         out.append(f'<text class="{cls}" x="{total / 2:g}" y="{y:g}" font-size="{TITLE_FONT}" '
-                   f'text-anchor="middle" dominant-baseline="central" fill="{INK}">{escape(line)}</text>')
+                   f'text-anchor="middle" dominant-baseline="central" fill="{INK}">{escape(printable(line))}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -450,3 +450,19 @@ def test_an_unreadable_slitherlink_drawing_is_an_invalid_given_solution(tmp_path
     n = 3 + loop.rows + 1 + 3  # three header lines, the givens, 'solution:', the third line
     assert proc.stderr.strip() == (f"satgrid: warning: l: given solution invalid: {path}:{n}:1: "
                                    "expected the dot '+', found '?'")
+
+
+def test_a_name_with_control_characters_draws_well_formed_svg(tmp_path):
+    """A block name may hold any character but a line break; drawn in a caption it must not
+    make the SVG unreadable (a control character is not allowed in XML, escaped or not)."""
+    from xml.etree import ElementTree
+
+    path = tmp_path / "odd.txt"
+    path.write_text("puzzle a\x1bb\x07c\ngenre: sudoku\ngivens:\n" + "\n".join(
+        ["1 . . .", ". . 3 .", ". 4 . .", ". . . 2"]) + "\nend\n")
+    out = tmp_path / "odd.svg"
+    proc = subprocess.run([sys.executable, "-m", "satgrid", "render", str(path), "--solution", "-o", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    root = ElementTree.fromstring(out.read_text())
+    assert any("a\ufffdb" in (t.text or "") for t in root.iter("{http://www.w3.org/2000/svg}text"))

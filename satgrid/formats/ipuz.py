@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import ParseError, UnsupportedGenre
 from ..genres.sudoku import DEFAULT_BOX, WIDE_SYMBOLS as WIDE, SudokuPuzzle
-from ..puzzle import Source
+from ..puzzle import Source, printable
 from ..reader import number
 from .puzzlink import duplicate_givens
 
@@ -108,7 +108,7 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
     h, w = DEFAULT_BOX[n]
     symbols = None if charset == DIGITS[:n] else charset
     title = doc.get("title") if isinstance(doc.get("title"), str) else ""
-    name = "".join(ch if ch.isprintable() else "\ufffd" for ch in title)  # no line break, no lone surrogate
+    name = printable(title)
     puzzle = SudokuPuzzle(tuple(tuple(v for v, _ in row) for row in givens), h, w, name, Source(source, 1), symbols)
     duplicate_givens(puzzle, givens, lambda _, message: fail(message))
     solution = doc.get("solution")
