@@ -459,3 +459,22 @@ def test_real_subprocess_reads_a_url_argument():
     assert done.returncode == 1 and done.stderr.startswith("satgrid: error: <argument>:1:10: ")
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_pzprv3_edges_are_ascii_numbers_with_an_optional_minus():
+    """An edge is 1 (line), -1 (cross) or 0; int() would also take '1_000' and '+1'."""
+    from satgrid.errors import ParseError
+
+    [puzzle] = api.load_text("https://puzz.link/p?slither/5/5/cbcbcddad")
+    text = formats.write(puzzle, "pzprv3", api.solve(puzzle).solution)
+    lines = text.splitlines()
+    edge_line = 4 + 5 + 5  # header, clues, the cell-state grid: the first line of vertical edges
+    assert lines[edge_line].split()[0] == "1"
+    for bad in ("1_000", "+1", "\u00b2"):
+        changed = lines[:edge_line] + [lines[edge_line].replace("1", bad, 1)] + lines[edge_line + 1:]
+        with pytest.raises(ParseError, match="is not an edge"):
+            api.load_text("\n".join(changed) + "\n")
+    crossed = lines[:edge_line] + [lines[edge_line].replace("1", "-1", 1)] + lines[edge_line + 1:]
+    [loaded] = formats.read_with_solutions("\n".join(crossed) + "\n")
+    horizontal, vertical = loaded.solution
+    assert vertical[0][0] == 0

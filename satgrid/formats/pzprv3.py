@@ -216,10 +216,11 @@ def _edges(cur: _Cursor, rows: int, cols: int, what: str) -> tuple[tuple[int, ..
     for row in cur.grid(rows, cols, what):
         values = []
         for word, n, col in row:
-            try:
-                values.append(1 if int(word) > 0 else 0)
-            except ValueError:
-                raise cur.error(f"{word!r} is not an edge (1 line, -1 cross, 0 nothing)", n, col) from None
+            crossed = word.startswith("-")
+            value = number(word[1:] if crossed else word)
+            if value is None:
+                raise cur.error(f"{word!r} is not an edge (1 line, -1 cross, 0 nothing)", n, col)
+            values.append(1 if value > 0 and not crossed else 0)
         out.append(tuple(values))
     return tuple(out)
 
