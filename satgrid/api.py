@@ -21,7 +21,7 @@ from typing import Any, Callable, Hashable, Iterable
 from . import formats
 from .errors import CheckFailed, LimitReached, ParseError, SatgridError
 from .external import is_external
-from .puzzle import GivenSolution, part_name
+from .puzzle import GivenSolution, part_name, printable
 from .queries import PuzzleQueries
 from .reader import Limits, read_text, split_records
 from .registry import ALIASES, GENRES, Genre, genre as genre_named
@@ -84,6 +84,11 @@ class Result:
     def id(self) -> str:
         p = self.puzzle
         return p.name or str(p.source)
+
+    @property
+    def label(self) -> str:
+        """The id as text output shows it: unprintable characters as U+FFFD (JSON keeps the id)."""
+        return printable(self.id)
 
     def unsat_line(self) -> str | None:
         """How this puzzle's UNSAT answers from an external solver were established, in words

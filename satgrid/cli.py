@@ -338,7 +338,7 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
                                       trust_external_unsat=trust_external_unsat)
                 result = api.solve(puzzle, unique=True, audit=audit, options=options)
                 if result.solution is None:
-                    click.echo(f"satgrid: {result.id}: {result.status}, drawn without a solution", err=True)
+                    click.echo(f"satgrid: {result.label}: {result.status}, drawn without a solution", err=True)
                 if solution:
                     first, second = result.solution, result.second_solution
                 redundant = result.redundant_clues or []
@@ -715,14 +715,14 @@ def _print_result(result: api.Result, fmt: str, unique: bool, audit: bool, minim
         click.echo(json.dumps(result.to_json()))
         return
     if result.given_solution not in (None, "matches"):
-        click.echo(f"satgrid: warning: {result.id}: given solution {result.given_solution}: "
+        click.echo(f"satgrid: warning: {result.label}: given solution {result.given_solution}: "
                    f"{result.given_note}", err=True)
     if fmt == "pzprv3":
         click.echo(formats.write(result.puzzle, "pzprv3", result.solution), nl=False)
         wanted = "unique" if unique else "solved"
         if result.status != wanted:
             lost = "" if result.solution is not None else ", written without an answer"
-            click.echo(f"satgrid: {result.id}: {result.status}{lost}", err=True)
+            click.echo(f"satgrid: {result.label}: {result.status}{lost}", err=True)
     elif not summary:
         click.echo(_one_report(result, audit, minimize) + ("\n" if many else ""))
 
@@ -744,7 +744,7 @@ TABLE_HEAD = f"{'id':<24} {'genre':<11} {'rows x cols':>11} {'clues':>5} {'statu
 def _table_row(r: api.Result) -> str:
     """A result's cells under :data:`TABLE_HEAD`."""
     p = r.puzzle
-    return f"{r.id[:24]:<24} {p.genre:<11} {f'{p.rows}x{p.cols}':>11} {len(p.clues()):>5} {r.status:<13}"
+    return f"{r.label[:24]:<24} {p.genre:<11} {f'{p.rows}x{p.cols}':>11} {len(p.clues()):>5} {r.status:<13}"
 
 
 def _text_report(results: list[api.Result], audit: bool) -> str:
@@ -768,7 +768,7 @@ def _text_report(results: list[api.Result], audit: bool) -> str:
 
 def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
     g, p = r.genre, r.puzzle
-    lines = [f"puzzle {r.id} ({g.name} {p.rows}x{p.cols}, {len(p.clues())} clues): {r.status}"]
+    lines = [f"puzzle {r.label} ({g.name} {p.rows}x{p.cols}, {len(p.clues())} clues): {r.status}"]
     if r.note:
         lines.append(f"note: {r.note}")
     if r.solution is not None:

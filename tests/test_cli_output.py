@@ -466,3 +466,16 @@ def test_a_name_with_control_characters_draws_well_formed_svg(tmp_path):
     assert proc.returncode == 0, proc.stderr
     root = ElementTree.fromstring(out.read_text())
     assert any("a\ufffdb" in (t.text or "") for t in root.iter("{http://www.w3.org/2000/svg}text"))
+
+
+def test_text_output_shows_a_names_control_characters_as_replacement(tmp_path):
+    """A name with an escape character must not reach the terminal as a control sequence."""
+    path = tmp_path / "esc.txt"
+    path.write_text("puzzle a\x1b[31mb\ngenre: sudoku\ngivens:\n1 . . .\n. . 3 .\n. 4 . .\n. . . 2\nend\n")
+    proc = subprocess.run([sys.executable, "-m", "satgrid", "solve", str(path)], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout and "puzzle a\ufffd[31mb " in proc.stdout
+    as_json = subprocess.run([sys.executable, "-m", "satgrid", "solve", str(path), "--format", "json"],
+                             capture_output=True, text=True, timeout=120)
+    assert json.loads(as_json.stdout)["id"] == "a\x1b[31mb"  # JSON keeps the name (escaped)
