@@ -171,3 +171,19 @@ def test_encode_estimates_the_eager_encoding_it_writes(tmp_path: Path) -> None:
                           timeout=300)
     assert proc.returncode == 1 and len(proc.stderr.splitlines()) == 1, proc.stderr
     assert "--max-clauses" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_result_symbols_that_cannot_be_printed_are_refused(tmp_path: Path) -> None:
+    """A JSON result's ``symbols`` holding a control character (found by the fuzz test: it made
+    the drawing unreadable XML) is a one-line error; a set the text grid cannot hold but ipuz can
+    (here with '.') still reads."""
+    grid = [[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]
+    for symbols, ok in (("ab\x0cd", False), ("ab.d", True), ("abcd", True)):
+        path = tmp_path / "r.jsonl"
+        path.write_text(json.dumps({"id": "x", "genre": "sudoku", "rows": 4, "cols": 4, "puzzle": grid,
+                                    "symbols": symbols}) + "\n")
+        proc = subprocess.run([sys.executable, "-m", "satgrid", "convert", str(path), "--to", "svg"],
+                              capture_output=True, text=True, timeout=120)
+        assert (proc.returncode == 0) == ok, proc.stderr
+        if not ok:
+            assert len(proc.stderr.splitlines()) == 1 and "cannot be printed" in proc.stderr

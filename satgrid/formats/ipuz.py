@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from ..errors import ParseError, UnsupportedGenre
-from ..genres.sudoku import DEFAULT_BOX, WIDE_SYMBOLS as WIDE, SudokuPuzzle
+from ..genres.sudoku import DEFAULT_BOX, WIDE_SYMBOLS as WIDE, SudokuPuzzle, charset_problem
 from ..puzzle import Source, printable
 from ..reader import number
 from .puzzlink import duplicate_givens
@@ -78,10 +78,10 @@ def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[S
     charset = doc.get("charset", DIGITS[:n] if n <= 9 else None)
     if charset is None:
         raise fail(f"a {n}x{n} ipuz Sudoku needs its 'charset'", "puzzle")
-    if not isinstance(charset, str) or len(charset) != n or len(set(charset)) != n:
-        raise fail(f"charset {charset!r} must hold {n} different symbols", "charset")
-    if not charset.isprintable():
-        raise fail(f"charset {charset!r} holds a character that cannot be printed", "charset")
+    if not isinstance(charset, str):
+        raise fail(f"charset {charset!r} must be a string of {n} different symbols", "charset")
+    if (problem := charset_problem(charset, n)) is not None:
+        raise fail(problem, "charset")
     empty = doc.get("empty", 0)
 
     def value(cell: Any, r: int, c: int, where: str, blank_ok: bool) -> int | None:

@@ -191,12 +191,24 @@ def parse_solution(record: Record, puzzle: SudokuPuzzle) -> Solution | None:
     return tuple(grid)
 
 
-def symbols_problem(symbols: str, n: int) -> str | None:
-    """Why ``symbols`` cannot be the symbol set of an n x n Sudoku grid in the text format (None
-    when it can): n different printable characters, none of :data:`RESERVED`."""
+def charset_problem(symbols: str, n: int) -> str | None:
+    """Why ``symbols`` cannot be the symbols of an n x n Sudoku at all (None when they can): n
+    different printable characters. An ipuz charset or a JSON result's ``symbols`` may hold
+    characters the text grid cannot (see :func:`symbols_problem`); nothing may hold unprintable ones."""
     if len(symbols) != n or len(set(symbols)) != n:
         return f"symbol set {symbols!r} has {len(set(symbols))} different symbols in {len(symbols)}, the grid needs {n}"
-    bad = next((ch for ch in symbols if ch in RESERVED or ch.isspace() or not ch.isprintable()), None)
+    if not symbols.isprintable():
+        return f"symbol set {symbols!r} holds a character that cannot be printed"
+    return None
+
+
+def symbols_problem(symbols: str, n: int) -> str | None:
+    """Why ``symbols`` cannot be the symbol set of an n x n Sudoku grid in the text format (None
+    when it can): a :func:`charset_problem`, or one of :data:`RESERVED`."""
+    problem = charset_problem(symbols, n)
+    if problem is not None:
+        return problem
+    bad = next((ch for ch in symbols if ch in RESERVED or ch.isspace()), None)
     if bad is not None:
         return f"symbol set {symbols!r} holds {bad!r}, which a grid reads as layout, a blank, a comment or a header"
     return None
@@ -358,7 +370,11 @@ def puzzle_from_json(record: Record, value: object) -> SudokuPuzzle:
         raise record.error("not a list of rows of numbers")
     n = len(value)
     symbols = record.meta.get("symbols")
-    drawn = symbols if symbols and "." not in symbols else (DIGITS if n <= 9 else WIDE_SYMBOLS)[:n]
+    problem = None if symbols is None else charset_problem(symbols, n)
+    if problem is not None:
+        raise record.error(problem)
+    # a set the text grid cannot hold (an ipuz charset) is parsed through the default symbols
+    drawn = symbols if symbols and not symbols_problem(symbols, n) else (DIGITS if n <= 9 else WIDE_SYMBOLS)[:n]
     lines = []
     for r, row in enumerate(value, 1):
         if len(row) != n or not all(type(d) is int and 0 <= d <= min(n, len(drawn)) for d in row):
