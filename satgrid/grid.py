@@ -86,6 +86,12 @@ class Grid:
         return tuple(tuple(self.index(q) for q in self.neighbours(p)) for p in self.cells)
 
     @cached_property
+    def adjacency(self) -> dict[Cell, tuple[Cell, ...]]:
+        """Each cell's side neighbours (as :meth:`neighbours` lists them), looked up by cell: a
+        table for loops that ask often."""
+        return {p: tuple(self.neighbours(p)) for p in self.cells}
+
+    @cached_property
     def links(self) -> tuple[tuple[int, int], ...]:
         """Every pair of side-adjacent cells once, as indices ``(p, q)`` with ``p < q``: for each
         cell in reading order, the link down, then the link right."""

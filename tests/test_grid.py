@@ -31,7 +31,7 @@ def test_cells_and_neighbours_against_brute_force(rows: int, cols: int) -> None:
             assert p in g.neighbours(q)
         for q in g.king_neighbours(p):
             assert p in g.king_neighbours(q)
-        assert [g.cells[i] for i in g.near[g.index(p)]] == g.neighbours(p)
+        assert [g.cells[i] for i in g.near[g.index(p)]] == g.neighbours(p) == list(g.adjacency[p])
     pairs = {frozenset((p, q)) for p in cells for q in cells if abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1}
     assert len(g.links) == len(pairs) == rows * (cols - 1) + (rows - 1) * cols
     assert {frozenset(pair) for pair in g.adjacent_pairs()} == pairs
