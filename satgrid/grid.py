@@ -114,6 +114,23 @@ class Grid:
         return tuple([("h", i, j) for i in range(self.rows + 1) for j in range(self.cols)]
                      + [("v", i, j) for i in range(self.rows) for j in range(self.cols + 1)])
 
+    @cached_property
+    def edge_index(self) -> dict[EdgeKey, int]:
+        """Each lattice edge's position in :attr:`edge_keys`."""
+        return {key: k for k, key in enumerate(self.edge_keys)}
+
+    @cached_property
+    def edge_dots(self) -> tuple[tuple[Dot, Dot], ...]:
+        """:meth:`edge_ends` of every edge, in :attr:`edge_keys` order."""
+        return tuple(self.edge_ends(key) for key in self.edge_keys)
+
+    @cached_property
+    def side_indices(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell index, the :attr:`edge_index` of its :meth:`sides` (top, bottom, left,
+        right): a table for per-cell sums over values listed in :attr:`edge_keys` order."""
+        index = self.edge_index
+        return tuple(tuple(index[key] for key in self.sides(p)) for p in self.cells)
+
     @staticmethod
     def edge_ends(key: EdgeKey) -> tuple[Dot, Dot]:
         """The two dots of a lattice edge (left then right, or top then bottom)."""

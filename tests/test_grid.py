@@ -63,13 +63,16 @@ def test_lattice_against_brute_force(rows: int, cols: int) -> None:
     keys = g.edge_keys
     assert len(keys) == len(set(keys)) == len(segments) == (rows + 1) * cols + rows * (cols + 1)
     assert {frozenset(g.edge_ends(k)) for k in keys} == segments
+    assert list(g.edge_dots) == [g.edge_ends(k) for k in keys]
     assert keys[0] == ("h", 0, 0) and keys[-1] == ("v", rows - 1, cols)
     assert all(k[0] == "h" for k in keys[:(rows + 1) * cols])
     for dot in dots:
         at = g.edges_at(dot)
         assert sorted(at) == sorted(k for k in keys if dot in g.edge_ends(k))
+    assert [keys[k] for k in g.edge_index.values()] == list(keys)
     for p in g.cells:
         around = g.sides(p)
+        assert [keys[k] for k in g.side_indices[g.index(p)]] == around
         # each side's two dots are corners of the cell, and side k faces neighbour k
         assert all(set(g.edge_ends(k)) <= set(g.corners(p)) for k in around)
         assert len(set(around)) == 4 and set(around) <= set(keys)
