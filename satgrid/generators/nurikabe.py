@@ -83,10 +83,11 @@ class Layout:
         self.black += (island is None) - (self.owner[p] is None)
         self.owner[p] = island
 
-    def black_blocks(self) -> list[Cell]:
-        """Top-left corners of the 2x2 blocks that are all black."""
+    def black_blocks(self) -> list[tuple[Cell, ...]]:
+        """The 2x2 blocks (cells row-major, :meth:`~satgrid.grid.Grid.windows`) that are all black."""
         o = self.owner
-        return [a for a, b, c, d in self._blocks if o[a] is None and o[b] is None and o[c] is None and o[d] is None]
+        return [block for block in self._blocks
+                if o[block[0]] is None and o[block[1]] is None and o[block[2]] is None and o[block[3]] is None]
 
     def grow(self, start: Cell, size: int, smallest: int, rng: random.Random) -> bool:
         """An island of ``size`` cells (at least ``smallest``) from ``start``; False (and nothing
@@ -168,8 +169,8 @@ def random_solution(rows: int, cols: int, rng: random.Random, islands: tuple[int
                     return layout
                 cells = [(rng.randrange(rows), rng.randrange(cols))]  # a grid too thin for blocks
             else:
-                r, c = blocks[rng.randrange(len(blocks))]
-                cells = [(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)]
+                a, b, c, d = blocks[rng.randrange(len(blocks))]
+                cells = [a, c, b, d]  # column-major: seeded generation shuffles this order
                 rng.shuffle(cells)
             if not any(layout.grow(p, rng.randint(lo, hi), lo, rng) or layout.extend(p, hi)
                        for p in cells):
