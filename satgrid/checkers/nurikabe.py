@@ -1,4 +1,4 @@
-"""Nurikabe rules, checked on a finished colouring (plain Python + networkx, no SAT).
+"""Nurikabe rules, checked on a finished colouring (plain Python, no SAT).
 
 Rules (R. Hui, J wiki essay "Essays/Nurikabe"): numbered cells are white; every white region
 ("island") is 4-connected, holds exactly one number and has exactly that many cells (a ``?``
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence, Union
 
-import networkx as nx
+from ..grid import Grid
 
 ClueValue = Union[int, str]  # a size, or "?" for a number whose value is not given
 
@@ -32,29 +32,19 @@ def check_nurikabe(
     if any(ch not in "#." for row in solution for ch in row):
         return ["solution holds characters other than '#' and '.'"]
     problems: list[str] = []
-    black = {(r, c) for r in range(rows) for c in range(cols) if solution[r][c] == "#"}
+    grid = Grid.of(rows, cols)
+    black = {(r, c) for r, c in grid.cells if solution[r][c] == "#"}
     for (r, c) in clues:
         if (r, c) in black:
             problems.append(f"numbered cell {_name(r, c)} is black")
-    for r in range(rows - 1):
-        for c in range(cols - 1):
-            if {(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)} <= black:
-                problems.append(f"2x2 black block at {_name(r, c)}")
-
-    def regions(cells: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
-        graph = nx.Graph()
-        graph.add_nodes_from(cells)
-        for r, c in cells:
-            for q in ((r + 1, c), (r, c + 1)):
-                if q in cells:
-                    graph.add_edge((r, c), q)
-        return [set(part) for part in nx.connected_components(graph)]
-
-    walls = regions(black)
+    for block in grid.windows():
+        if black.issuperset(block):
+            problems.append(f"2x2 black block at {_name(*block[0])}")
+    walls = grid.components(black)
     if len(walls) > 1:
         problems.append(f"black cells form {len(walls)} separate regions")
-    white = {(r, c) for r in range(rows) for c in range(cols)} - black
-    for island in regions(white):
+    white = [p for p in grid.cells if p not in black]
+    for island in grid.components(white):
         numbers = sorted(p for p in island if p in clues)
         first = min(island)
         if not numbers:

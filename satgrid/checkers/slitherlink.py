@@ -11,6 +11,8 @@ from typing import Sequence
 
 import networkx as nx
 
+from ..grid import Grid
+
 
 def check_slitherlink(
     clues: Sequence[Sequence[int | None]],
@@ -28,23 +30,18 @@ def check_slitherlink(
     if any(v not in (0, 1) for grid in (horizontal, vertical) for row in grid for v in row):
         return ["edge values must be 0 or 1"]
     problems: list[str] = []
-    for r in range(rows):
-        for c in range(cols):
-            k = clues[r][c]
-            if k is None:
-                continue
-            sides = horizontal[r][c] + horizontal[r + 1][c] + vertical[r][c] + vertical[r][c + 1]
-            if sides != k:
-                problems.append(f"cell r{r + 1}c{c + 1} has clue {k} but {sides} loop sides")
+    grid = Grid.of(rows, cols)
+    # edge values in the grid's edge order: horizontal rows, then vertical rows
+    value = [x for row in horizontal for x in row] + [x for row in vertical for x in row]
+    for (r, c), (top, bottom, left, right) in zip(grid.cells, grid.side_indices):
+        k = clues[r][c]
+        if k is None:
+            continue
+        sides = value[top] + value[bottom] + value[left] + value[right]
+        if sides != k:
+            problems.append(f"cell r{r + 1}c{c + 1} has clue {k} but {sides} loop sides")
     loop = nx.Graph()
-    for i in range(rows + 1):
-        for j in range(cols):
-            if horizontal[i][j]:
-                loop.add_edge((i, j), (i, j + 1))
-    for i in range(rows):
-        for j in range(cols + 1):
-            if vertical[i][j]:
-                loop.add_edge((i, j), (i + 1, j))
+    loop.add_edges_from(ends for ends, x in zip(grid.edge_dots, value) if x)
     if loop.number_of_edges() == 0:
         return problems + ["no loop: no edge is chosen"]
     for dot, degree in sorted(loop.degree()):

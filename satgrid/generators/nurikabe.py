@@ -27,12 +27,14 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .. import api
 from ..checkers.nurikabe import check_nurikabe
 from ..errors import SatgridError
 from ..genres.nurikabe import NurikabePuzzle, encode
 from ..grading import assess
+from ..grid import Grid
 from ..queries import PuzzleQueries
 from ..session import Session
 
@@ -41,23 +43,19 @@ ISLANDS = (1, 6)
 FLAVOURS = ("normal", "hard")
 
 
-def _neighbours(p: Cell, rows: int, cols: int) -> list[Cell]:
-    r, c = p
-    return [(a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < rows and 0 <= b < cols]
-
-
 class Layout:
     """A grid being filled with islands (``owner[p]`` = island index, or None for black)."""
 
     def __init__(self, rows: int, cols: int):
         self.rows, self.cols = rows, cols
-        self.owner: dict[Cell, int | None] = {(r, c): None for r in range(rows) for c in range(cols)}
+        grid = Grid.of(rows, cols)
+        #: The side neighbours of a cell (up, down, left, right).
+        self.near: Callable[[Cell], tuple[Cell, ...]] = grid.adjacency.__getitem__
+        self._blocks = grid.windows()
+        self.owner: dict[Cell, int | None] = dict.fromkeys(grid.cells)
         self.islands: list[list[Cell]] = []
         self.black = rows * cols
         self.checks = 0  # calls of can_join: the work spent on this layout
-
-    def near(self, p: Cell) -> list[Cell]:
-        return _neighbours(p, self.rows, self.cols)
 
     def can_join(self, p: Cell, island: int) -> bool:
         """Black ``p`` may turn white in ``island``: it touches no other island and the black
@@ -85,11 +83,11 @@ class Layout:
         self.black += (island is None) - (self.owner[p] is None)
         self.owner[p] = island
 
-    def black_blocks(self) -> list[Cell]:
-        """Top-left corners of the 2x2 blocks that are all black."""
+    def black_blocks(self) -> list[tuple[Cell, ...]]:
+        """The 2x2 blocks (cells row-major, :meth:`~satgrid.grid.Grid.windows`) that are all black."""
         o = self.owner
-        return [(r, c) for r in range(self.rows - 1) for c in range(self.cols - 1)
-                if o[r, c] is None and o[r + 1, c] is None and o[r, c + 1] is None and o[r + 1, c + 1] is None]
+        return [block for block in self._blocks
+                if o[block[0]] is None and o[block[1]] is None and o[block[2]] is None and o[block[3]] is None]
 
     def grow(self, start: Cell, size: int, smallest: int, rng: random.Random) -> bool:
         """An island of ``size`` cells (at least ``smallest``) from ``start``; False (and nothing
@@ -171,8 +169,8 @@ def random_solution(rows: int, cols: int, rng: random.Random, islands: tuple[int
                     return layout
                 cells = [(rng.randrange(rows), rng.randrange(cols))]  # a grid too thin for blocks
             else:
-                r, c = blocks[rng.randrange(len(blocks))]
-                cells = [(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)]
+                a, b, c, d = blocks[rng.randrange(len(blocks))]
+                cells = [a, c, b, d]  # column-major: seeded generation shuffles this order
                 rng.shuffle(cells)
             if not any(layout.grow(p, rng.randint(lo, hi), lo, rng) or layout.extend(p, hi)
                        for p in cells):

@@ -34,9 +34,9 @@ import math
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import ClassVar, Iterable, Union
 
+from .. import grid as geometry
 from ..checkers.nurikabe import check_nurikabe
 from ..cnf import Clause, VarPool, exactly
 from ..connectivity import ConnectedSubgraph, Keep, holds
@@ -190,25 +190,8 @@ def parse_solution(record: Record, puzzle: NurikabePuzzle) -> Solution | None:
 
 # -- geometry -----------------------------------------------------------------------------------
 # Cells are numbered in reading order (index r * cols + c) inside the encoder: lists indexed by
-# cell beat dicts and sets of tuples (n7's encoding is built in a few milliseconds).
-@lru_cache(maxsize=32)
-def _grid(rows: int, cols: int) -> tuple[tuple[Cell, ...], tuple[tuple[int, ...], ...]]:
-    """The cells of a rows x cols grid in reading order, and each cell's neighbour indices
-    (up, down, left, right)."""
-    cells = tuple((r, c) for r in range(rows) for c in range(cols))
-    near = tuple(
-        tuple(a * cols + b for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-              if 0 <= a < rows and 0 <= b < cols)
-        for r, c in cells
-    )
-    return cells, near
-
-
-def _neighbours(p: Cell, rows: int, cols: int) -> list[Cell]:
-    r, c = p
-    return [(a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < rows and 0 <= b < cols]
-
-
+# cell beat dicts and sets of tuples (n7's encoding is built in a few milliseconds). The tables
+# (cells, neighbour indices, links) come from the shared :class:`~satgrid.grid.Grid` of the size.
 def _touching(numbers: Iterable[int], near, size: int) -> list[list[int]]:
     """For each cell index, the numbered cells it is or touches."""
     touch: list[list[int]] = [[] for _ in range(size)]
@@ -243,7 +226,8 @@ def reach(puzzle: NurikabePuzzle, clue: Cell, size: int | None) -> dict[Cell, in
     along island cells; a cell touching another number is white only inside that number's island.
     """
     rows, cols = puzzle.rows, puzzle.cols
-    cells, near = _grid(rows, cols)
+    grid = geometry.Grid.of(rows, cols)
+    cells, near = grid.cells, grid.near
     touch = _touching((r * cols + c for r, c in puzzle.numbers()), near, len(cells))
     dist = _reach(clue[0] * cols + clue[1], size, near, touch)
     return {cells[q]: d for q, d in dist.items()}
@@ -253,8 +237,9 @@ def forced_black(puzzle: NurikabePuzzle) -> set[Cell]:
     """Cells touching two different numbers: white, they would join two islands."""
     touching: dict[Cell, int] = {}
     numbers = puzzle.numbers()
+    grid = geometry.Grid.of(puzzle.rows, puzzle.cols)
     for p in numbers:
-        for q in _neighbours(p, puzzle.rows, puzzle.cols):
+        for q in grid.neighbours(p):
             if q not in numbers:
                 touching[q] = touching.get(q, 0) + 1
     return {q for q, k in touching.items() if k >= 2}
@@ -405,7 +390,8 @@ class Islands:
 
 def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
     rows, cols = puzzle.rows, puzzle.cols
-    cells, near = _grid(rows, cols)
+    grid = geometry.Grid.of(rows, cols)
+    cells, near = grid.cells, grid.near
     size = len(cells)
     numbers = {r * cols + c: v for (r, c), v in puzzle.numbers().items()}
     sized = {p: v for p, v in numbers.items() if v != UNKNOWN}
@@ -418,11 +404,9 @@ def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
     dark = [len(touch[q]) >= 2 and q not in numbers for q in range(size)]
     clauses += [[-black[p]] for p in numbers]
     clauses += [[black[p]] for p in range(size) if dark[p]]
-    for r in range(rows - 1):
-        for c in range(cols - 1):
-            p = r * cols + c
-            clauses.append([-black[p], -black[p + cols], -black[p + 1], -black[p + cols + 1]])
-    edges = [(p, q) for p in range(size) for q in near[p] if p < q]
+    # Literals column-major in each block: the solver's search, so generated puzzles, follow it.
+    clauses += [[-black[grid.index(q)] for q in (a, c, b, d)] for a, b, c, d in grid.windows()]
+    edges = grid.links
 
     # Labels on each number's reach (its size bound; "?" numbers reach without bound). A label
     # spreads to white neighbours inside the reach; numbered cell i carries label i.

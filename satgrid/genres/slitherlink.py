@@ -28,9 +28,11 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Callable, ClassVar, Literal
 
+from .. import grid as geometry
 from ..checkers.slitherlink import check_slitherlink
 from ..cnf import Clause, VarPool, exactly
 from ..encoding import ClueEncoding, Encoding
+from ..grid import ORTHOGONAL, fixed_polyominoes
 from ..loop import SingleLoop
 from ..puzzle import GivenSolution, Source
 from ..reader import Record, number, split_on_blank_lines
@@ -44,7 +46,7 @@ Grid = tuple[tuple[int | None, ...], ...]
 Edges = tuple[tuple[int, ...], ...]
 #: ``(horizontal, vertical)``: ``rows + 1`` rows of ``cols`` and ``rows`` rows of ``cols + 1`` 0/1.
 Solution = tuple[Edges, Edges]
-EdgeKey = tuple[str, int, int]
+EdgeKey = geometry.EdgeKey
 
 
 @dataclass(frozen=True)
@@ -214,20 +216,9 @@ def cache_key(puzzle: SlitherlinkPuzzle) -> tuple:
 
 
 def sides(rows: int, cols: int, r: int, c: int) -> list[EdgeKey]:
-    """The four edges around cell ``(r, c)``: top, bottom, left, right."""
-    return [("h", r, c), ("h", r + 1, c), ("v", r, c), ("v", r, c + 1)]
-
-
-def edge_keys(rows: int, cols: int) -> list[EdgeKey]:
-    """Every edge of the lattice: horizontal ones row-major, then vertical ones row-major."""
-    return [("h", i, j) for i in range(rows + 1) for j in range(cols)] + [
-        ("v", i, j) for i in range(rows) for j in range(cols + 1)
-    ]
-
-
-def _ends(key: EdgeKey) -> tuple[tuple[int, int], tuple[int, int]]:
-    kind, i, j = key
-    return ((i, j), (i, j + 1)) if kind == "h" else ((i, j), (i + 1, j))
+    """The four edges around cell ``(r, c)``: top, bottom, left, right
+    (:meth:`~satgrid.grid.Grid.sides`)."""
+    return geometry.Grid.sides((r, c))
 
 
 def build(rows: int, cols: int, anchored: bool = True, inside: bool = False,
@@ -238,12 +229,14 @@ def build(rows: int, cols: int, anchored: bool = True, inside: bool = False,
     the core's clue-independent pair cuts only; ``inside=True`` adds the inside/outside cell
     colouring. Both are kept for measurements (see encodings/slitherlink.md). ``cut_form``: the
     loop rule's lazy cut (:class:`~satgrid.loop.SingleLoop`; "whole" for generation). The edge
-    variables are 1..n in :func:`edge_keys` order (:func:`small_loop_lemma` relies on it).
+    variables are 1..n in :attr:`~satgrid.grid.Grid.edge_keys` order (:func:`small_loop_lemma`
+    relies on it).
     """
+    grid = geometry.Grid.of(rows, cols)
     pool = VarPool()
-    edge = {key: pool.var("edge", *key) for key in edge_keys(rows, cols)}
-    clauses = _colouring(rows, cols, edge, pool) if inside else []
-    loop = SingleLoop("loop", {_ends(key): lit for key, lit in edge.items()}, pool, cut_form=cut_form)
+    edge = {key: pool.var("edge", *key) for key in grid.edge_keys}
+    clauses = _colouring(grid, edge, pool) if inside else []
+    loop = SingleLoop("loop", {grid.edge_ends(key): lit for key, lit in edge.items()}, pool, cut_form=cut_form)
 
     Made = tuple[tuple[Clause, ...], tuple[Clause, ...], object]  # clauses, broken, anchor
     made: dict[tuple[tuple[int, int], int], Made] = {}
@@ -254,12 +247,10 @@ def build(rows: int, cols: int, anchored: bool = True, inside: bool = False,
         anchor on the loop rule: a corner dot of the cell. Made once; they draw no variable
         (four sides need no auxiliaries)."""
         if (key, k) not in made:
-            r, c = key
-            around = [edge[s] for s in sides(rows, cols, r, c)]
+            around = [edge[s] for s in grid.sides(key)]
             broken = tuple([-e if i in chosen else e for i, e in enumerate(around)]
                            for chosen in combinations(range(4), k))
-            corners = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
-            anchor = (loop.name, loop.clue_anchor(corners)) if anchored and k > 0 else None
+            anchor = (loop.name, loop.clue_anchor(grid.corners(key))) if anchored and k > 0 else None
             made[key, k] = (tuple(exactly(around, k, pool)), broken, anchor)
         return made[key, k]
 
@@ -284,7 +275,7 @@ def build(rows: int, cols: int, anchored: bool = True, inside: bool = False,
                     rebind=encoder)
 
 
-def _colouring(rows: int, cols: int, edge: dict[EdgeKey, int], pool: VarPool) -> list[list[int]]:
+def _colouring(grid: geometry.Grid, edge: dict[EdgeKey, int], pool: VarPool) -> list[list[int]]:
     """Cells inside or outside the loop: an edge is on the loop iff the cells on its two sides
     differ (cells beyond the border are outside).
 
@@ -293,12 +284,10 @@ def _colouring(rows: int, cols: int, edge: dict[EdgeKey, int], pool: VarPool) ->
     makes parity arguments local, but measured no faster on 30x30 and 60x60 Loopy puzzles
     (encodings/slitherlink.md), so it is off by default.
     """
-    x = {(r, c): pool.var("inside", r, c) for r in range(rows) for c in range(cols)}
+    x = {p: pool.var("inside", *p) for p in grid.cells}
     clauses = []
     for key, e in edge.items():
-        kind, i, j = key
-        a, b = ((i - 1, j), (i, j)) if kind == "h" else ((i, j - 1), (i, j))
-        sides_in = [x[cell] for cell in (a, b) if cell in x]
+        sides_in = [x[cell] for cell in grid.cells_beside(key)]
         if len(sides_in) == 1:
             (y,) = sides_in
             clauses += [[-e, y], [e, -y]]
@@ -309,8 +298,6 @@ def _colouring(rows: int, cols: int, edge: dict[EdgeKey, int], pool: VarPool) ->
 
 
 Cell = tuple[int, int]
-#: The neighbour beyond each side, in :func:`sides` order (top, bottom, left, right).
-_OUTWARD = ((-1, 0), (1, 0), (0, -1), (0, 1))
 #: Loops around this many cells or fewer are forbidden up front in generation
 #: (:func:`small_loop_lemma`).
 SMALL_LOOP_CELLS = 3
@@ -323,19 +310,7 @@ def small_loops(rows: int, cols: int, cells: int) -> tuple[tuple[EdgeKey, ...], 
     needs 8 cells round it, and two cells touching at a corner alone need 7 to be joined."""
     if not 1 <= cells <= 6:
         raise ValueError(f"small loops enclose 1 to 6 cells, not {cells}")
-    shapes = {frozenset([(0, 0)])}
-    found = set(shapes)
-    for _ in range(cells - 1):
-        grown = set()
-        for shape in shapes:
-            for r, c in shape:
-                for dr, dc in _OUTWARD:
-                    if (r + dr, c + dc) not in shape:
-                        cell_set = shape | {(r + dr, c + dc)}
-                        top, left = min(a for a, _ in cell_set), min(b for _, b in cell_set)
-                        grown.add(frozenset((a - top, b - left) for a, b in cell_set))
-        shapes = grown
-        found |= grown
+    found = set().union(*(fixed_polyominoes(size) for size in range(1, cells + 1)))
     loops = []
     for shape in sorted(found, key=sorted):
         height, width = max(r for r, _ in shape) + 1, max(c for _, c in shape) + 1
@@ -343,7 +318,7 @@ def small_loops(rows: int, cols: int, cells: int) -> tuple[tuple[EdgeKey, ...], 
             for c0 in range(cols - width + 1):
                 placed = {(r + r0, c + c0) for r, c in shape}
                 loops.append(tuple(s for r, c in sorted(placed)
-                                   for s, (dr, dc) in zip(sides(rows, cols, r, c), _OUTWARD)
+                                   for s, (dr, dc) in zip(geometry.Grid.sides((r, c)), ORTHOGONAL)
                                    if (r + dr, c + dc) not in placed))
     return tuple(loops)
 
@@ -396,8 +371,8 @@ def _far_blocks(rows: int, cols: int, side: int) -> tuple[tuple[Cell, Cell], ...
 @lru_cache(maxsize=8)
 def _barred(rows: int, cols: int, cells: int, big: int) -> tuple[Clause, ...]:
     """``big -> not every edge of S`` for each small loop S (edge variables as :func:`build`
-    numbers them: 1..n in :func:`edge_keys` order)."""
-    variable = {key: k + 1 for k, key in enumerate(edge_keys(rows, cols))}
+    numbers them: 1..n in :attr:`~satgrid.grid.Grid.edge_keys` order)."""
+    variable = {key: k + 1 for key, k in geometry.Grid.of(rows, cols).edge_index.items()}
     return tuple([-big, *(-variable[key] for key in loop)] for loop in small_loops(rows, cols, cells))
 
 

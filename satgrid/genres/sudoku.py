@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from .. import grid as geometry
 from ..checkers.sudoku import check_sudoku
 from ..cnf import PAIRWISE_AMO_LIMIT, VarPool, at_least, at_most
 from ..encoding import ClueEncoding, Encoding
@@ -279,14 +280,11 @@ def encode(puzzle: SudokuPuzzle) -> Encoding:
     pool = VarPool()
     x = {(r, c, d): pool.var("digit", r, c, d) for r in range(n) for c in range(n) for d in range(1, n + 1)}
     assert x[n - 1, n - 1, n] == n ** 3  # decode relies on this numbering
-    groups = [[[x[r, c, d] for d in range(1, n + 1)] for r in range(n) for c in range(n)]]
+    grid = geometry.Grid.of(n, n)
+    groups = [[[x[r, c, d] for d in range(1, n + 1)] for r, c in grid.cells]]
+    units = ([grid.row(r) for r in range(n)], [grid.column(c) for c in range(n)], grid.boxes(h, w))
     for d in range(1, n + 1):
-        groups.append([[x[r, c, d] for c in range(n)] for r in range(n)])
-        groups.append([[x[r, c, d] for r in range(n)] for c in range(n)])
-        groups.append([
-            [x[top + i, left + j, d] for i in range(h) for j in range(w)]
-            for top in range(0, n, h) for left in range(0, n, w)
-        ])
+        groups += [[[x[r, c, d] for r, c in unit] for unit in family] for family in units]
     clauses = []
     for family in groups:
         for lits in family:

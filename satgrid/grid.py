@@ -1,0 +1,350 @@
+"""Geometry of rectangular grids: cells, neighbours, the loop lattice, windows, lines, runs,
+rooms, sightlines and polyomino shapes. Plain Python (no pysat), so checkers may use it too.
+
+Conventions, as everywhere in satgrid:
+
+* A *cell* is ``(r, c)``, 0-based, row-major; its *index* is ``r * cols + c`` (reading order).
+* A *dot* (vertex of the lattice) is ``(i, j)`` with ``0 <= i <= rows`` and ``0 <= j <= cols``;
+  cell ``(r, c)`` has the dots ``(r, c)``, ``(r, c + 1)``, ``(r + 1, c)``, ``(r + 1, c + 1)``.
+* An *edge* of the lattice (a segment between two dots; Slitherlink's loop runs on them) is
+  ``("h", i, j)``, on dot row ``i`` between dot columns ``j`` and ``j + 1``, or ``("v", i, j)``,
+  in cell row ``i`` on dot column ``j``. The same key names the *border* between the two cells on
+  either side of it (a room border).
+* Neighbour order is up, down, left, right (:data:`ORTHOGONAL`), then the diagonals.
+
+A :class:`Grid` is a frozen dataclass; its tables are computed on first use and kept on the
+instance, and :meth:`Grid.of` shares one instance per size so the tables are built once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Callable, Collection, Hashable, Iterable, Sequence
+
+Cell = tuple[int, int]
+Dot = tuple[int, int]
+EdgeKey = tuple[str, int, int]
+Shape = frozenset[Cell]
+
+#: Steps to the four side neighbours: up, down, left, right.
+ORTHOGONAL: tuple[Cell, ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))
+#: Steps to the four corner neighbours: up-left, up-right, down-left, down-right.
+DIAGONAL: tuple[Cell, ...] = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+#: Steps to the eight neighbours (side ones first).
+KING: tuple[Cell, ...] = ORTHOGONAL + DIAGONAL
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A ``rows`` x ``cols`` grid of cells, with its dots and lattice edges."""
+
+    rows: int
+    cols: int
+
+    def __post_init__(self) -> None:
+        if self.rows < 0 or self.cols < 0:
+            raise ValueError(f"a grid has at least 0 rows and columns, not {self.rows}x{self.cols}")
+
+    @staticmethod
+    def of(rows: int, cols: int) -> Grid:
+        """The shared grid of this size (its cached tables are built once per process)."""
+        return _shared(rows, cols)
+
+    # -- cells ----------------------------------------------------------------------------------
+    def __contains__(self, p: object) -> bool:
+        """Is ``p`` a cell of the grid?"""
+        return (isinstance(p, tuple) and len(p) == 2
+                and 0 <= p[0] < self.rows and 0 <= p[1] < self.cols)
+
+    def __len__(self) -> int:
+        return self.rows * self.cols
+
+    @cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        """Every cell in reading order (``cells[index(p)] == p``)."""
+        return tuple((r, c) for r in range(self.rows) for c in range(self.cols))
+
+    def index(self, p: Cell) -> int:
+        """The reading-order index of cell ``p``."""
+        return p[0] * self.cols + p[1]
+
+    def neighbours(self, p: Cell) -> list[Cell]:
+        """The side neighbours of ``p`` inside the grid: up, down, left, right."""
+        r, c = p
+        rows, cols = self.rows, self.cols
+        return [(a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= a < rows and 0 <= b < cols]
+
+    def king_neighbours(self, p: Cell) -> list[Cell]:
+        """The eight neighbours of ``p`` inside the grid, in :data:`KING` order."""
+        r, c = p
+        return [(r + dr, c + dc) for dr, dc in KING if (r + dr, c + dc) in self]
+
+    @cached_property
+    def near(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell index, its side neighbours' indices (up, down, left, right)."""
+        return tuple(tuple(self.index(q) for q in self.neighbours(p)) for p in self.cells)
+
+    @cached_property
+    def adjacency(self) -> dict[Cell, tuple[Cell, ...]]:
+        """Each cell's side neighbours (as :meth:`neighbours` lists them), looked up by cell: a
+        table for loops that ask often."""
+        return {p: tuple(self.neighbours(p)) for p in self.cells}
+
+    @cached_property
+    def links(self) -> tuple[tuple[int, int], ...]:
+        """Every pair of side-adjacent cells once, as indices ``(p, q)`` with ``p < q``: for each
+        cell in reading order, the link down, then the link right."""
+        return tuple((p, q) for p, around in enumerate(self.near) for q in around if p < q)
+
+    def adjacent_pairs(self) -> list[tuple[Cell, Cell]]:
+        """:attr:`links` as cell pairs (the edges between cells)."""
+        cells = self.cells
+        return [(cells[p], cells[q]) for p, q in self.links]
+
+    # -- the lattice: dots and the edges between them ------------------------------------------
+    @cached_property
+    def dots(self) -> tuple[Dot, ...]:
+        """Every dot, row-major: ``rows + 1`` rows of ``cols + 1``."""
+        return tuple((i, j) for i in range(self.rows + 1) for j in range(self.cols + 1))
+
+    @cached_property
+    def edge_keys(self) -> tuple[EdgeKey, ...]:
+        """Every lattice edge: the horizontal ones row-major, then the vertical ones row-major."""
+        return tuple([("h", i, j) for i in range(self.rows + 1) for j in range(self.cols)]
+                     + [("v", i, j) for i in range(self.rows) for j in range(self.cols + 1)])
+
+    @cached_property
+    def edge_index(self) -> dict[EdgeKey, int]:
+        """Each lattice edge's position in :attr:`edge_keys`."""
+        return {key: k for k, key in enumerate(self.edge_keys)}
+
+    @cached_property
+    def edge_dots(self) -> tuple[tuple[Dot, Dot], ...]:
+        """:meth:`edge_ends` of every edge, in :attr:`edge_keys` order."""
+        return tuple(self.edge_ends(key) for key in self.edge_keys)
+
+    @cached_property
+    def side_indices(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell index, the :attr:`edge_index` of its :meth:`sides` (top, bottom, left,
+        right): a table for per-cell sums over values listed in :attr:`edge_keys` order."""
+        index = self.edge_index
+        return tuple(tuple(index[key] for key in self.sides(p)) for p in self.cells)
+
+    @staticmethod
+    def edge_ends(key: EdgeKey) -> tuple[Dot, Dot]:
+        """The two dots of a lattice edge (left then right, or top then bottom)."""
+        kind, i, j = key
+        return ((i, j), (i, j + 1)) if kind == "h" else ((i, j), (i + 1, j))
+
+    @staticmethod
+    def sides(p: Cell) -> list[EdgeKey]:
+        """The four lattice edges around cell ``p``: top, bottom, left, right (the order of
+        :data:`ORTHOGONAL`, so side k faces neighbour k)."""
+        r, c = p
+        return [("h", r, c), ("h", r + 1, c), ("v", r, c), ("v", r, c + 1)]
+
+    @staticmethod
+    def corners(p: Cell) -> list[Dot]:
+        """The four dots of cell ``p``, row-major."""
+        r, c = p
+        return [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+
+    def edges_at(self, dot: Dot) -> list[EdgeKey]:
+        """The lattice edges that end at ``dot``: up, down, left, right."""
+        i, j = dot
+        found: list[EdgeKey] = []
+        if i > 0:
+            found.append(("v", i - 1, j))
+        if i < self.rows:
+            found.append(("v", i, j))
+        if j > 0:
+            found.append(("h", i, j - 1))
+        if j < self.cols:
+            found.append(("h", i, j))
+        return found
+
+    def cells_beside(self, key: EdgeKey) -> list[Cell]:
+        """The cells on the two sides of a lattice edge that lie in the grid (above then below,
+        or left then right): one on the border of the grid, else two."""
+        kind, i, j = key
+        pair = ((i - 1, j), (i, j)) if kind == "h" else ((i, j - 1), (i, j))
+        return [p for p in pair if p in self]
+
+    @staticmethod
+    def border(p: Cell, q: Cell) -> EdgeKey:
+        """The lattice edge between side-adjacent cells ``p`` and ``q``."""
+        (r, c), (a, b) = sorted((p, q))
+        if (a - r, b - c) == (1, 0):
+            return ("h", a, c)
+        if (a - r, b - c) == (0, 1):
+            return ("v", r, b)
+        raise ValueError(f"cells {p} and {q} are not side neighbours")
+
+    # -- windows, lines and runs ---------------------------------------------------------------
+    def windows(self, height: int = 2, width: int = 2) -> list[tuple[Cell, ...]]:
+        """Every ``height`` x ``width`` block of cells (its cells row-major), blocks ordered by
+        their top-left cell in reading order."""
+        return [tuple((r + a, c + b) for a in range(height) for b in range(width))
+                for r in range(self.rows - height + 1) for c in range(self.cols - width + 1)]
+
+    def boxes(self, height: int, width: int) -> list[tuple[Cell, ...]]:
+        """The ``height`` x ``width`` boxes that tile the grid (Sudoku's), row-major, each with
+        its cells row-major. The box size must divide the grid."""
+        if height <= 0 or width <= 0 or self.rows % height or self.cols % width:
+            raise ValueError(f"boxes {height}x{width} do not tile a {self.rows}x{self.cols} grid")
+        return [tuple((top + a, left + b) for a in range(height) for b in range(width))
+                for top in range(0, self.rows, height) for left in range(0, self.cols, width)]
+
+    def row(self, r: int) -> list[Cell]:
+        """The cells of row ``r``, left to right."""
+        return [(r, c) for c in range(self.cols)]
+
+    def column(self, c: int) -> list[Cell]:
+        """The cells of column ``c``, top to bottom."""
+        return [(r, c) for r in range(self.rows)]
+
+    def lines(self) -> list[list[Cell]]:
+        """Every row (top to bottom), then every column (left to right)."""
+        return [self.row(r) for r in range(self.rows)] + [self.column(c) for c in range(self.cols)]
+
+    def runs(self, predicate: Callable[[Cell], bool]) -> list[tuple[Cell, ...]]:
+        """The maximal runs of cells satisfying ``predicate`` in every row, then every column
+        (:func:`runs` on each of :meth:`lines`). A single cell is a run of length 1 in its row
+        and in its column."""
+        return [run for line in self.lines() for run in runs(line, predicate)]
+
+    # -- sightlines ------------------------------------------------------------------------------
+    def sightline(self, p: Cell, step: Cell, blocked: Callable[[Cell], bool]) -> list[Cell]:
+        """The cells seen from ``p`` looking along ``step`` (e.g. ``(0, 1)``: right): from the
+        next cell on, up to but not including the first blocked cell or the grid's edge."""
+        dr, dc = step
+        r, c = p[0] + dr, p[1] + dc
+        seen: list[Cell] = []
+        while 0 <= r < self.rows and 0 <= c < self.cols and not blocked((r, c)):
+            seen.append((r, c))
+            r, c = r + dr, c + dc
+        return seen
+
+    def sightlines(self, p: Cell, blocked: Callable[[Cell], bool]) -> list[list[Cell]]:
+        """:meth:`sightline` in the four directions of :data:`ORTHOGONAL` (up, down, left, right)."""
+        return [self.sightline(p, step, blocked) for step in ORTHOGONAL]
+
+    # -- regions and rooms ----------------------------------------------------------------------
+    def components(self, cells: Iterable[Cell], diagonal: bool = False) -> list[list[Cell]]:
+        """The connected groups of ``cells`` (side-connected, or also through corners with
+        ``diagonal``), by flood fill. Groups are ordered by their first cell and their cells
+        listed in reading order."""
+        inside = set(cells)
+        steps = KING if diagonal else ORTHOGONAL
+        return self._flood(sorted(inside), lambda p, q: q in inside, steps)
+
+    def rooms_from_ids(self, ids: Sequence[Sequence[Hashable]]) -> list[list[Cell]]:
+        """Rooms of an id grid (``ids[r][c]``, one row per grid row): side-connected groups of
+        cells with equal ids. Two separate groups with one id are two rooms."""
+        if len(ids) != self.rows or any(len(line) != self.cols for line in ids):
+            raise ValueError(f"the id grid is not {self.rows}x{self.cols}")
+        return self._flood(self.cells, lambda p, q: ids[p[0]][p[1]] == ids[q[0]][q[1]], ORTHOGONAL)
+
+    def rooms_from_borders(self, borders: Collection[EdgeKey]) -> list[list[Cell]]:
+        """Rooms drawn by ``borders`` (lattice edges between cells): side-connected groups of
+        cells that meet without crossing a border. Borders on the grid's edge change nothing."""
+        walls = set(borders)
+        border = self.border
+        return self._flood(self.cells, lambda p, q: border(p, q) not in walls, ORTHOGONAL)
+
+    def _flood(self, starts: Iterable[Cell], joins: Callable[[Cell, Cell], bool],
+               steps: Sequence[Cell]) -> list[list[Cell]]:
+        """Groups reached from each not yet grouped start cell over steps between grid cells
+        that ``joins`` accepts (depth-first)."""
+        seen: set[Cell] = set()
+        groups: list[list[Cell]] = []
+        for start in starts:
+            if start in seen:
+                continue
+            seen.add(start)
+            group, stack = [start], [start]
+            while stack:
+                r, c = p = stack.pop()
+                for dr, dc in steps:
+                    q = (r + dr, c + dc)
+                    if q not in seen and q in self and joins(p, q):
+                        seen.add(q)
+                        group.append(q)
+                        stack.append(q)
+            groups.append(sorted(group))
+        return groups
+
+
+@lru_cache(maxsize=64)
+def _shared(rows: int, cols: int) -> Grid:
+    return Grid(rows, cols)
+
+
+def runs(line: Sequence[Cell], predicate: Callable[[Cell], bool]) -> list[tuple[Cell, ...]]:
+    """The maximal runs of consecutive cells of ``line`` that satisfy ``predicate``, in order."""
+    found: list[tuple[Cell, ...]] = []
+    current: list[Cell] = []
+    for p in line:
+        if predicate(p):
+            current.append(p)
+        elif current:
+            found.append(tuple(current))
+            current = []
+    if current:
+        found.append(tuple(current))
+    return found
+
+
+# -- polyomino shapes ---------------------------------------------------------------------------
+def normalise(cells: Iterable[Cell]) -> Shape:
+    """``cells`` moved so that the top row and the leftmost column are 0 (shape up to
+    translation)."""
+    cells = list(cells)
+    if not cells:
+        return frozenset()
+    top, left = min(r for r, _ in cells), min(c for _, c in cells)
+    return frozenset((r - top, c - left) for r, c in cells)
+
+
+def transforms(cells: Iterable[Cell]) -> list[Shape]:
+    """The 8 images of a shape under the symmetries of the square (4 rotations, each also
+    mirrored), normalised: the identity first. Symmetric shapes repeat images."""
+    cells = list(cells)
+    images = []
+    for mirror in (False, True):
+        for turns in range(4):
+            image = []
+            for r, c in cells:
+                if mirror:
+                    c = -c
+                for _ in range(turns):
+                    r, c = c, -r  # a quarter turn
+                image.append((r, c))
+            images.append(normalise(image))
+    return images
+
+
+def canonical(cells: Iterable[Cell]) -> tuple[Cell, ...]:
+    """The shape of ``cells`` up to translation, rotation and reflection: the smallest sorted
+    cell tuple among its :func:`transforms`. Two cell sets have the same shape iff their
+    canonical forms are equal."""
+    return min(tuple(sorted(image)) for image in transforms(cells))
+
+
+@lru_cache(maxsize=16)
+def fixed_polyominoes(size: int) -> frozenset[Shape]:
+    """Every polyomino of ``size`` cells up to translation only (normalised), grown one side
+    neighbour at a time from the monomino."""
+    if size < 1:
+        raise ValueError(f"a polyomino has at least 1 cell, not {size}")
+    shapes: set[Shape] = {frozenset([(0, 0)])}
+    for _ in range(size - 1):
+        grown: set[Shape] = set()
+        for shape in shapes:
+            for r, c in shape:
+                for dr, dc in ORTHOGONAL:
+                    if (r + dr, c + dc) not in shape:
+                        grown.add(normalise(shape | {(r + dr, c + dc)}))
+        shapes = grown
+    return frozenset(shapes)
