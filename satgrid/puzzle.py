@@ -21,11 +21,16 @@ def cell_name(r: int, c: int) -> str:
     return f"r{r + 1}c{c + 1}"
 
 
+def is_edge(key: tuple) -> bool:
+    """Whether a part key (what ``differences`` lists) is a loop edge ``("h"|"v", i, j)``, not a cell."""
+    return len(key) == 3 and key[0] in ("h", "v")
+
+
 def part_name(key: tuple, rows: int, cols: int) -> str:
     """A cell ``(r, c)`` as :func:`cell_name`; an edge ``("h", i, j)`` (dot row ``i``, between dot
     columns ``j`` and ``j + 1``) or ``("v", i, j)`` (cell row ``i``, dot column ``j``) as the cell
     side it is: ``r1c2 top``, ``r5c5 bottom``, ``r3c1 left``, ``r3c5 right``."""
-    if len(key) == 3 and key[0] in ("h", "v"):
+    if is_edge(key):
         kind, i, j = key
         if kind == "h":
             return f"{cell_name(i, j)} top" if i < rows else f"{cell_name(i - 1, j)} bottom"

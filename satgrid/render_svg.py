@@ -19,7 +19,7 @@ from xml.sax.saxutils import escape
 
 from .errors import SatgridError
 from .files import write_atomic
-from .puzzle import printable
+from .puzzle import is_edge, printable
 
 CELL = 36
 MARGIN = 18
@@ -45,12 +45,11 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
         from .registry import GENRES
 
         diff = set(GENRES[puzzle.genre].differences(puzzle, solution, second))
+    what = "edges" if any(map(is_edge, diff)) else "cells"
     if captions is None and second is not None:
-        what = "edges" if puzzle.genre == "slitherlink" else "cells"
         captions = ("solution 1", f"solution 2 ({len(diff)} {what} differ)")
     title_lines: list[str] = []
     if title is not None:
-        what = "edges" if puzzle.genre == "slitherlink" else "cells"
         title_lines = [title] + (["yellow = redundant clue"] if redundant else []) + (
             [f"red = {what} that differ"] if second is not None else [])
     width = puzzle.cols * CELL + 2 * MARGIN
