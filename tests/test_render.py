@@ -147,3 +147,12 @@ def test_png_without_cairosvg_is_a_clear_error(tmp_path, monkeypatch):
         render_svg.write("<svg/>", str(tmp_path / "x.png"))
     out = CliRunner().invoke(main, ["render", "sudoku/4/4/g1k23k3g", "-o", str(tmp_path / "y.png")])
     assert out.exit_code == 1 and out.stderr.startswith("satgrid: error: PNG output needs")
+
+
+def test_a_second_loop_is_described_by_its_edges():
+    [puzzle] = api.load_text("genre: slitherlink\n..\n..\n")
+    result = api.solve(puzzle, unique=True)
+    assert result.status == "multiple"
+    drawing = render_svg.svg(puzzle, result.solution, result.second_solution, title="blank 2x2")
+    assert "edges differ)" in drawing and "red = edges that differ" in drawing
+    assert "cells" not in drawing
