@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import ParseError, UnsupportedGenre
 from ..reader import GenreNames
-from ..registry import ALIASES, GENRES
+from ..registry import ALIASES, GENRES, genre as genre_named
 from . import ipuz, puzzlink, pzprv3, results, tatham
 
 #: ``--to`` targets of :func:`write` (``svg`` is drawn by :mod:`satgrid.render_svg`).
@@ -32,12 +32,8 @@ _HEADER = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
 
 
 def _genre_name(name: str | None) -> str | None:
-    if name is None:
-        return None
-    key = ALIASES.get(name.lower(), name.lower())
-    if key not in GENRES:
-        raise UnsupportedGenre(f"unknown genre {name!r}; known genres: {', '.join(GENRES)}")
-    return key
+    """The registry's name for ``name`` (aliases resolved), or None; UnsupportedGenre if unknown."""
+    return None if name is None else genre_named(name).name
 
 
 def kind_of_line(text: str) -> str | None:
