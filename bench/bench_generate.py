@@ -43,7 +43,7 @@ from satgrid import api  # noqa: E402
 from bench.common import table  # noqa: E402
 from satgrid.generators import (GENERATORS, audit_generated, default_options, derive_seed,  # noqa: E402
                                 generate_one, make_timed)
-from satgrid.generators import sudoku as sg  # noqa: E402
+from satgrid.genres.sudoku import generator as sg  # noqa: E402
 
 import random  # noqa: E402
 

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from satgrid import api, grading  # noqa: E402
-from satgrid.generators import nurikabe as nk  # noqa: E402
-from satgrid.generators import slitherlink as sl  # noqa: E402
+from satgrid.genres.nurikabe import generator as nk  # noqa: E402
+from satgrid.genres.slitherlink import generator as sl  # noqa: E402
 from bench.common import table  # noqa: E402
 
 LOOPY = "/usr/games/sgt-loopy"

@@ -1,6 +1,7 @@
 """The genre registry: a literal dict from genre name to the genre's functions.
 
-A new genre = a module in ``satgrid/genres/``, a checker in ``satgrid/checkers/``, one line here,
+A new genre = a folder ``satgrid/genres/<name>/`` (the record, ``checker.py``, optionally
+``generator.py``), one line here,
 ``encodings/<genre>.md``, example puzzles in ``satgrid/data/`` and tests.
 """
 from __future__ import annotations

@@ -9,28 +9,39 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from satgrid.checkers.sudoku import check_sudoku
+from satgrid.genres.sudoku.checker import check_sudoku
 
 from .helpers import shared_file
 
 ROOT = Path(__file__).resolve().parents[1]
-CHECKERS = sorted(p.stem for p in (ROOT / "satgrid" / "checkers").glob("*.py") if p.stem != "__init__")
+#: Each genre's checker, ``satgrid/genres/<genre>/checker.py``.
+CHECKERS = sorted(p.parent.name for p in (ROOT / "satgrid" / "genres").glob("*/checker.py"))
 
+#: Imports modules by name, or runs files (``path.py``) as modules of their own: a checker sits in
+#: its genre's package, whose ``__init__`` holds the encoder, so the checker file is loaded alone.
 PROBE = """
-import importlib, json, sys
+import importlib, importlib.util, json, sys
 for name in sys.argv[1:]:
-    importlib.import_module(name)
+    if name.endswith(".py"):
+        spec = importlib.util.spec_from_file_location("checker_" + str(len(sys.modules)), name)
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    else:
+        importlib.import_module(name)
 print(json.dumps(sorted(m for m in sys.modules if m == "pysat" or m.startswith("pysat."))))
 """
 
 
 def pysat_modules_after_importing(*modules: str) -> list[str]:
-    """The pysat modules a fresh interpreter holds after importing ``modules``."""
+    """The pysat modules a fresh interpreter holds after importing ``modules`` (names or files)."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *modules], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def checker_file(name: str) -> str:
+    return str(ROOT / "satgrid" / "genres" / name / "checker.py")
 
 
 def test_there_are_checkers() -> None:
@@ -39,16 +50,17 @@ def test_there_are_checkers() -> None:
 
 @pytest.mark.parametrize("name", CHECKERS)
 def test_checker_does_not_import_pysat(name: str) -> None:
-    assert pysat_modules_after_importing(f"satgrid.checkers.{name}") == []
+    assert pysat_modules_after_importing(checker_file(name)) == []
 
 
 def test_all_checkers_together_do_not_import_pysat() -> None:
-    assert pysat_modules_after_importing(*(f"satgrid.checkers.{n}" for n in CHECKERS)) == []
+    assert pysat_modules_after_importing(*(checker_file(n) for n in CHECKERS)) == []
 
 
 def test_the_probe_sees_pysat_when_it_is_imported() -> None:
     """The probe can fail: the encoders do import pysat."""
     assert "pysat.card" in pysat_modules_after_importing("satgrid.cnf")
+    assert "pysat.card" in pysat_modules_after_importing("satgrid.genres.sudoku.checker")
 
 
 # -- Sudoku ------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from satgrid import api, formats
-from satgrid.checkers.slitherlink import check_slitherlink
+from satgrid.genres.slitherlink.checker import check_slitherlink
 from satgrid.cli import main
 from satgrid.errors import ParseError, UnsupportedGenre
 from satgrid.formats import ipuz, puzzlink, pzprv3, tatham

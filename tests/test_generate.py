@@ -15,12 +15,12 @@ import pytest
 from click.testing import CliRunner
 
 from satgrid import api
-from satgrid.checkers.sudoku import check_sudoku
+from satgrid.genres.sudoku.checker import check_sudoku
 from satgrid.cli import main
 from satgrid.errors import SatgridError
 from satgrid.generators import (GENERATORS, GenerationFailed, audit_generated, derive_seed,
                                 generate_one, generate_puzzles, make_timed)
-from satgrid.generators import sudoku as sg
+from satgrid.genres.sudoku import generator as sg
 from satgrid.genres.sudoku import DEFAULT_BOX, SudokuPuzzle
 
 ROOT = Path(__file__).resolve().parents[1]

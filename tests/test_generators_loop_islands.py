@@ -8,13 +8,13 @@ import pytest
 from click.testing import CliRunner
 
 from satgrid import api, grading
-from satgrid.checkers.nurikabe import check_nurikabe
-from satgrid.checkers.slitherlink import check_slitherlink
+from satgrid.genres.nurikabe.checker import check_nurikabe
+from satgrid.genres.slitherlink.checker import check_slitherlink
 from satgrid.cli import main
 from satgrid.errors import SatgridError
 from satgrid.generators import GENERATORS, generate_one
-from satgrid.generators import nurikabe as islands
-from satgrid.generators import slitherlink as loops
+from satgrid.genres.nurikabe import generator as islands
+from satgrid.genres.slitherlink import generator as loops
 
 
 def _drawing(rows: int, cols: int, edges) -> tuple:

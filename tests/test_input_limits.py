@@ -306,7 +306,7 @@ def test_random_solution_stops_at_its_work_budget(monkeypatch: pytest.MonkeyPatc
     import random
 
     from satgrid.errors import SatgridError
-    from satgrid.generators import nurikabe
+    from satgrid.genres.nurikabe import generator as nurikabe
 
     monkeypatch.setattr(nurikabe, "CHECKS_PER_CELL", 50)
     with pytest.raises(SatgridError, match="5,000 growth checks"):

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from satgrid import api
-from satgrid.checkers.nurikabe import check_nurikabe
+from satgrid.genres.nurikabe.checker import check_nurikabe
 from satgrid.cli import main
 from satgrid.errors import ParseError
 from satgrid.genres import nurikabe as nk

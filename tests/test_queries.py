@@ -476,7 +476,7 @@ def test_settled_deletion_retires_the_breakers_of_clues_asked_alone() -> None:
     answer is the one-at-a-time answer of an unsettled session."""
     import random as random_
 
-    from satgrid.generators.slitherlink import grow
+    from satgrid.genres.slitherlink.generator import grow
     from satgrid.genres import slitherlink
 
     region = grow(4, 4, random_.Random(5))

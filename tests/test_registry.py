@@ -19,7 +19,7 @@ def test_genre_has_docs_examples_and_checker(name):
     genre = GENRES[name]
     doc = ROOT / "encodings" / f"{name}.md"
     assert doc.exists() and len(doc.read_text()) > 500, f"encodings/{name}.md missing or thin"
-    checker = importlib.import_module(f"satgrid.checkers.{name}")
+    checker = importlib.import_module(f"satgrid.genres.{name}.checker")
     assert checker.__doc__, "the checker states the rules it checks"
     module = importlib.import_module(f"satgrid.genres.{name}")
     assert module.__doc__ and "rule" in module.__doc__.lower(), "the genre module states its rules"

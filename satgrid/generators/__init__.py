@@ -27,22 +27,21 @@ from typing import Any, Callable, Iterator
 from .. import api
 from ..errors import SatgridError, UnsupportedGenre
 from ..reader import Limits
-from . import sudoku
+from ..registry import GENRES
 
 
-def _optional(name: str):
-    """A sibling generator module if its file exists (import errors inside it are not hidden)."""
-    if importlib.util.find_spec(f"{__name__}.{name}") is None:
+def _generator(name: str):
+    """The genre's ``generator`` module (``satgrid/genres/<name>/generator.py``) if it has one
+    (import errors inside it are not hidden)."""
+    module = f"satgrid.genres.{name}.generator"
+    if importlib.util.find_spec(module) is None:
         return None
-    return importlib.import_module(f"{__name__}.{name}")
+    return importlib.import_module(module)
 
 
-slitherlink = _optional("slitherlink")
-nurikabe = _optional("nurikabe")
-
-#: Each genre's generator module (those whose files exist).
-MODULES = {name: module for name, module in
-           (("sudoku", sudoku), ("slitherlink", slitherlink), ("nurikabe", nurikabe)) if module}
+#: Each genre's generator module (the genres that have one).
+MODULES = {name: module for name in GENRES if (module := _generator(name)) is not None}
+sudoku = MODULES["sudoku"]  # (the genre branches below move into the genres)
 GENERATORS: dict[str, Callable[..., Any]] = {name: module.generate for name, module in MODULES.items()}
 
 FLAVOURS = ("normal", "hard")

@@ -126,13 +126,13 @@ from dataclasses import dataclass, field
 from itertools import compress, repeat
 from typing import Callable, Sequence
 
-from .. import api
-from ..errors import SatgridError
-from ..genres.slitherlink import SlitherlinkPuzzle, encode, sides, small_loop_lemma
-from ..grading import assess_clues, grading_session
-from ..queries import PuzzleQueries
-from ..session import Session
-from ..solver import DEFAULT_SOLVER
+from ... import api
+from ...errors import SatgridError
+from . import SlitherlinkPuzzle, encode, sides, small_loop_lemma
+from ...grading import assess_clues, grading_session
+from ...queries import PuzzleQueries
+from ...session import Session
+from ...solver import DEFAULT_SOLVER
 
 RATIOS = (33, 33, 34)
 #: The generator's options unless the caller gives some: minisat22 answered the removal

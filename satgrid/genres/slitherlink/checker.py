@@ -11,7 +11,7 @@ from typing import Sequence
 
 import networkx as nx
 
-from ..grid import Grid
+from satgrid.grid import Grid
 
 
 def check_slitherlink(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence, Union
 
-from ..grid import Grid
+from satgrid.grid import Grid
 
 ClueValue = Union[int, str]  # a size, or "?" for a number whose value is not given
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..grid import Grid
+from satgrid.grid import Grid
 
 
 def check_sudoku(

@@ -36,14 +36,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable, Union
 
-from .. import grid as geometry
-from ..checkers.nurikabe import check_nurikabe
-from ..cnf import Clause, VarPool, exactly
-from ..connectivity import ConnectedSubgraph, Keep, holds
-from ..encoding import ClueEncoding, Encoding
-from ..errors import SatgridError
-from ..puzzle import GivenSolution, Source, cell_name
-from ..reader import Record, number, split_on_blank_lines
+from ... import grid as geometry
+from .checker import check_nurikabe
+from ...cnf import Clause, VarPool, exactly
+from ...connectivity import ConnectedSubgraph, Keep, holds
+from ...encoding import ClueEncoding, Encoding
+from ...errors import SatgridError
+from ...puzzle import GivenSolution, Source, cell_name
+from ...reader import Record, number, split_on_blank_lines
 
 NAME = "nurikabe"
 SUMMARY = "Nurikabe: numbered white islands of their size, one connected black wall, no 2x2 black"

@@ -17,12 +17,12 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from .. import grid as geometry
-from ..checkers.sudoku import check_sudoku
-from ..cnf import PAIRWISE_AMO_LIMIT, VarPool, at_least, at_most
-from ..encoding import ClueEncoding, Encoding
-from ..puzzle import GivenSolution, Source, cell_name
-from ..reader import Record, is_decimal, number, split_on_blank_lines
+from ... import grid as geometry
+from .checker import check_sudoku
+from ...cnf import PAIRWISE_AMO_LIMIT, VarPool, at_least, at_most
+from ...encoding import ClueEncoding, Encoding
+from ...puzzle import GivenSolution, Source, cell_name
+from ...reader import Record, is_decimal, number, split_on_blank_lines
 
 NAME = "sudoku"
 SUMMARY = "Sudoku of any size n = h*w (4x4 ... 25x25); every row, column and box holds 1..n once"

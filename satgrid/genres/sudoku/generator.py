@@ -58,10 +58,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from .. import api
-from ..errors import SatgridError
-from ..genres.sudoku import DEFAULT_BOX, SudokuPuzzle
-from ..queries import PuzzleQueries
+from ... import api
+from ...errors import SatgridError
+from . import DEFAULT_BOX, SudokuPuzzle
+from ...queries import PuzzleQueries
 
 Grid = list[list[int]]
 

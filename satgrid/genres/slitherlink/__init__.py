@@ -28,14 +28,14 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Callable, ClassVar, Literal
 
-from .. import grid as geometry
-from ..checkers.slitherlink import check_slitherlink
-from ..cnf import Clause, VarPool, exactly
-from ..encoding import ClueEncoding, Encoding
-from ..grid import ORTHOGONAL, fixed_polyominoes
-from ..loop import SingleLoop
-from ..puzzle import GivenSolution, Source
-from ..reader import Record, number, split_on_blank_lines
+from ... import grid as geometry
+from .checker import check_slitherlink
+from ...cnf import Clause, VarPool, exactly
+from ...encoding import ClueEncoding, Encoding
+from ...grid import ORTHOGONAL, fixed_polyominoes
+from ...loop import SingleLoop
+from ...puzzle import GivenSolution, Source
+from ...reader import Record, number, split_on_blank_lines
 
 NAME = "slitherlink"
 SUMMARY = "Slitherlink (Loopy): one closed loop on the dot lattice; a cell's number counts its loop sides"

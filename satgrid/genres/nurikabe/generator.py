@@ -29,14 +29,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .. import api
-from ..checkers.nurikabe import check_nurikabe
-from ..errors import SatgridError
-from ..genres.nurikabe import NurikabePuzzle, encode
-from ..grading import assess
-from ..grid import Grid
-from ..queries import PuzzleQueries
-from ..session import Session
+from ... import api
+from .checker import check_nurikabe
+from ...errors import SatgridError
+from . import NurikabePuzzle, encode
+from ...grading import assess
+from ...grid import Grid
+from ...queries import PuzzleQueries
+from ...session import Session
 
 Cell = tuple[int, int]
 ISLANDS = (1, 6)
