@@ -41,6 +41,8 @@ class Genre:
     solution_from_json: Callable[..., Any]
     #: (variables, clauses) an encoding of a rows x cols grid is expected to have.
     estimate: Callable[..., tuple[int, int]]
+    #: The genre's module: optional parts are read from it by name (:data:`OPTIONAL`).
+    module: ModuleType | None = None
 
     @classmethod
     def from_module(cls, module: ModuleType) -> "Genre":
@@ -49,7 +51,29 @@ class Genre:
             module.encode, module.cache_key, module.decode, module.check, module.render,
             module.solution_json, module.puzzle_json, module.differences, module.EXAMPLES,
             module.puzzle_meta, module.puzzle_from_json, module.solution_from_json, module.estimate,
+            module,
         )
+
+    def part(self, name: str, default: Any = None) -> Any:
+        """An optional part of the genre's record (one of :data:`OPTIONAL`), or ``default``."""
+        assert name in OPTIONAL, name
+        return getattr(self.module, name, default)
+
+
+#: The optional parts of a genre record, module-level names in ``satgrid/genres/<name>/``:
+#:
+#: * ``ALIASES``: other names of the genre (``("loopy", "slither")``);
+#: * ``SUFFIXES``: file name endings that mean the genre's text format (``(".sdk",)``);
+#: * ``PUZZLINK``, ``PZPRV3``, ``TATHAM``, ``IPUZ``, ``PUZZLEKIT``: the genre's codec for that
+#:   format (the value types live in ``satgrid/formats/``);
+#: * ``DRAW``: the SVG drawing from generic parts (:mod:`satgrid.render_svg`);
+#: * ``STATE``: the partial-solution format of ``hint`` (:mod:`satgrid.grading`);
+#: * ``OPTIONS``: the genre's own command-line options (:mod:`satgrid.cli`);
+#: * ``SAMPLES``: golden samples (puzzle text, expected status, expected solution).
+#:
+#: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's generator.
+OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
+            "STATE", "OPTIONS", "SAMPLES")
 
 
 GENRES: dict[str, Genre] = {
