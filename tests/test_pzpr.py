@@ -21,7 +21,8 @@ from satgrid import api
 from satgrid.formats import puzzlink, pzprv3
 from satgrid.genres.nurikabe import NurikabePuzzle
 from satgrid.genres.slitherlink import SlitherlinkPuzzle
-from satgrid.genres.sudoku import SudokuPuzzle
+from satgrid.genres.sudoku import PUZZLINK_BOX, SudokuPuzzle
+from satgrid.registry import GENRES
 
 from .helpers import shared_file
 
@@ -62,7 +63,7 @@ def real_puzzles() -> list:
     for example in ("sudoku.txt", "nurikabe.txt", "slitherlink.txt"):
         puzzles += api.load([str(ROOT / "satgrid" / "data" / example)])
     return [p for p in puzzles if p.genre != "sudoku"
-            or puzzlink.SUDOKU_BOX.get(p.size) == (p.box_height, p.box_width)]
+            or PUZZLINK_BOX.get(p.size) == (p.box_height, p.box_width)]
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +101,7 @@ def test_the_real_puzzles_cover_all_three_genres(checked):
 def test_every_url_satgrid_writes_opens_in_pzpr_to_the_same_clues(checked):
     for puzzle, _, report, _, _ in checked:
         assert "error" not in report, report
-        assert report["pid"] == puzzlink.WRITE_PID[puzzle.genre]
+        assert report["pid"] == GENRES[puzzle.genre].part("PUZZLINK").pid
         assert (report["rows"], report["cols"]) == (puzzle.rows, puzzle.cols)
         assert report["clues"] == qnums(puzzle), puzzle.name
         # pzpr writes the same body back (only its address differs)
@@ -156,7 +157,7 @@ def test_random_grids_encode_as_pzpr_encodes_them():
         clues = tuple(tuple(rng.randint(0, 4) if rng.random() < density else None for _ in range(cols))
                       for _ in range(rows))
         puzzles.append(SlitherlinkPuzzle(clues))
-    for size, box in puzzlink.SUDOKU_BOX.items():
+    for size, box in PUZZLINK_BOX.items():
         puzzles.append(SudokuPuzzle(tuple(tuple(rng.randint(1, size) if rng.random() < 0.4 else None
                                                 for _ in range(size)) for _ in range(size)), *box))
     reports = run_pzpr([puzzlink.encode(p) for p in puzzles])

@@ -44,6 +44,7 @@ from ...encoding import ClueEncoding, Encoding
 from ...errors import SatgridError
 from ...puzzle import GivenSolution, Source, cell_name
 from ...reader import Record, number, split_on_blank_lines
+from ...formats import puzzlink, pzprv3
 
 NAME = "nurikabe"
 SUMMARY = "Nurikabe: numbered white islands of their size, one connected black wall, no 2x2 black"
@@ -581,3 +582,37 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
         variables += int(cells * max(10.0, 12 * bits - 20))
         clauses += int(cells * max(30.0, 30 * bits - 45))
     return variables, clauses
+
+
+# -- formats ------------------------------------------------------------------------------------
+def _from_url(cells: puzzlink.Cells) -> NurikabePuzzle:
+    return NurikabePuzzle(cells.numbers(1, cells.rows * cells.cols), "", cells.source)
+
+
+PUZZLINK = puzzlink.Codec(pids=("nurikabe",), body=puzzlink.NUMBERS, read=_from_url,
+                          write=lambda puzzle: puzzle.grid)
+
+#: pzprjs's answer marks in the one grid of a Nurikabe file: ``#`` shaded, ``+`` a dot (unshaded).
+_MARKS = {"#": "#", "+": "+"}
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[NurikabePuzzle, Solution | None]:
+    """One grid of numbers and marks (pzprjs's ``decodeCellQnumAns``); it holds an answer when a
+    cell is shaded."""
+    cells = grids["grid"]
+    puzzle = NurikabePuzzle(tuple(tuple(None if v in _MARKS else v for v in row) for row in cells), "",
+                            grids.source)
+    if not any(v == "#" for row in cells for v in row):
+        return puzzle, None
+    return puzzle, tuple("".join("#" if v == "#" else "." for v in row) for row in cells)
+
+
+def _to_pzprv3(puzzle: NurikabePuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
+    return {"grid": [[v if v is not None or solution is None else "#" if solution[r][c] == "#" else "+"
+                      for c, v in enumerate(row)] for r, row in enumerate(puzzle.grid)]}
+
+
+PZPRV3 = pzprv3.Codec(
+    pids=("nurikabe",),
+    sections=(pzprv3.Section("grid", pzprv3.clues(1, lambda rows, cols: rows * cols, _MARKS)),),
+    read=_from_pzprv3, write=_to_pzprv3)
