@@ -7,8 +7,8 @@ row.
 
 A genre with a puzz.link form declares, in its record (``satgrid/genres/<name>/__init__.py``)::
 
-    PUZZLINK = puzzlink.Codec(pids=("nurikabe",), body=puzzlink.NUMBERS,
-                              read=lambda cells: Puzzle(cells.numbers(1, cells.rows * cells.cols)),
+    PUZZLINK = puzzlink.Codec(pids=("mypid",), body=puzzlink.NUMBERS,
+                              read=lambda cells: MyPuzzle(cells.numbers(1, cells.rows * cells.cols)),
                               write=lambda puzzle: puzzle.grid)
 
 :func:`decode` and :func:`encode` find the codec through the registry (the pid, the puzzle's
@@ -298,7 +298,7 @@ class Codec:
     """A genre's puzz.link form, one value for both ways (the genre's ``PUZZLINK`` part).
 
     * ``pids``: the pzprjs puzzle types read as this genre; the first is the one written
-      (``("slither", "slitherlink")``). No two genres may share a pid.
+      (pzprjs's pid, then its other names such as the Kanpen one). No two genres share a pid.
     * ``body``: how the cells are written (:data:`NUMBERS`, :data:`FOUR`, :data:`CIRCLES`, or a
       :class:`Body` of the genre's own).
     * ``read(cells) -> puzzle``: the puzzle of a decoded grid (:class:`Cells`); it checks what
@@ -357,11 +357,23 @@ class Codec:
         return url if url[-1].isalnum() else url + "/"
 
 
-def codecs() -> dict[str, tuple[str, Codec]]:
-    """pid -> (genre name, codec), over the registry's genres with a ``PUZZLINK`` part."""
+def by_pid(part: str) -> dict[str, tuple[str, Any]]:
+    """pid -> (genre name, codec), over the registry's genres with the part ``part`` (a codec
+    with ``pids``); a pid two genres claim is an error in the registry (ValueError)."""
     from ..registry import with_part
 
-    return {pid: (g.name, codec) for g, codec in with_part("PUZZLINK") for pid in codec.pids}
+    out: dict[str, tuple[str, Any]] = {}
+    for g, codec in with_part(part):
+        for pid in codec.pids:
+            owner = out.setdefault(pid, (g.name, codec))[0]
+            if owner != g.name:
+                raise ValueError(f"{part} pid {pid!r} of genre {g.name} is already {owner}'s")
+    return out
+
+
+def codecs() -> dict[str, tuple[str, Codec]]:
+    """pid -> (genre name, codec), over the registry's genres with a ``PUZZLINK`` part."""
+    return by_pid("PUZZLINK")
 
 
 def codec_of(genre: str) -> Codec:

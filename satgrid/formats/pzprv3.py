@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..errors import ParseError, UnsupportedGenre
 from ..puzzle import Source
 from ..reader import number
-from .puzzlink import MAX_SIDE, check_sides
+from .puzzlink import MAX_SIDE, by_pid, check_sides
 
 Line = tuple[int, str]
 #: ``read(token, rows, cols) -> value``; a ValueError's message becomes the error at the token.
@@ -210,9 +210,7 @@ class Codec:
 
 def codecs() -> dict[str, tuple[str, Codec]]:
     """pid -> (genre name, codec), over the registry's genres with a ``PZPRV3`` part."""
-    from ..registry import with_part
-
-    return {pid: (g.name, codec) for g, codec in with_part("PZPRV3") for pid in codec.pids}
+    return by_pid("PZPRV3")
 
 
 # -- reading --------------------------------------------------------------------------------------

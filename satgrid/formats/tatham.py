@@ -114,16 +114,16 @@ def _nothing(game_id: GameId) -> None:
 class Codec:
     """A genre's Tatham game, one value for both ways (the genre's ``TATHAM`` part).
 
-    * ``game``, ``program``: the game's name and program (``"Solo"``, ``"sgt-solo"``);
+    * ``game``, ``program``: the game's name and program (as the sgt-puzzles package names it);
     * ``params(id) -> bool``: the params are a possible params string of the game;
     * ``fits(id) -> bool``: the description describes exactly the cells of the grid the params
       give (:func:`run_cells` counts);
     * ``decode(id) -> puzzle``, ``encode(puzzle) -> str``;
     * ``signs(id) -> bool``: the ID carries something only this game writes (default: nothing);
-    * ``marked``: the game always writes its sign in the params (Loopy's ``t0``), so an ID
+    * ``marked``: the game always writes its sign in the params (a tiling flag, say), so an ID
       without it is the game's only when nothing else fits;
     * ``hint``: how to write the game's IDs so that they are told apart, with ``{width}`` and
-      ``{height}`` (``"write Loopy IDs with t0 ({width}x{height}t0:...)"``);
+      ``{height}`` (``"write <game> IDs with <flag> ({width}x{height}<flag>:...)"``);
     * ``check(id)``: raise for params the game has but satgrid does not solve (variants, other
       tilings), once the ID is known to be this game's.
     """
@@ -221,7 +221,7 @@ def decode_runs(desc: str, cells: int, fail: Callable[[int, str], ParseError], g
                 separator: str = "", what: str = "the description") -> list[tuple[str | None, int]]:
     """The ``cells`` cells of a run-length description with multi-digit numbers, each as
     ``(number as written or None, index in desc)``; ``grid`` names the grid in errors (``"a 9x9 grid"``) and
-    ``what`` the description (``"a Solo description"``), which ``fail(index, message)`` raises:
+    ``what`` the description (``"a <game> description"``), which ``fail(index, message)`` raises:
     characters after the last cell, a run past it, a bad character, too few cells (at the end)."""
     out: list[tuple[str | None, int]] = []
     i = 0
