@@ -227,6 +227,11 @@ BODIES = {
                                                         rng.randint(256, 12287)])),
     "4-cell": (puzzlink.FOUR, lambda rng: rng.choice([None, None, None, "?", rng.randint(0, 4)])),
     "circle": (puzzlink.CIRCLES, lambda rng: rng.choice([None, None, 1, 2])),
+    # pzprjs's decodeNumber10 and decodeHitori, declared from parameters (puzzlink.numbers)
+    "number10": (puzzlink.numbers("number10", base=10, singles=10, wide=(), read_only=(), runs=("a", 26)),
+                 lambda rng: rng.choice([None, "?", rng.randint(0, 9)])),
+    "base36": (puzzlink.numbers("base36", base=36, wide=(("-", 2, 0),), read_only=(), unknown="%", runs=None,
+                                blank="."), lambda rng: rng.choice([None, "?", rng.randint(0, 40), rng.randint(0, 1295)])),
 }
 
 
@@ -251,6 +256,8 @@ def test_bodies_round_trip_random_grids(name):
     (puzzlink.FOUR, [0, None, 4, None, None, 1] + [None] * 24 + [3], "5ebzhd"),
     (puzzlink.CIRCLES, [1, 2, None, None, None, 1, 2], "f1i"),
     (puzzlink.CIRCLES, [2, 2, 2], "q"),
+    (BODIES["number10"][0], [None] * 27 + [7, "?"], "za7."),
+    (BODIES["base36"][0], [None, 35, 36, "?", 1295, 3], ".-0z-10%-zz3"),
 ])
 def test_bodies_write_as_pzprjs_writes(body, cells, text):
     assert body.encode(cells) == text
@@ -268,7 +275,8 @@ def test_bad_bodies(body, text, n, message):
         body.decode(text, n, _fail)
 
 
-@pytest.mark.parametrize("body, value", [(puzzlink.CIRCLES, 3), (puzzlink.FOUR, 5), (puzzlink.NUMBERS, 12288)])
+@pytest.mark.parametrize("body, value", [(puzzlink.CIRCLES, 3), (puzzlink.FOUR, 5), (puzzlink.NUMBERS, 12288),
+                                         (BODIES["number10"][0], 10), (BODIES["base36"][0], 1296)])
 def test_bodies_refuse_values_they_cannot_hold(body, value):
     with pytest.raises(UnsupportedGenre):
         body.encode([None, value])

@@ -185,3 +185,20 @@ def test_the_circle_body_reads_and_writes_as_pzpr_does():
         assert report["url"].split("?", 1)[1] == url.split("?", 1)[1]
         decoded, end = puzzlink.CIRCLES.decode(body, rows * cols, lambda i, m: AssertionError(m))
         assert [v for v, _ in decoded] == cells and end == len(body)
+
+
+def test_a_number_body_declared_from_parameters_reads_and_writes_as_pzpr_does():
+    """pzprjs's ``decodeHitori`` declared as ``puzzlink.numbers(...)``: pzpr opens the bodies it
+    writes to the same numbers and writes them back alike (numbers 16-35 left out: pzprjs writes
+    them as '-' and one digit, which its own decoder misreads)."""
+    body = puzzlink.numbers("base36", base=36, wide=(("-", 2, 0),), read_only=(), unknown="%", runs=None, blank=".")
+    rng = random.Random(13)
+    grids = []
+    for _ in range(30):
+        rows, cols = rng.randint(1, 12), rng.randint(1, 12)
+        grids.append((rows, cols, [rng.choice([None, "?", rng.randint(1, 15), rng.randint(36, 255)])
+                                   for _ in range(rows * cols)]))
+    urls = [f"https://puzz.link/p?hitori/{cols}/{rows}/{body.encode(cells)}" for rows, cols, cells in grids]
+    for (rows, cols, cells), url, report in zip(grids, urls, run_pzpr(urls)):
+        assert report["clues"] == [-1 if v is None else -2 if v == "?" else v for v in cells], url
+        assert report["url"].split("?", 1)[1].rstrip("/") == url.split("?", 1)[1]  # '/' after a '.' or '%'

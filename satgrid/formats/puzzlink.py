@@ -17,7 +17,8 @@ genre); nothing here knows a genre. The bodies (pzprjs ``src/variety-common/Enco
 
 * :data:`NUMBERS` (``decodeNumber16``): ``0``-``9``/``a``-``f`` a value 0-15, ``-hh`` 16-255,
   ``+hhh`` 256-4095, ``=hhh`` 4096+, ``%hhh``/``@hhh`` 8192+, ``*hhhh`` 12240+, ``$hhhhh``
-  77776+, ``.`` a ``?`` clue, ``g``-``z`` a run of 1-20 blank cells;
+  77776+, ``.`` a ``?`` clue, ``g``-``z`` a run of 1-20 blank cells; :func:`numbers` makes
+  pzprjs's other number bodies (``decodeNumber10``, ``decodeHitori``) from parameters;
 * :data:`FOUR` (``decode4Cell``, clues 0-4): ``0``-``4`` a clue, ``5``-``9`` a clue then one
   blank, ``a``-``e`` a clue then two blanks, ``g``-``z`` 1-20 blanks, ``.`` a ``?`` clue (``f``
   reads as one blank);
@@ -85,85 +86,120 @@ def _run(ch: str) -> int | None:
     return int(ch, 36) - 15 if "g" <= ch <= "z" else None
 
 
-def _blanks(count: int) -> str:
-    """A run of 1-20 blank cells: ``g``-``z``."""
-    return "0123456789abcdefghijklmnopqrstuvwxyz"[count + 15]
+def _with_runs(pieces: Sequence[str | None], runs: tuple[str, int] = ("g", 20)) -> str:
+    """Join the pieces of a body, runs of blank cells (``None``) as letters from ``runs[0]`` on
+    (1, 2, ... blanks) before the next piece, at most ``runs[1]`` a letter, as pzprjs's number
+    and 4-cell encoders do."""
+    out: list[str] = []
+    count, longest = 0, runs[1]
 
+    def letter(k: int) -> str:
+        return chr(ord(runs[0]) + k - 1)
 
-def _with_runs(pieces: Sequence[str | None]) -> str:
-    """Join the pieces of a body, runs of blank cells (``None``) as ``g``-``z`` before the next
-    piece (at most 20 a letter), as pzprjs's number and 4-cell encoders do."""
-    out, count = [], 0
     for piece in pieces:
         if piece is None:
             count += 1
         if count == 0:
-            out.append(piece)
-        elif piece is not None or count == 20:
-            out.append(_blanks(count) + (piece or ""))
+            out.append(piece or "")
+        elif piece is not None or count == longest:
+            out.append(letter(count) + (piece or ""))
             count = 0
     if count:
-        out.append(_blanks(count))
+        out.append(letter(count))
     return "".join(out)
 
 
-_WIDE = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192), "@": (3, 8192), "*": (4, 12240),
-         "$": (5, 77776)}
-_HEX = set("0123456789abcdef")
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+Wide = tuple[str, int, int]  # (prefix, digits after it, value of the first form)
 
 
-def decode_numbers(body: str, n: int, fail: Fail) -> tuple[list[tuple[Cell, int]], int]:
-    """The number body (``decodeNumber16``)."""
-    cells: list[tuple[Cell, int]] = []
-    i = 0
-    while i < len(body) and len(cells) < n:
-        ch = body[i]
-        if ch in _HEX:
-            cells.append((int(ch, 16), i))
-            i += 1
-        elif ch in _WIDE:
-            width, base = _WIDE[ch]
-            digits = body[i + 1: i + 1 + width]
-            if len(digits) < width or not set(digits) <= _HEX:
-                raise fail(i, f"{ch!r} must be followed by {width} hex digits, found {digits!r}")
-            cells.append((base + int(digits, 16), i))
-            i += 1 + width
-        elif ch == ".":
-            cells.append((UNKNOWN, i))
-            i += 1
-        elif (count := _run(ch)) is not None:
-            if len(cells) + count > n:
-                raise fail(i, f"a run of {count} blank cells goes past the {n} cells of the grid")
-            cells += [(None, i)] * count
-            i += 1
-        else:
-            raise fail(i, f"bad character {ch!r} in the puzzle body")
-    return cells, i
+def numbers(name: str, base: int = 16, singles: int = 16,
+            wide: Sequence[Wide] = (("-", 2, 0), ("+", 3, 0), ("=", 3, 4096), ("%", 3, 8192)),
+            read_only: Sequence[Wide] = (("@", 3, 8192), ("*", 4, 12240), ("$", 5, 77776)),
+            unknown: str | None = ".", runs: tuple[str, int] | None = ("g", 20),
+            blank: str | None = None) -> Body:
+    """A body of numbers, one cell a token, as pzprjs's number decoders write them (the defaults
+    are ``decodeNumber16``, :data:`NUMBERS`):
 
+    * a digit of ``base`` is its value (written for values below ``singles``);
+    * a ``wide`` prefix and its fixed count of base digits is ``first + the digits' value``;
+      the writer takes the first prefix whose range holds a value; ``read_only`` prefixes are
+      read, never written;
+    * ``unknown`` is a ``?`` clue;
+    * blanks: ``runs = (first letter, longest run)``, letters from ``first`` on being runs of
+      1, 2, ... blank cells (``("g", 20)``: ``g``-``z``), or ``blank``, one character a blank cell.
 
-def encode_numbers(cells: Sequence[Cell]) -> str:
-    """pzprjs's ``encodeNumber16``; wide values are zero-padded (its decoder reads fixed widths)."""
-    pieces: list[str | None] = []
-    for v in cells:
+    pzprjs's ``decodeNumber10`` is ``numbers(name, base=10, singles=10, wide=(), read_only=(),
+    runs=("a", 26))``; its ``decodeHitori`` is ``numbers(name, base=36, wide=(("-", 2, 0),),
+    read_only=(), unknown="%", runs=None, blank=".")``.
+    """
+    digits = _DIGITS[:base]
+    prefixes = {prefix: (width, first) for prefix, width, first in (*wide, *read_only)}
+    largest = max([singles - 1, *(first + base ** width - 1 for _, width, first in wide)])
+    kind = "hex" if base == 16 else f"base-{base}"
+
+    def run_length(ch: str) -> int | None:
+        if runs is None or len(ch) != 1:
+            return None
+        count = ord(ch) - ord(runs[0]) + 1
+        return count if 1 <= count <= runs[1] else None
+
+    def decode(body: str, n: int, fail: Fail) -> tuple[list[tuple[Cell, int]], int]:
+        cells: list[tuple[Cell, int]] = []
+        i = 0
+        while i < len(body) and len(cells) < n:
+            ch = body[i]
+            if ch in digits:
+                cells.append((digits.index(ch), i))
+                i += 1
+            elif ch in prefixes:
+                width, first = prefixes[ch]
+                text = body[i + 1: i + 1 + width]
+                if len(text) < width or not set(text) <= set(digits):
+                    raise fail(i, f"{ch!r} must be followed by {width} {kind} digits, found {text!r}")
+                cells.append((first + int(text, base), i))
+                i += 1 + width
+            elif ch == unknown:
+                cells.append((UNKNOWN, i))
+                i += 1
+            elif ch == blank:
+                cells.append((None, i))
+                i += 1
+            elif (count := run_length(ch)) is not None:
+                if len(cells) + count > n:
+                    raise fail(i, f"a run of {count} blank cells goes past the {n} cells of the grid")
+                cells += [(None, i)] * count
+                i += 1
+            else:
+                raise fail(i, f"bad character {ch!r} in the puzzle body")
+        return cells, i
+
+    def write(v: Cell) -> str | None:
         if v is None:
-            pieces.append(None)
-        elif v == UNKNOWN:
-            pieces.append(".")
-        elif not isinstance(v, int) or v < 0:
-            raise UnsupportedGenre(f"a puzz.link number body holds numbers 0 and up and '?', not {v!r}")
-        elif v < 16:
-            pieces.append(format(v, "x"))
-        elif v < 256:
-            pieces.append("-" + format(v, "02x"))
-        elif v < 4096:
-            pieces.append("+" + format(v, "03x"))
-        elif v < 8192:
-            pieces.append("=" + format(v - 4096, "03x"))
-        elif v < 12288:
-            pieces.append("%" + format(v - 8192, "03x"))
-        else:
-            raise UnsupportedGenre(f"a number {v} is too big for a puzz.link URL (12287 at most)")
-    return _with_runs(pieces)
+            return blank
+        if v == UNKNOWN and unknown is not None:
+            return unknown
+        if not isinstance(v, int) or v < 0:
+            raise UnsupportedGenre(f"a puzz.link {name} body holds numbers 0 and up"
+                                   + (" and '?'" if unknown is not None else "") + f", not {v!r}")
+        if v < singles:
+            return digits[v]
+        for prefix, width, first in wide:
+            if first <= v < first + base ** width:
+                value, text = v - first, ""
+                for _ in range(width):
+                    value, digit = divmod(value, base)
+                    text = digits[digit] + text
+                return prefix + text
+        raise UnsupportedGenre(f"a number {v} is too big for a puzz.link URL ({largest} at most)")
+
+    def encode(cells: Sequence[Cell]) -> str:
+        pieces = [write(v) for v in cells]
+        if runs is None:
+            return "".join(piece or "" for piece in pieces)
+        return _with_runs(pieces, runs)
+
+    return Body(name, decode, encode)
 
 
 def decode_four(body: str, n: int, fail: Fail) -> tuple[list[tuple[Cell, int]], int]:
@@ -249,8 +285,8 @@ def encode_circles(cells: Sequence[Cell]) -> str:
     return "".join(out)
 
 
-#: The number body: numbers 0-12287 (wider ones read), ``?``, runs of blanks.
-NUMBERS = Body("number", decode_numbers, encode_numbers)
+#: The number body (``decodeNumber16``): numbers 0-12287 (wider ones read), ``?``, runs of blanks.
+NUMBERS = numbers("number")
 #: The 4-cell body: clues 0-4 and ``?``, a clue absorbing one or two following blanks.
 FOUR = Body("4-cell", decode_four, encode_four)
 #: The circle body: 1 or 2 (the two kinds of circle) or blank, three cells a character.
