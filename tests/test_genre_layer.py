@@ -209,12 +209,14 @@ def test_two_genres_cannot_claim_one_alias():
 def test_two_genres_cannot_claim_one_pid_or_ending(monkeypatch, rings):
     nurikabe = registry.GENRES["nurikabe"].part("PUZZLINK")
     thief = SimpleNamespace(PUZZLINK=dataclasses.replace(RINGS.PUZZLINK, pids=("rings2", nurikabe.pid)),
-                            SUFFIXES=(".RINGS",))
+                            SUFFIXES=(".RINGS",), IPUZ=dataclasses.replace(RINGS.IPUZ, kind="http://ipuz.org/rings#2"))
     monkeypatch.setitem(registry.GENRES, "thief", dataclasses.replace(rings, name="thief", module=thief))
     with pytest.raises(ValueError, match="pid 'nurikabe' of genre thief is already nurikabe's"):
         puzzlink.codecs()
     with pytest.raises(ValueError, match="ending '.RINGS' of genre thief is already ringworld's"):
         formats.suffix_genres()
+    with pytest.raises(ValueError, match="kind 'http://ipuz.org/rings' of genre thief is already ringworld's"):
+        ipuz.codecs()
 
 
 # -- bodies ---------------------------------------------------------------------------------------

@@ -75,10 +75,17 @@ class Codec:
 
 
 def codecs() -> dict[str, Codec]:
-    """Genre name -> codec, over the registry's genres with an ``IPUZ`` part."""
+    """Genre name -> codec, over the registry's genres with an ``IPUZ`` part; a kind two genres
+    claim is an error in the registry (ValueError)."""
     from ..registry import with_part
 
-    return {g.name: codec for g, codec in with_part("IPUZ")}
+    out: dict[str, Codec] = {}
+    for g, codec in with_part("IPUZ"):
+        owner = next((name for name, other in out.items() if other.family == codec.family), None)
+        if owner is not None:
+            raise ValueError(f"ipuz kind {codec.family!r} of genre {g.name} is already {owner}'s")
+        out[g.name] = codec
+    return out
 
 
 def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[Any, Any]:
