@@ -70,13 +70,17 @@ class Genre:
 #: * ``STATE``: the partial-solution format of ``hint`` (:mod:`satgrid.grading`);
 #: * ``OPTIONS``: the genre's own command-line options (:mod:`satgrid.cli`);
 #: * ``SAMPLES``: golden samples (puzzle text, expected status, expected solution);
+#: * ``BLANK``, ``READ_CLUES``, ``SAMPLE``: what the generic generator needs
+#:   (:mod:`satgrid.generators.generic`): the puzzle of a size without clues, the puzzle with
+#:   every clue a solution supports, or a sampler of puzzles with every clue;
 #: * ``TEXT``: ``puzzle -> puzzle``, the puzzle as satgrid's text format writes it when that
 #:   differs from the puzzle itself (a symbol set the text grid cannot hold), for
 #:   :func:`satgrid.formats.text_of`.
 #:
-#: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's generator.
+#: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
+#: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
-            "STATE", "OPTIONS", "SAMPLES", "TEXT")
+            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT")
 
 
 GENRES: dict[str, Genre] = {
