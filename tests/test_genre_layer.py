@@ -147,6 +147,28 @@ def test_a_new_genre_reads_and_writes_pzprv3_with_its_answer(rings):
     assert (info.value.line, info.value.column) == (5, 5)
 
 
+def test_grids_of_borders_between_cells_read_and_write_as_pzprjs_does(monkeypatch, rings):
+    """Borders between cells (shapes (0, -1) and (-1, 0)): a one-column grid has no vertical
+    borders, which pzprjs writes as empty lines; the file is pzprjs's own for mashu/1/3/i."""
+    borders = dataclasses.replace(RINGS.PZPRV3, pids=("ringborders",), sections=(
+        pzprv3.Section("circle grid", pzprv3.clues(1, 2)),
+        pzprv3.Section("vertical borders", pzprv3.EDGES, (0, -1), answer=True),
+        pzprv3.Section("horizontal borders", pzprv3.EDGES, (-1, 0), answer=True)),
+        read=lambda g: (Rings(tuple(map(tuple, g["circle grid"]))),
+                        (g["vertical borders"], g["horizontal borders"]) if "vertical borders" in g else None),
+        write=lambda p, s: {"circle grid": p.grid, "vertical borders": s[0], "horizontal borders": s[1]})
+    monkeypatch.setattr(RINGS, "PZPRV3", borders)
+    column, answer = Rings(((2,), (None,), (None,))), ([[], [], []], [[0], [0]])
+    text = pzprv3.write(column, answer)
+    assert text == "pzprv3\nringborders\n3\n1\n2 \n. \n. \n\n\n\n0 \n0 \n"
+    [loaded] = pzprv3.read(text)
+    assert loaded.puzzle.grid == column.grid and loaded.solution == answer
+    row = Rings(((2, None, None),))
+    text = pzprv3.write(row, ([[0, 1]], []))
+    assert text == "pzprv3\nringborders\n1\n3\n2 . . \n0 1 \n"
+    assert pzprv3.read(text)[0].solution == ([[0, 1]], [])
+
+
 def test_a_new_genre_takes_part_in_game_id_detection(rings):
     game_id = "3x2q:1a2b1"  # '_' parts two adjacent numbers only
     assert tatham.game_of(game_id, None, "g", 1) == "ringworld"

@@ -114,7 +114,8 @@ class Section:
     * ``read``: the token reader (:func:`clues`, :func:`answers`, :data:`EDGES`, ...);
     * ``shape``: ``(extra rows, extra columns)`` over the puzzle's size: cells ``(0, 0)``, the
       vertical edges of the dot lattice ``(0, 1)``, its horizontal edges ``(1, 0)``, the borders
-      between cells ``(0, -1)`` and ``(-1, 0)``;
+      between cells ``(0, -1)`` and ``(-1, 0)`` (pzprjs's ``decodeBorderLine`` reads the vertical
+      ones first; a grid without columns is a row of empty lines, one without rows no line);
     * ``answer``: the grid belongs to the answer; a file may end before the first answer grid
       (a puzzle without its answer), not inside the answer;
     * ``version``: only files of this version hold the grid (``"pzprv3.1"``), else every file.
@@ -312,7 +313,8 @@ def _read_one(lines: list[Line], source: str, genre: str | None) -> Loaded:
                 break  # the file holds no answer
             in_answer = True
         height, width = rows + section.shape[0], cols + section.shape[1]
-        grid = cur.grid(height, width, section.name)
+        # a grid without columns is written as empty lines (pzprjs), which the reader skips
+        grid = cur.grid(height, width, section.name) if height and width else [[] for _ in range(height)]
         out = []
         for row in grid:
             read_row = []
