@@ -180,6 +180,20 @@ def test_a_new_genre_takes_part_in_game_id_detection(rings):
         tatham.decode("3x2q:1a2b1", genre="nurikabe")
 
 
+def test_a_game_without_signs_leaves_the_fallback_to_report_its_errors(monkeypatch, rings):
+    """A game whose params and descriptions look like the others' (no sign of its own): an ID
+    that fits no grid is still read as the fallback game's (its errors), one that fits several
+    names them all."""
+    monkeypatch.setattr(RINGS, "TATHAM", dataclasses.replace(RINGS.TATHAM, params=lambda gid: True,
+                                                             signs=lambda gid: False, marked=False))
+    with pytest.raises(ParseError, match="the description has 2 cells, a 9x9 grid has 81"):
+        tatham.decode("3x3:a2")
+    with pytest.raises(ParseError, match=r"fits all of Solo \(sudoku\), Loopy \(slitherlink\), Rings "
+                                         r"\(ringworld\): write Loopy IDs with t0 .*--genre sudoku\|slitherlink\|ringworld"):
+        tatham.decode("1x1:1")
+    assert tatham.decode("3x2:1a2b1", genre="ringworld").grid == GRID
+
+
 def test_a_new_genre_reads_and_writes_its_ipuz_kind(rings):
     text = ipuz.write(Rings(GRID))
     assert '"kind": ["http://ipuz.org/rings#1"]' in text

@@ -18,7 +18,7 @@ writer. Which game an ID belongs to, over the genres with a codec (:func:`game_o
    them, first);
 4. a seed that several games could own is an error (only the game can expand it);
 5. else the only game whose grid the description fits exactly; several is an error naming them;
-6. else the one game that writes no sign (its errors are the ones reported).
+6. else the game declared the ``fallback`` (its errors are the ones reported), or an error.
 
 Never a guess: an ID two games read alike is an error that says how to tell them apart.
 """
@@ -124,6 +124,9 @@ class Codec:
       without it is the game's only when nothing else fits;
     * ``hint``: how to write the game's IDs so that they are told apart, with ``{width}`` and
       ``{height}`` (``"write <game> IDs with <flag> ({width}x{height}<flag>:...)"``);
+    * ``fallback``: an ID whose params this game has but whose description fits no game's grid
+      is read as this game's, so that its reader reports what is wrong (one genre at most: the
+      game whose IDs carry no sign at all);
     * ``check(id)``: raise for params the game has but satgrid does not solve (variants, other
       tilings), once the ID is known to be this game's.
     """
@@ -137,6 +140,7 @@ class Codec:
     signs: Callable[[GameId], bool] = _never
     marked: bool = False
     hint: str = ""
+    fallback: bool = False
     check: Callable[[GameId], None] = _nothing
 
 
@@ -190,11 +194,12 @@ def _choose(gid: GameId, games: dict[str, Codec]) -> str:
     if len(fits) > 1:
         hints = "".join(codec.hint.format(width=gid.width, height=gid.height or gid.width) + " or "
                         for codec in fits.values() if codec.hint)
-        raise gid.error(f"{gid.params!r} fits both {_named(fits, ' and ')}: {hints}pass --genre "
-                        f"{'|'.join(fits)}", gid.lead + 1)
-    bare = [name for name, codec in own.items() if not codec.marked]
-    if len(bare) == 1:
-        return bare[0]
+        games = _named(fits, " and ") if len(fits) == 2 else _named(fits, ", ")
+        raise gid.error(f"{gid.params!r} fits {'both' if len(fits) == 2 else 'all of'} {games}: {hints}pass "
+                        f"--genre {'|'.join(fits)}", gid.lead + 1)
+    fallback = [name for name, codec in own.items() if codec.fallback]
+    if len(fallback) == 1:
+        return fallback[0]
     raise gid.error(f"{gid.id!r} is no {_named(own, ' or ')} game ID: its description fits none of their grids",
                     gid.lead + 1)
 
