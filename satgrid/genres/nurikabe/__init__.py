@@ -581,3 +581,18 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
         variables += int(cells * max(10.0, 12 * bits - 20))
         clauses += int(cells * max(30.0, 30 * bits - 45))
     return variables, clauses
+
+
+# -- drawing and hints ---------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+
+
+def DRAW(puzzle: NurikabePuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The grid, numbers (``?`` as is), shaded cells black, unshaded solution cells dotted."""
+    numbers = puzzle.numbers()
+    out = svg.cells(puzzle, marks, numbers)
+    if solution is not None:
+        cells = geometry.Grid.of(puzzle.rows, puzzle.cols).cells
+        out += svg.shaded([p for p in cells if solution[p[0]][p[1]] == "#"], marks)
+        out += svg.dotted([p for p in cells if solution[p[0]][p[1]] != "#" and p not in numbers])
+    return [*out, *svg.border(puzzle), *svg.givens({k: str(v) for k, v in numbers.items()})]

@@ -491,3 +491,18 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
         return edges, 8 * cells + 1
     bits = math.log2(max(cells, 2))
     return int(cells * (25 + 3.5 * bits)), int(cells * (80 + 8.5 * bits))
+
+
+# -- drawing and hints ---------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+
+
+def DRAW(puzzle: SlitherlinkPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The dot lattice, clues, the loop as thick lines."""
+    clues = puzzle.clues()
+    out = svg.highlights(clues, marks)
+    if solution is not None:
+        horizontal, vertical = solution
+        out += svg.edge_lines([key for key in geometry.Grid.of(puzzle.rows, puzzle.cols).edge_keys
+                               if (horizontal if key[0] == "h" else vertical)[key[1]][key[2]]], marks)
+    return [*out, *svg.lattice(puzzle), *svg.givens({k: str(v) for k, v in clues.items()}, svg.CELL * 0.55)]

@@ -404,3 +404,23 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     if n <= PAIRWISE_AMO_LIMIT:
         return n ** 3, groups * (1 + n * (n - 1) // 2)
     return n ** 3 + groups * (n - 1), groups * (1 + 3 * n - 4)
+
+
+# -- drawing and hints ---------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+
+
+def DRAW(puzzle: SudokuPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """Thin cell lines, bold box lines and border; givens bold, solution digits blue."""
+    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
+    size = svg.CELL * (0.6 if n <= 9 or puzzle.symbols else 0.45)
+
+    def label(d: int) -> str:
+        return puzzle.symbols[d - 1] if puzzle.symbols else str(d)
+
+    clues = puzzle.clues()
+    found = {} if solution is None else {(r, c): label(solution[r][c]) for r in range(n) for c in range(n)
+                                         if (r, c) not in clues and solution[r][c]}
+    return [*svg.cells(puzzle, marks, clues), *svg.room_borders(puzzle, lambda r, c: (r // h, c // w)),
+            *svg.border(puzzle), *svg.givens({k: label(d) for k, d in clues.items()}, size),
+            *svg.values(found, marks, size)]
