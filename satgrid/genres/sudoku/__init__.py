@@ -408,6 +408,8 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
 
 # -- drawing and hints ---------------------------------------------------------------------------
 from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+from ...errors import ParseError  # noqa: E402
+from ...grading import StateFormat  # noqa: E402
 
 
 def DRAW(puzzle: SudokuPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
@@ -424,3 +426,27 @@ def DRAW(puzzle: SudokuPuzzle, solution: Solution | None, marks: svg.Marks) -> l
     return [*svg.cells(puzzle, marks, clues), *svg.room_borders(puzzle, lambda r, c: (r // h, c // w)),
             *svg.border(puzzle), *svg.givens({k: label(d) for k, d in clues.items()}, size),
             *svg.values(found, marks, size)]
+
+
+def _read_state(puzzle: SudokuPuzzle, text: str, source: str) -> dict:
+    """A hint's partial state: the grid with more digits filled in, read as a puzzle of the same
+    box shape and symbols."""
+    from ... import api  # the api imports the registry, which imports this module
+
+    meta = {"box": f"{puzzle.box_height}x{puzzle.box_width}", "symbols": puzzle.symbols}
+    found = api.load_text(text, source, NAME, meta)
+    if len(found) != 1 or found[0].size != puzzle.size:
+        raise ParseError(source, None, f"expected one {puzzle.size}x{puzzle.size} Sudoku grid as the state")
+    return {("digit", r, c, d): True for (r, c), d in found[0].clues().items()}
+
+
+def _describe(puzzle: SudokuPuzzle, key, value: bool) -> str:
+    _, r, c, d = key
+    symbol = puzzle.symbols[d - 1] if puzzle.symbols else str(d)
+    return f"{cell_name(r, c)} is {'' if value else 'not '}{symbol}"
+
+
+STATE = StateFormat(_read_state, _describe, lambda key, value: value,
+                    "the grid with more digits filled in ('.' or '0' undecided)",
+                    lambda p: {("digit", r, c, d): True for (r, c), d in p.clues().items()},
+                    clue="given")
