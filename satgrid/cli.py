@@ -454,8 +454,7 @@ def _generated_text(item: Any) -> str:
     facts["minimal"] = "yes" if r.minimal else "no"
     if item.grade is not None:
         facts["grade"] = item.grade
-    if "paper_level" in item.extra:
-        facts["paper-level"] = item.extra["paper_level"]
+    facts.update({key.replace("_", "-"): value for key, value in item.extra.items()})
     facts["seed"] = item.seed
     return formats.block_of(p, r.id, facts)
 
