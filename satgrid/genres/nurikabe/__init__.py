@@ -586,6 +586,7 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
 # -- drawing and hints ---------------------------------------------------------------------------
 from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
 from ...errors import ParseError  # noqa: E402
+from ...genre_options import GENERATE, Option, numbers  # noqa: E402
 from ...grading import StateFormat, state_lines  # noqa: E402
 
 
@@ -633,3 +634,9 @@ def _describe(puzzle: NurikabePuzzle, key, value: bool) -> str:
 STATE = StateFormat(_read_state, _describe, lambda key, value: True,
                     "the grid: '#' black, '.' (or '+') white, '?' undecided, numbers as in the puzzle",
                     lambda p: {("black", *cell): False for cell in p.numbers()})
+
+
+OPTIONS = (
+    Option("--islands", "Nurikabe: the island sizes of the random solution [default: 1-6].",
+           GENERATE, numbers("-", 2, "2-5"), "LO-HI"),
+)

@@ -409,6 +409,7 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
 # -- drawing and hints ---------------------------------------------------------------------------
 from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
 from ...errors import ParseError  # noqa: E402
+from ...genre_options import GENERATE, INPUT, Option, whole_number  # noqa: E402
 from ...grading import StateFormat  # noqa: E402
 
 
@@ -450,3 +451,17 @@ STATE = StateFormat(_read_state, _describe, lambda key, value: value,
                     "the grid with more digits filled in ('.' or '0' undecided)",
                     lambda p: {("digit", r, c, d): True for (r, c), d in p.clues().items()},
                     clue="given")
+
+
+def _level(text: str) -> int:
+    from .generator import LEVELS  # the generator imports the api, which imports the registry
+
+    return whole_number(min(LEVELS), max(LEVELS))(text)
+
+
+OPTIONS = (
+    Option("--symbols", "Sudoku symbol set, e.g. 123456789ABCDEFG for 16x16.", INPUT),
+    Option("--box", "Sudoku box shape HxW (height x width), e.g. 2x3.", INPUT),
+    Option("--level", "Sudoku level: 1 extremely easy ... 5 evil (clue-minimal) [default: 5].",
+           GENERATE, _level, "N"),
+)
