@@ -29,7 +29,7 @@ class Option:
     #: The flag, ``--ratios``; the value's name (generator keyword, header key) drops the dashes
     #: and writes inner ``-`` as ``_``.
     flag: str
-    #: The help line (a genre's option may name its genre: ``Sudoku box shape HxW``).
+    #: The help line (a genre's option may name its genre).
     help: str
     #: The commands it is an option of (:data:`INPUT`, :data:`GENERATE`, or some of them).
     commands: tuple[str, ...]

@@ -11,7 +11,7 @@ The ladder (``encodings/grading.md`` has the definitions, examples and reference
 * **level 1**: failed-literal probing to a fixpoint fixes them all: for every unfixed primary
   literal ``l``, propagate the clues with ``l``; a conflict proves ``not l``, which is kept, and
   the probing repeats until nothing changes (Freeman's POSIT "failed literals"; Lynce and
-  Ouaknine, "Sudoku as a SAT problem", 2006, graded Sudokus by these same steps).
+  Ouaknine, ISAIM 2006, graded puzzles by these same steps: encodings/grading.md).
 * **level 2**: neither does; the puzzle needs search (or has no unique solution).
 
 Grades do not depend on history: a grade runs on a solver that only ever propagates (it never
@@ -118,7 +118,7 @@ class Ladder:
 
         The rules name their cuts' fresh variables from a scratch pool (placeholders above every
         real variable); only kept cuts get real ones. Otherwise every probe would spend a fresh
-        variable on every path segment (10x10 Slitherlink: about 2,500 a grade), and the
+        variable on every path segment (a 10x10 loop puzzle: about 2,500 a grade), and the
         session's variable count, which sizes every partial assignment, would grow without end.
         """
         top, added = self.pool.top, False

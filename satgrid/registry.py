@@ -70,10 +70,12 @@ class Genre:
 #: * ``STATE``: the partial-solution format of ``hint`` (:mod:`satgrid.grading`);
 #: * ``OPTIONS``: the genre's own command-line options (:mod:`satgrid.cli`);
 #: * ``SAMPLES``: golden samples (puzzle text, expected status, expected solution).
+#: * ``GUESS``: ``(record) -> bool``, whether a text without a genre header is in the genre's
+#:   own format (:func:`satgrid.api.load_text` takes the one genre that claims it).
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's generator.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
-            "STATE", "OPTIONS", "SAMPLES")
+            "STATE", "OPTIONS", "SAMPLES", "GUESS")
 
 
 GENRES: dict[str, Genre] = {

@@ -147,7 +147,7 @@ def border(puzzle: Any) -> list[str]:
 
 def room_borders(puzzle: Any, room: Callable[[int, int], Hashable]) -> list[str]:
     """Bold lines (class ``box``) between side-neighbouring cells of different rooms (``room(r, c)``
-    names a cell's room: a Sudoku box, a region), each maximal straight run one line."""
+    names a cell's room: a box, a region), each maximal straight run one line."""
     rows, cols = puzzle.rows, puzzle.cols
     out = []
 

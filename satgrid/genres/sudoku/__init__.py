@@ -465,3 +465,12 @@ OPTIONS = (
     Option("--level", "Sudoku level: 1 extremely easy ... 5 evil (clue-minimal) [default: 5].",
            GENERATE, _level, "N"),
 )
+
+
+def GUESS(record: Record) -> bool:
+    """The line format is recognisable without a header: every line one word of 16 or more
+    symbols, and not a square grid (which could be another genre)."""
+    words = [t.split() for _, t in record.lines if t.strip()]
+    widths = {len(w[0]) for w in words if len(w) == 1}
+    square = len(widths) == 1 and len(words) in widths
+    return bool(words) and all(len(w) == 1 for w in words) and min(widths) >= 16 and not square
