@@ -56,7 +56,7 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
     if second is not None:
         diff = set(g.differences(puzzle, solution, second))
     marks = Marks(frozenset(diff), frozenset(redundant))
-    what = "edges" if any(map(is_edge, diff)) else "cells"
+    what = "edges" if any(map(is_edge, diff)) else "links" if any(map(_is_link, diff)) else "cells"
     if captions is None and second is not None:
         captions = ("solution 1", f"solution 2 ({len(diff)} {what} differ)")
     title_lines: list[str] = []
@@ -105,6 +105,11 @@ class Marks:
 
 
 # -- generic parts: each returns SVG elements in panel coordinates --------------------------------
+def _is_link(key: tuple) -> bool:
+    """Whether a part key is a link ``(p, q)`` between two cells (:func:`centre_lines`)."""
+    return len(key) == 2 and all(isinstance(p, tuple) for p in key)
+
+
 def _centre(r: int, c: int) -> tuple[float, float]:
     return c * CELL + CELL / 2, r * CELL + CELL / 2
 

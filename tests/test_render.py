@@ -234,6 +234,7 @@ def test_a_genre_draws_circles_and_a_centre_loop_from_the_parts(pearl_genre):
     differ = set(pearl_genre.differences(puzzle, RING, SMALL))
     assert len(by_class(left, "diff")) == len({tuple(sorted(x)) for x in RING} & differ) == 6
     assert len(by_class(right, "diff")) == len({tuple(sorted(x)) for x in SMALL} & differ) == 2
+    assert "solution 2 (8 links differ)" in render_svg.svg(puzzle, RING, SMALL)
 
 
 def test_a_genre_without_a_drawing_is_a_clear_error(pearl_genre, monkeypatch):
