@@ -819,7 +819,10 @@ def _add_genre_options() -> dict[str, dict[str, tuple[str, list[str]]]]:
                 declared.setdefault(command, {}).setdefault(option.name, []).append((name, option))
     added: dict[str, dict[str, tuple[str, list[str]]]] = {}
     for command, options in declared.items():
-        cmd = main.commands[command]
+        cmd = main.commands.get(command)
+        if cmd is None:
+            owner, option = next(iter(options.values()))[0]
+            raise ValueError(f"{owner}'s option {option.flag} names no command {command!r}")
         taken = {flag for param in cmd.params for flag in param.opts}
         for key, owners in options.items():
             flag, metavar = owners[0][1].flag, owners[0][1].metavar
