@@ -413,19 +413,20 @@ from ...genre_options import GENERATE, INPUT, Option, whole_number  # noqa: E402
 from ...grading import StateFormat  # noqa: E402
 
 
+def _label(puzzle: SudokuPuzzle, d: int) -> str:
+    """Value ``d`` as the puzzle writes it (its symbol, else the number)."""
+    return puzzle.symbols[d - 1] if puzzle.symbols else str(d)
+
+
 def DRAW(puzzle: SudokuPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
     """Thin cell lines, bold box lines and border; givens bold, solution digits blue."""
     n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
     size = svg.CELL * (0.6 if n <= 9 or puzzle.symbols else 0.45)
-
-    def label(d: int) -> str:
-        return puzzle.symbols[d - 1] if puzzle.symbols else str(d)
-
     clues = puzzle.clues()
-    found = {} if solution is None else {(r, c): label(solution[r][c]) for r in range(n) for c in range(n)
-                                         if (r, c) not in clues and solution[r][c]}
+    found = {} if solution is None else {(r, c): _label(puzzle, solution[r][c]) for r in range(n)
+                                         for c in range(n) if (r, c) not in clues and solution[r][c]}
     return [*svg.cells(puzzle, marks, clues), *svg.room_borders(puzzle, lambda r, c: (r // h, c // w)),
-            *svg.border(puzzle), *svg.givens({k: label(d) for k, d in clues.items()}, size),
+            *svg.border(puzzle), *svg.givens({k: _label(puzzle, d) for k, d in clues.items()}, size),
             *svg.values(found, marks, size)]
 
 
@@ -443,8 +444,7 @@ def _read_state(puzzle: SudokuPuzzle, text: str, source: str) -> dict:
 
 def _describe(puzzle: SudokuPuzzle, key, value: bool) -> str:
     _, r, c, d = key
-    symbol = puzzle.symbols[d - 1] if puzzle.symbols else str(d)
-    return f"{cell_name(r, c)} is {'' if value else 'not '}{symbol}"
+    return f"{cell_name(r, c)} is {'' if value else 'not '}{_label(puzzle, d)}"
 
 
 STATE = StateFormat(_read_state, _describe, lambda key, value: value,
