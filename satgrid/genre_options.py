@@ -44,7 +44,7 @@ class Option:
         return self.flag.lstrip("-").replace("-", "_")
 
 
-def numbers(sep: str, count: int, example: str) -> Callable[[str], tuple[int, ...]]:
+def whole_numbers(sep: str, count: int, example: str) -> Callable[[str], tuple[int, ...]]:
     """A parser of ``count`` non-negative whole numbers joined by ``sep`` (``33/33/34``)."""
 
     def parse(text: str) -> tuple[int, ...]:

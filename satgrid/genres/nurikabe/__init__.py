@@ -586,7 +586,7 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
 # -- drawing and hints ---------------------------------------------------------------------------
 from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
 from ...errors import ParseError  # noqa: E402
-from ...genre_options import GENERATE, Option, numbers  # noqa: E402
+from ...genre_options import GENERATE, Option, whole_numbers  # noqa: E402
 from ...grading import StateFormat, state_lines  # noqa: E402
 
 
@@ -638,5 +638,5 @@ STATE = StateFormat(_read_state, _describe, lambda key, value: True,
 
 OPTIONS = (
     Option("--islands", "Nurikabe: the island sizes of the random solution [default: 1-6].",
-           GENERATE, numbers("-", 2, "2-5"), "LO-HI"),
+           GENERATE, whole_numbers("-", 2, "2-5"), "LO-HI"),
 )

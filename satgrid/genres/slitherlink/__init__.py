@@ -496,7 +496,7 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
 # -- drawing and hints ---------------------------------------------------------------------------
 from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
 from ...errors import ParseError  # noqa: E402
-from ...genre_options import GENERATE, Option, numbers  # noqa: E402
+from ...genre_options import GENERATE, Option, whole_numbers  # noqa: E402
 from ...grading import StateFormat, state_lines  # noqa: E402
 from ...puzzle import cell_name  # noqa: E402
 
@@ -558,5 +558,5 @@ STATE = StateFormat(_read_state, _describe, lambda key, value: True,
 OPTIONS = (
     Option("--ratios", "Slitherlink: weights of the loop-growth rules shrink/extend/fatten "
            "[default: 33/33/34; 33/67/0 tight corridors, 33/7/60 broad loops].",
-           GENERATE, numbers("/", 3, "33/33/34"), "A/B/C"),
+           GENERATE, whole_numbers("/", 3, "33/33/34"), "A/B/C"),
 )
