@@ -75,12 +75,14 @@ class Genre:
 #:   every clue a solution supports, or a sampler of puzzles with every clue;
 #: * ``TEXT``: ``puzzle -> puzzle``, the puzzle as satgrid's text format writes it when that
 #:   differs from the puzzle itself (a symbol set the text grid cannot hold), for
-#:   :func:`satgrid.formats.text_of`.
+#:   :func:`satgrid.formats.text_of`;
+#: * ``GUESS``: ``(record) -> bool``, whether a text without a genre header is in the genre's
+#:   own format (:func:`satgrid.api.load_text` takes the one genre that claims it).
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
-            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT")
+            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS")
 
 
 GENRES: dict[str, Genre] = {

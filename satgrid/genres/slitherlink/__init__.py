@@ -588,3 +588,72 @@ TATHAM = tatham.Codec(
     fits=lambda gid: tatham.run_cells(gid.desc, digits=True) == (_loopy_cells(gid), None),
     decode=decode_loopy, encode=encode_loopy, signs=lambda gid: "t" in gid.flags, marked=True,
     hint="write Loopy IDs with t0 ({width}x{height}t0:...)", check=_loopy_tiling)
+
+
+# -- drawing and hints ---------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+from ...errors import ParseError  # noqa: E402
+from ...genre_options import GENERATE, Option, whole_numbers  # noqa: E402
+from ...grading import StateFormat, state_lines  # noqa: E402
+from ...puzzle import cell_name  # noqa: E402
+
+
+def DRAW(puzzle: SlitherlinkPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The dot lattice, clues, the loop as thick lines."""
+    clues = puzzle.clues()
+    out = svg.highlights(clues, marks)
+    if solution is not None:
+        horizontal, vertical = solution
+        out += svg.edge_lines([key for key in geometry.Grid.of(puzzle.rows, puzzle.cols).edge_keys
+                               if (horizontal if key[0] == "h" else vertical)[key[1]][key[2]]], marks)
+    return [*out, *svg.lattice(puzzle), *svg.givens({k: str(v) for k, v in clues.items()}, svg.CELL * 0.55)]
+
+
+def _read_state(puzzle: SlitherlinkPuzzle, text: str, source: str) -> dict:
+    """A hint's partial state: the dot lattice as :func:`render` prints it, ``-``/``|`` on the
+    loop, ``x`` crossed, blank (or ``?``) undecided."""
+    rows, cols = puzzle.rows, puzzle.cols
+    lines = state_lines(text)
+    while lines and not lines[-1][1].strip():
+        lines.pop()
+    if len(lines) != 2 * rows + 1:
+        raise ParseError(source, None, f"the state has {len(lines)} lines; a {rows}x{cols} lattice "
+                                       f"has {2 * rows + 1} ('+' dots, '-'/'|' on, 'x' crossed, blank undecided)")
+    state = {}
+    for index, (n, line) in enumerate(lines):
+        line = line.ljust(2 * cols + 1)
+        i, horizontal = divmod(index, 2)
+        positions = range(1, 2 * cols, 2) if horizontal == 0 else range(0, 2 * cols + 1, 2)
+        on = "-" if horizontal == 0 else "|"
+        for j, pos in enumerate(positions):
+            ch = line[pos]
+            key = ("edge", "h", i, j) if horizontal == 0 else ("edge", "v", i, j)
+            if ch == on:
+                state[key] = True
+            elif ch in "xX":
+                state[key] = False
+            elif ch not in " ?":
+                raise ParseError(source, n, f"{ch!r} is not an edge mark: use '{on}' (on the loop), "
+                                            "'x' (crossed) or a blank (undecided)", pos + 1)
+    return state
+
+
+def _describe(puzzle: SlitherlinkPuzzle, key, value: bool) -> str:
+    _, kind, i, j = key
+    if kind == "h":
+        where = f"top of {cell_name(i, j)}" if i < puzzle.rows else f"bottom of {cell_name(i - 1, j)}"
+    else:
+        where = f"left of {cell_name(i, j)}" if j < puzzle.cols else f"right of {cell_name(i, j - 1)}"
+    return f"the edge at the {where} is {'on the loop' if value else 'crossed'}"
+
+
+STATE = StateFormat(_read_state, _describe, lambda key, value: True,
+                    "the dot lattice as 'solve' prints it: '+' dots, '-' and '|' edges on the loop, "
+                    "'x' crossed, blank (or '?') undecided")
+
+
+OPTIONS = (
+    Option("--ratios", "Slitherlink: weights of the loop-growth rules shrink/extend/fatten "
+           "[default: 33/33/34; 33/67/0 tight corridors, 33/7/60 broad loops].",
+           GENERATE, whole_numbers("/", 3, "33/33/34"), "A/B/C"),
+)

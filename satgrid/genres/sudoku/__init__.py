@@ -668,3 +668,73 @@ def text_form(puzzle: SudokuPuzzle) -> SudokuPuzzle:
 
 
 TEXT = text_form
+
+
+# -- drawing and hints ---------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+from ...errors import ParseError  # noqa: E402
+from ...genre_options import GENERATE, INPUT, Option, whole_number  # noqa: E402
+from ...grading import StateFormat  # noqa: E402
+
+
+def _label(puzzle: SudokuPuzzle, d: int) -> str:
+    """Value ``d`` as the puzzle writes it (its symbol, else the number)."""
+    return puzzle.symbols[d - 1] if puzzle.symbols else str(d)
+
+
+def DRAW(puzzle: SudokuPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """Thin cell lines, bold box lines and border; givens bold, solution digits blue."""
+    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
+    size = svg.CELL * (0.6 if n <= 9 or puzzle.symbols else 0.45)
+    clues = puzzle.clues()
+    found = {} if solution is None else {(r, c): _label(puzzle, solution[r][c]) for r in range(n)
+                                         for c in range(n) if (r, c) not in clues and solution[r][c]}
+    return [*svg.cells(puzzle, marks, clues), *svg.room_borders(puzzle, lambda r, c: (r // h, c // w)),
+            *svg.border(puzzle), *svg.givens({k: _label(puzzle, d) for k, d in clues.items()}, size),
+            *svg.values(found, marks, size)]
+
+
+def _read_state(puzzle: SudokuPuzzle, text: str, source: str) -> dict:
+    """A hint's partial state: the grid with more digits filled in, read as a puzzle of the same
+    box shape and symbols."""
+    from ... import api  # the api imports the registry, which imports this module
+
+    meta = {"box": f"{puzzle.box_height}x{puzzle.box_width}", "symbols": puzzle.symbols}
+    found = api.load_text(text, source, NAME, meta)
+    if len(found) != 1 or found[0].size != puzzle.size:
+        raise ParseError(source, None, f"expected one {puzzle.size}x{puzzle.size} Sudoku grid as the state")
+    return {("digit", r, c, d): True for (r, c), d in found[0].clues().items()}
+
+
+def _describe(puzzle: SudokuPuzzle, key, value: bool) -> str:
+    _, r, c, d = key
+    return f"{cell_name(r, c)} is {'' if value else 'not '}{_label(puzzle, d)}"
+
+
+STATE = StateFormat(_read_state, _describe, lambda key, value: value,
+                    "the grid with more digits filled in ('.' or '0' undecided)",
+                    lambda p: {("digit", r, c, d): True for (r, c), d in p.clues().items()},
+                    clue="given")
+
+
+def _level(text: str) -> int:
+    from .generator import LEVELS  # the generator imports the api, which imports the registry
+
+    return whole_number(min(LEVELS), max(LEVELS))(text)
+
+
+OPTIONS = (
+    Option("--symbols", "Sudoku symbol set, e.g. 123456789ABCDEFG for 16x16.", INPUT),
+    Option("--box", "Sudoku box shape HxW (height x width), e.g. 2x3.", INPUT),
+    Option("--level", "Sudoku level: 1 extremely easy ... 5 evil (clue-minimal) [default: 5].",
+           GENERATE, _level, "N"),
+)
+
+
+def GUESS(record: Record) -> bool:
+    """The line format is recognisable without a header: every line one word of 16 or more
+    symbols, and not a square grid (which could be another genre)."""
+    words = [t.split() for _, t in record.lines if t.strip()]
+    widths = {len(w[0]) for w in words if len(w) == 1}
+    square = len(widths) == 1 and len(words) in widths
+    return bool(words) and all(len(w) == 1 for w in words) and min(widths) >= 16 and not square
