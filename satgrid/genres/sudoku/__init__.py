@@ -19,8 +19,10 @@ from typing import ClassVar
 
 from ... import grid as geometry
 from .checker import check_sudoku
-from ...cnf import PAIRWISE_AMO_LIMIT, VarPool, at_least, at_most
-from ...encoding import ClueEncoding, Encoding
+from ...cnf import PAIRWISE_AMO_LIMIT
+from ...encoding import Encoding
+from ...grid import Cell
+from ...model import Clue, Model, read_numbers
 from ...puzzle import GivenSolution, Source, cell_name
 from ...reader import Record, is_decimal, number, split_on_blank_lines
 
@@ -275,41 +277,34 @@ def cache_key(puzzle: SudokuPuzzle) -> tuple:
     return (NAME, puzzle.size, puzzle.box_height, puzzle.box_width)
 
 
+def rules(m: Model, puzzle: SudokuPuzzle) -> None:
+    """Sudoku's rulebook: one value 1..n per cell, no value twice in a row, a column or a box (each
+    unit has n cells, so each value also occurs in it: the *extended* encoding's redundant
+    at-least-one clauses), and a given is the digit variable itself."""
+    grid = m.grid
+    digit = m.numbers("digit", range(1, puzzle.size + 1))
+    m.all_different("no digit twice in a row", digit, [grid.row(r) for r in range(grid.rows)])
+    m.all_different("no digit twice in a column", digit, [grid.column(c) for c in range(grid.cols)])
+    m.all_different("no digit twice in a box", digit, grid.boxes(puzzle.box_height, puzzle.box_width))
+
+    @m.clue
+    def given(c: Clue, cell: Cell, d: int) -> None:
+        c.is_literal(digit[cell][d])
+
+
 def encode(puzzle: SudokuPuzzle) -> Encoding:
-    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
-    pool = VarPool()
-    x = {(r, c, d): pool.var("digit", r, c, d) for r in range(n) for c in range(n) for d in range(1, n + 1)}
-    assert x[n - 1, n - 1, n] == n ** 3  # decode relies on this numbering
-    grid = geometry.Grid.of(n, n)
-    groups = [[[x[r, c, d] for d in range(1, n + 1)] for r, c in grid.cells]]
-    units = ([grid.row(r) for r in range(n)], [grid.column(c) for c in range(n)], grid.boxes(h, w))
-    for d in range(1, n + 1):
-        groups += [[[x[r, c, d] for r, c in unit] for unit in family] for family in units]
-    clauses = []
-    for family in groups:
-        for lits in family:
-            clauses += at_least(lits, 1, pool)
-            clauses += at_most(lits, 1, pool)
-
-    def encode_clue(key: tuple[int, int], value: object) -> ClueEncoding:
-        r, c = key
-        return ClueEncoding(x[r, c, int(value)])  # type: ignore[call-overload]
-
-    return Encoding(pool, clauses, {("digit", *k): v for k, v in x.items()}, encode_clue,
-                    block_true_only=True)
+    """The model of :func:`rules` on the n x n grid (the same for every puzzle of a size and box
+    shape: givens are assumptions)."""
+    m = Model(geometry.Grid.of(puzzle.size, puzzle.size))
+    rules(m, puzzle)
+    return m.build()
 
 
 def decode(puzzle: SudokuPuzzle, encoding: Encoding, value) -> Solution:
-    """Read the digits off the model: ``encode`` numbers ("digit", r, c, d) as 1 + (r*n + c)*n +
-    d - 1, so the true literals among the first n**3 give the grid (0 marks a cell left empty,
-    which the checker rejects)."""
+    """The digit layer row by row (0 marks a cell left empty, which the checker rejects)."""
     n = puzzle.size
-    grid = [[0] * n for _ in range(n)]
-    for lit in value.model[: n ** 3]:
-        if lit > 0:
-            cell, d = divmod(lit - 1, n)
-            grid[cell // n][cell % n] = d + 1
-    return tuple(map(tuple, grid))
+    digits = list(read_numbers(encoding, "digit", value, empty=0).values())  # reading order
+    return tuple(tuple(digits[r * n:(r + 1) * n]) for r in range(n))
 
 
 def check(puzzle: SudokuPuzzle, solution: Solution) -> list[str]:
