@@ -139,13 +139,16 @@ class Model:
     def numbers(self, name: str, domain: Sequence[int],
                 cells: Iterable[Cell] | None = None) -> dict[Cell, dict[int, int]]:
         """An integer per cell over ``domain``, one-hot (``(name, r, c, v)``): exactly one value
-        per cell (rule "one {name} per cell"). Variables are numbered cell by cell in domain
-        order."""
+        per cell (rule "one {name} per cell": per cell its at-least-one clause, then its
+        at-most-one). Variables are numbered cell by cell in domain order."""
         lits = OneHot({p: {v: self.pool.var(name, *p, v) for v in domain}
                        for p in (self.grid.cells if cells is None else cells)}, domain)
         self.layers[name] = Layer(name, "one-hot", lits)
-        self.require(f"one {name} per cell",
-                     (c for values in lits.values() for c in exactly(list(values.values()), 1, self.pool)))
+        clauses: list[Clause] = []
+        for values in lits.values():
+            clauses += at_least(list(values.values()), 1, self.pool)
+            clauses += at_most(list(values.values()), 1, self.pool)
+        self.require(f"one {name} per cell", clauses)
         return lits
 
     def links(self, name: str = "line") -> dict[tuple[Cell, Cell], int]:
@@ -208,15 +211,21 @@ class Model:
     def all_different(self, name: str, numbers: Mapping[Cell, Mapping[int, int]],
                       units: Iterable[Sequence[Cell]]) -> None:
         """In each unit no value repeats: at most one cell per value. When a unit has as many
-        cells as values, each value also occurs (pigeonhole: implied, and it propagates)."""
+        cells as values, each value also occurs (pigeonhole: implied, and it propagates).
+        Clauses go value by value, then unit by unit, at-least-one before at-most-one (the
+        order of the hand-written Sudoku encoding it replaced; the solver's search, and so its
+        speed and the solutions it finds first, depend on the order)."""
+        units = [list(unit) for unit in units]
+        domains = [list(numbers[unit[0]]) for unit in units]
         clauses: list[Clause] = []
-        for unit in units:
-            domain = list(numbers[unit[0]])
-            for v in domain:
+        for v in dict.fromkeys(v for domain in domains for v in domain):
+            for unit, domain in zip(units, domains):
+                if v not in domain:
+                    continue
                 lits = [numbers[p][v] for p in unit if v in numbers[p]]
-                clauses += at_most(lits, 1, self.pool)
                 if len(unit) == len(domain):
                     clauses += at_least(lits, 1, self.pool)
+                clauses += at_most(lits, 1, self.pool)
         self.require(name, clauses)
 
     def connected(self, name: str, lits: Lits, links: Iterable[tuple[Hashable, Hashable]] | None = None,

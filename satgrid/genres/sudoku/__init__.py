@@ -3,12 +3,12 @@
 Rules: fill the n x n grid with 1..n so that every row, column and box holds each value once;
 givens stay.
 
-Encoding (Lynce & Ouaknine, "Sudoku as a SAT problem", 2006, the *extended* encoding): one
-variable ``("digit", r, c, d)`` per cell and value; exactly one value per cell, and each value
-exactly once in each row, column and box (at-least-one and at-most-one for all four families,
-redundant but strong: unit propagation alone solves 44.6% of Royle's 17-clue puzzles, against 0%
-for the minimal encoding). A given is the digit literal itself, assumed, so one solver serves every
-puzzle of a size. See ``encodings/sudoku.md`` for sizes.
+Encoding (:func:`rules`, on :class:`~satgrid.model.Model`; Lynce & Ouaknine, "Sudoku as a SAT
+problem", 2006, the *extended* encoding): a one-hot layer ``("digit", r, c, d)``; exactly one value
+per cell, and each value exactly once in each row, column and box (at-least-one and at-most-one
+for all four families, redundant but strong: unit propagation alone solves 44.6% of Royle's
+17-clue puzzles, against 0% for the minimal encoding). A given is the digit literal itself,
+assumed, so one solver serves every puzzle of a size. See ``encodings/sudoku.md`` for sizes.
 """
 from __future__ import annotations
 
@@ -283,9 +283,10 @@ def rules(m: Model, puzzle: SudokuPuzzle) -> None:
     at-least-one clauses), and a given is the digit variable itself."""
     grid = m.grid
     digit = m.numbers("digit", range(1, puzzle.size + 1))
-    m.all_different("no digit twice in a row", digit, [grid.row(r) for r in range(grid.rows)])
-    m.all_different("no digit twice in a column", digit, [grid.column(c) for c in range(grid.cols)])
-    m.all_different("no digit twice in a box", digit, grid.boxes(puzzle.box_height, puzzle.box_width))
+    rows = [grid.row(r) for r in range(grid.rows)]
+    columns = [grid.column(c) for c in range(grid.cols)]
+    boxes = grid.boxes(puzzle.box_height, puzzle.box_width)
+    m.all_different("no digit twice in a row, a column or a box", digit, rows + columns + boxes)
 
     @m.clue
     def given(c: Clue, cell: Cell, d: int) -> None:
@@ -393,9 +394,10 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     """(variables, clauses) of :func:`encode` for an n x n grid (``connectivity`` does not apply):
     n**3 digit variables; 4 n**2 groups of n literals, each with one at-least-one clause and an
     at-most-one that is pairwise (n(n-1)/2 clauses) up to ``PAIRWISE_AMO_LIMIT`` literals, else a
-    sequential counter (n - 1 variables, 3n - 4 clauses)."""
+    sequential counter (n - 1 variables, 3n - 4 clauses); and the model builder's always-true
+    literal with its unit clause."""
     n = max(rows, cols)
     groups = 4 * n * n
     if n <= PAIRWISE_AMO_LIMIT:
-        return n ** 3, groups * (1 + n * (n - 1) // 2)
-    return n ** 3 + groups * (n - 1), groups * (1 + 3 * n - 4)
+        return n ** 3 + 1, groups * (1 + n * (n - 1) // 2) + 1
+    return n ** 3 + groups * (n - 1) + 1, groups * (1 + 3 * n - 4) + 1
