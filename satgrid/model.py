@@ -38,6 +38,7 @@ clauses through a :class:`Clue`; rules that tie several clues together use
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache, wraps
 from itertools import combinations
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
@@ -392,3 +393,31 @@ def read_numbers(encoding: Encoding, layer: str, value: Value) -> dict[Cell, int
         truth = holds(value, values.values())
         out[p] = next((v for v, t in zip(values, truth) if t), None)
     return out
+
+
+# -- one encoding per key, copied ---------------------------------------------------------------
+def made_once(maxsize: int = 16) -> Callable[[Callable[..., Encoding]], Callable[..., Encoding]]:
+    """Decorator for an encoder whose encoding depends only on its (hashable) arguments, as when
+    every clue is a selector and the genre's ``cache_key`` is the grid size: the encoding is
+    built once per arguments (the last ``maxsize`` kept), its global rules' clauses made on it,
+    and each call returns an :meth:`~satgrid.encoding.Encoding.copy` (a pool of its own for the
+    solver's selectors, cuts and blocking clauses; clauses, rules and clue encodings shared).
+
+    A generator makes a solver per puzzle; building the encoding anew for each had been about a
+    fifth of 10x10 Slitherlink generation (encodings/slitherlink.md). The decorated function's
+    ``template(*args)`` is the shared original, which nothing may allocate on."""
+    def decorate(build: Callable[..., Encoding]) -> Callable[..., Encoding]:
+        @lru_cache(maxsize=maxsize)
+        def template(*args: Hashable) -> Encoding:
+            base = build(*args)
+            for rule in base.rules:
+                rule.clauses(base.pool)
+            return base
+
+        @wraps(build)
+        def copy(*args: Hashable) -> Encoding:
+            return template(*args).copy()
+
+        copy.template = template  # type: ignore[attr-defined]
+        return copy
+    return decorate

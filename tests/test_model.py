@@ -170,3 +170,27 @@ def test_clues_switches_and_copies():
     assert twin.encode_clue((0, 0), 2).selector == clue.selector
     fresh = twin.encode_clue((1, 1), 1)
     assert fresh.selector not in {clue.selector} and twin.pool.key(fresh.selector) == ("clue", 1, 1, 1)
+
+
+def test_made_once_builds_once_and_hands_out_copies():
+    """An encoder decorated with made_once builds once per arguments (its global rules' clauses
+    made then); each call returns a copy with a pool of its own, clauses and rules shared."""
+    from satgrid.model import made_once
+
+    built = []
+
+    @made_once(maxsize=4)
+    def loops(rows: int, cols: int):
+        built.append((rows, cols))
+        m = Model(Grid.of(rows, cols))
+        m.single_loop("one loop", m.edges())
+        return m.build()
+
+    a, b, c = loops(2, 2), loops(2, 2), loops(2, 3)
+    assert built == [(2, 2), (2, 3)]
+    assert a.pool is not b.pool and a.clauses is b.clauses and a.rules is b.rules
+    template = loops.template(2, 2)
+    top = template.pool.top
+    assert template.rules[0]._clauses is not None  # the loop rule's clauses made on the template
+    a.pool.fresh("cut")
+    assert template.pool.top == top and b.pool.top == top and c.pool is not a.pool
