@@ -334,7 +334,6 @@ class Model:
         block_true_only = all(layer.kind == "one-hot" or layer.name in self._loops
                               for layer in self.layers.values())
         clue_function = self._clue
-        true = self.true() if clue_function is not None else None
         #: Shared by every copy: clue encodings that drew no variable but their selector.
         made: dict[tuple[Hashable, object, int], ClueEncoding] = {}
 
@@ -351,7 +350,11 @@ class Model:
                 clue_function(c, key, value)
                 if c.literal is not None:
                     return ClueEncoding(c.literal)
-                clauses = c.clauses or [[true]]  # a switch only: never a bare literal clue
+                # A switch only: the clause "selector" (a tautology behind the selector; in a
+                # plain export it switches the tied rules on), never a bare literal clue. No
+                # always-true variable in the base: its unit clause changed MiniSat's search and
+                # 10x10 Slitherlink per-puzzle medians grew 12% (encodings/slitherlink.md).
+                clauses = c.clauses or [[selector]]
                 encoded = ClueEncoding(selector, tuple(clauses), tuple(c.broken_clauses), c.anchored)
                 if pool.top == top:
                     if len(made) >= 100_000:
