@@ -194,3 +194,24 @@ def test_made_once_builds_once_and_hands_out_copies():
     assert template.rules[0]._clauses is not None  # the loop rule's clauses made on the template
     a.pool.fresh("cut")
     assert template.pool.top == top and b.pool.top == top and c.pool is not a.pool
+
+
+def test_a_switch_only_clue_switches_its_tied_rules_on():
+    """A clue whose clauses live in the base behind ``m.switch`` (none of its own) is the clause
+    "selector": assumed, the tied rule holds; in a plain export the selector is forced; the base
+    has no variable beyond the layer and the switch."""
+    m = Model(Grid.of(1, 2))
+    shaded = m.cells()
+    switch = m.switch((0, 0), 1)
+    m.require("a switched-on number shades its cell", [[-switch, shaded[0, 0]]])
+
+    @m.clue
+    def number(c, cell, k):
+        pass
+
+    encoding = m.build()
+    assert encoding.pool.top == 3
+    clue = encoding.copy().encode_clue((0, 0), 1)
+    assert clue.selector == switch and clue.plain() == [[switch]]
+    assert all_solutions(m, "shaded", {(0, 0): 1}) == {((0, 0),), ((0, 0), (0, 1))}
+    assert len(all_solutions(m, "shaded")) == 4
