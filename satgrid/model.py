@@ -38,7 +38,7 @@ clauses through a :class:`Clue`; rules that tie several clues together use
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
+from functools import lru_cache, wraps
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 from .cnf import Clause, VarPool, at_least, at_most, exactly
@@ -357,7 +357,6 @@ class Model:
         block_true_only = all(layer.kind == "one-hot" or layer.name in self._loops
                               for layer in self.layers.values())
         clue_function = self._clue
-        true = self.true() if clue_function is not None else None
         #: Shared by every copy: clue encodings that drew no variable but their selector.
         made: dict[tuple[Hashable, object, int], ClueEncoding] = {}
 
@@ -379,7 +378,11 @@ class Model:
                     return ClueEncoding(c.literal)
                 auxiliaries = pool.top != top
                 selector = pool.var(*name)
-                clauses = c.clauses or [[true]]  # a switch only: never a bare literal clue
+                # A switch only: the clause "selector" (a tautology behind the selector; in a
+                # plain export it switches the tied rules on), never a bare literal clue. No
+                # always-true variable in the base: its unit clause changed MiniSat's search and
+                # 10x10 Slitherlink per-puzzle medians grew 12% (encodings/slitherlink.md).
+                clauses = c.clauses or [[selector]]
                 encoded = ClueEncoding(selector, tuple(clauses), tuple(c.broken_clauses), c.anchored)
                 if not auxiliaries:
                     if len(made) >= 100_000:
@@ -440,6 +443,34 @@ def read_numbers(encoding: Encoding, layer: str, value: Value, empty: object = N
         truth = holds(value, values.values())
         out[p] = next((v for v, t in zip(values, truth) if t), empty)
     return out
+
+
+# -- one encoding per key, copied ---------------------------------------------------------------
+def made_once(maxsize: int = 16) -> Callable[[Callable[..., Encoding]], Callable[..., Encoding]]:
+    """Decorator for an encoder whose encoding depends only on its (hashable) arguments, as when
+    every clue is a selector and the genre's ``cache_key`` is the grid size: the encoding is
+    built once per arguments (the last ``maxsize`` kept), its global rules' clauses made on it,
+    and each call returns an :meth:`~satgrid.encoding.Encoding.copy` (a pool of its own for the
+    solver's selectors, cuts and blocking clauses; clauses, rules and clue encodings shared).
+
+    A generator makes a solver per puzzle; building the encoding anew for each had been about a
+    fifth of 10x10 Slitherlink generation (encodings/slitherlink.md). The decorated function's
+    ``template(*args)`` is the shared original, which nothing may allocate on."""
+    def decorate(build: Callable[..., Encoding]) -> Callable[..., Encoding]:
+        @lru_cache(maxsize=maxsize)
+        def template(*args: Hashable) -> Encoding:
+            base = build(*args)
+            for rule in base.rules:
+                rule.clauses(base.pool)
+            return base
+
+        @wraps(build)
+        def copy(*args: Hashable) -> Encoding:
+            return template(*args).copy()
+
+        copy.template = template  # type: ignore[attr-defined]
+        return copy
+    return decorate
 
 
 # -- the size of a genre's statement ------------------------------------------------------------

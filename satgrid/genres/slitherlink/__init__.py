@@ -4,8 +4,8 @@ Rules (as S. Takegaki's Slitherlink thesis, Leiden 2008, states them): choose ed
 lattice of a rectangular grid so that they form one simple closed loop that never touches or
 crosses itself; a number 0-4 in a cell counts how many of its four sides are on the loop.
 
-Encoding (``encodings/slitherlink.md`` has the clause counts and measurements): one variable per
-edge, ``("edge", "h", i, j)`` on dot row ``i`` between dot columns ``j`` and ``j + 1`` and
+Encoding (:func:`rules`, stated with the model builder :mod:`satgrid.model`;
+``encodings/slitherlink.md`` has the clause counts and measurements): one variable per edge, ``("edge", "h", i, j)`` on dot row ``i`` between dot columns ``j`` and ``j + 1`` and
 ``("edge", "v", i, j)`` in cell row ``i`` on dot column ``j``. The core's
 :class:`~satgrid.loop.SingleLoop` rule states "one loop" (degree 0 or 2 at every dot, non-empty,
 connected), lazily by subtour cuts or eagerly by parent pointers with ranks. A clue ``k`` in cell
@@ -26,14 +26,14 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from ... import grid as geometry
 from .checker import check_slitherlink
-from ...cnf import Clause, VarPool, exactly
-from ...encoding import ClueEncoding, Encoding
+from ...cnf import Clause
+from ...encoding import Encoding
 from ...grid import ORTHOGONAL, fixed_polyominoes
-from ...loop import SingleLoop
+from ...model import Clue, Model, made_once, read
 from ...puzzle import GivenSolution, Source
 from ...reader import Record, number, split_on_blank_lines
 from ...errors import ParseError
@@ -49,6 +49,7 @@ Edges = tuple[tuple[int, ...], ...]
 #: ``(horizontal, vertical)``: ``rows + 1`` rows of ``cols`` and ``rows`` rows of ``cols + 1`` 0/1.
 Solution = tuple[Edges, Edges]
 EdgeKey = geometry.EdgeKey
+Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -223,83 +224,61 @@ def sides(rows: int, cols: int, r: int, c: int) -> list[EdgeKey]:
     return geometry.Grid.sides((r, c))
 
 
-def build(rows: int, cols: int, anchored: bool = True, inside: bool = False,
-          cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
-    """The base encoding of every ``rows`` x ``cols`` Slitherlink.
+def rules(m: Model, puzzle: SlitherlinkPuzzle, *, anchored: bool = True,
+          cut_form: Literal["exit", "whole"] = "exit") -> None:
+    """The rulebook: the chosen lattice edges form one loop; a number counts its cell's sides on
+    the loop. Clues are switched on by their selectors, so the rules do not read ``puzzle``: one
+    encoding serves every puzzle of its size.
 
-    ``anchored=False`` leaves the positive clues out of the loop rule's cuts, so lazy cuts are
-    the core's clue-independent pair cuts only; ``inside=True`` adds the inside/outside cell
-    colouring. Both are kept for measurements (see encodings/slitherlink.md). ``cut_form``: the
-    loop rule's lazy cut (:class:`~satgrid.loop.SingleLoop`; "whole" for generation). The edge
+    A number above 0 puts a side of its cell on the loop, so the loop passes a corner dot of the
+    cell: the clue anchors the loop rule's cuts there (a sub-loop that misses every corner of an
+    active positive number cannot be the loop; no clause or variable of its own).
+    ``anchored=False`` leaves the anchors out (the core's clue-independent pair cuts only; kept
+    for the measurements in encodings/slitherlink.md). ``cut_form``: the loop rule's lazy cut
+    (:class:`~satgrid.loop.SingleLoop`; "whole" for generation). When broken (audits), a number
+    excludes each choice of exactly k sides, a clause each. The edges are made first, so their
     variables are 1..n in :attr:`~satgrid.grid.Grid.edge_keys` order (:func:`small_loop_lemma`
     relies on it).
     """
-    grid = geometry.Grid.of(rows, cols)
-    pool = VarPool()
-    edge = {key: pool.var("edge", *key) for key in grid.edge_keys}
-    clauses = _colouring(grid, edge, pool) if inside else []
-    loop = SingleLoop("loop", {grid.edge_ends(key): lit for key, lit in edge.items()}, pool, cut_form=cut_form)
+    edge = m.edges("edge")
+    loop = m.single_loop("the edges form one loop", edge, cut_form=cut_form)
 
-    Made = tuple[tuple[Clause, ...], tuple[Clause, ...], object]  # clauses, broken, anchor
-    made: dict[tuple[tuple[int, int], int], Made] = {}
-
-    def clue_clauses(key: tuple[int, int], k: int) -> Made:
-        """Clue ``k`` at ``key`` (selector aside): "exactly k sides"; when broken, no choice of
-        exactly k sides (a clause per choice, at most six); for k above 0 (and ``anchored``) its
-        anchor on the loop rule: a corner dot of the cell. Made once; they draw no variable
-        (four sides need no auxiliaries)."""
-        if (key, k) not in made:
-            around = [edge[s] for s in grid.sides(key)]
-            broken = tuple([-e if i in chosen else e for i, e in enumerate(around)]
-                           for chosen in combinations(range(4), k))
-            anchor = (loop.name, loop.clue_anchor(grid.corners(key))) if anchored and k > 0 else None
-            made[key, k] = (tuple(exactly(around, k, pool)), broken, anchor)
-        return made[key, k]
-
-    # Shared by every copy: copies that number their selectors alike (a generator's full grids
-    # do) reuse the clue encodings, and so their clauses behind the selector (``switched``).
-    encodings: dict[tuple[tuple[int, int], int, int], ClueEncoding] = {}
-
-    def encoder(selectors: VarPool) -> Callable[[tuple[int, int], object], ClueEncoding]:
-        def encode_clue(key: tuple[int, int], value: object) -> ClueEncoding:
-            k = int(value)  # type: ignore[call-overload]
-            selector = selectors.var("clue", *key, k)
-            clue = encodings.get((key, k, selector))
-            if clue is None:
-                if len(encodings) >= 50 * len(edge):  # copies numbering selectors apart: start over
-                    encodings.clear()
-                clue = encodings[key, k, selector] = ClueEncoding(selector, *clue_clauses(key, k))
-            return clue
-        return encode_clue
-
-    primary = {("edge", *key): lit for key, lit in edge.items()}
-    return Encoding(pool, clauses, primary, encoder(pool), rules=[loop], block_true_only=True,
-                    rebind=encoder)
+    @m.clue
+    def number(c: Clue, cell: Cell, k: int) -> None:
+        around = [edge[s] for s in m.grid.sides(cell)]
+        c.exactly(around, k)
+        c.broken([-e if i in chosen else e for i, e in enumerate(around)]
+                 for chosen in combinations(range(4), k))
+        if anchored and k > 0:
+            c.anchor(loop, m.grid.corners(cell))
 
 
-def _colouring(grid: geometry.Grid, edge: dict[EdgeKey, int], pool: VarPool) -> list[list[int]]:
-    """Cells inside or outside the loop: an edge is on the loop iff the cells on its two sides
-    differ (cells beyond the border are outside).
-
-    Redundant for the rules (a simple closed loop has exactly one such colouring, by the Jordan
-    curve theorem, and the colours follow from the edges, so solution counts are unchanged). It
-    makes parity arguments local, but measured no faster on 30x30 and 60x60 Loopy puzzles
-    (encodings/slitherlink.md), so it is off by default.
-    """
-    x = {p: pool.var("inside", *p) for p in grid.cells}
-    clauses = []
-    for key, e in edge.items():
-        sides_in = [x[cell] for cell in grid.cells_beside(key)]
-        if len(sides_in) == 1:
-            (y,) = sides_in
-            clauses += [[-e, y], [e, -y]]
-        else:
-            y, z = sides_in
-            clauses += [[-e, y, z], [-e, -y, -z], [e, -y, z], [e, y, -z]]
-    return clauses
+def build(rows: int, cols: int, anchored: bool = True,
+          cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
+    """The base encoding of every ``rows`` x ``cols`` Slitherlink (:func:`rules`), made anew."""
+    m = Model(geometry.Grid.of(rows, cols))
+    rules(m, SlitherlinkPuzzle(tuple(tuple([None] * cols) for _ in range(rows))), anchored=anchored,
+          cut_form=cut_form)
+    return m.build()
 
 
-Cell = tuple[int, int]
+@made_once(maxsize=16)
+def _base(rows: int, cols: int, cut_form: Literal["exit", "whole"]) -> Encoding:
+    """The default base encoding of a size, made once, with the small-loop lemma's guard
+    variable numbered alike in every copy."""
+    encoding = build(rows, cols, cut_form=cut_form)
+    encoding.pool.var("small_loops_barred", SMALL_LOOP_CELLS)
+    return encoding
+
+
+def encode(puzzle: SlitherlinkPuzzle, cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
+    """A copy of the base encoding of the puzzle's size, made once per size
+    (:func:`~satgrid.model.made_once`: copies draw clue selectors from pools of their own, so
+    a solver holds only the variables its clues use; 1000 unused variables made 10x10
+    generation 20% slower). ``cut_form``: the loop rule's lazy cut."""
+    return _base(puzzle.rows, puzzle.cols, cut_form)
+
+
 #: Loops around this many cells or fewer are forbidden up front in generation
 #: (:func:`small_loop_lemma`).
 SMALL_LOOP_CELLS = 3
@@ -340,8 +319,8 @@ def small_loop_lemma(encoding: Encoding, rows: int, cols: int, clues: dict[Cell,
     clue on, whichever clues go, and it may be false otherwise.
     Without the lemma the lazy loop rule finds such small sub-loops one CEGAR round at a time.
     """
-    edges = (rows + 1) * cols + rows * (cols + 1)
-    if encoding.primary["edge", "h", 0, 0] != 1 or encoding.primary["edge", "v", rows - 1, cols] != edges:
+    edge = encoding.layers["edge"]
+    if list(edge.values()) != list(range(1, len(edge) + 1)):
         raise ValueError("the small-loop lemma needs build's edge variables: 1..n in edge_keys order")
     big = encoding.pool.var("small_loops_barred", cells)
     side = cells + 1
@@ -378,30 +357,12 @@ def _barred(rows: int, cols: int, cells: int, big: int) -> tuple[Clause, ...]:
     return tuple([-big, *(-variable[key] for key in loop)] for loop in small_loops(rows, cols, cells))
 
 
-@lru_cache(maxsize=16)
-def _template(rows: int, cols: int, cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
-    """The default base encoding of a size, its loop rule's clauses made once. Copies draw clue
-    selectors from pools of their own, so a solver holds only the variables its clues use
-    (every unused variable costs: 1000 more made 10x10 generation 20% slower)."""
-    base = build(rows, cols, cut_form=cut_form)
-    for rule in base.rules:
-        rule.clauses(base.pool)
-    base.pool.var("small_loops_barred", SMALL_LOOP_CELLS)  # one number in every copy
-    return base
-
-
-def encode(puzzle: SlitherlinkPuzzle, cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
-    """The base encoding of the puzzle's size: a copy of one made once per size (10x10
-    generation spent about a fifth of its time building and loading encodings). ``cut_form``:
-    the loop rule's lazy cut (:class:`~satgrid.loop.SingleLoop`)."""
-    return _template(puzzle.rows, puzzle.cols, cut_form).copy()
-
-
 def decode(puzzle: SlitherlinkPuzzle, encoding: Encoding, value) -> Solution:
-    var = encoding.pool.var
+    """The edge layer read as rows of 0/1: horizontal edges, then vertical ones."""
+    on = read(encoding, "edge", value)
     rows, cols = puzzle.rows, puzzle.cols
-    horizontal = tuple(tuple(int(value(var("edge", "h", i, j))) for j in range(cols)) for i in range(rows + 1))
-    vertical = tuple(tuple(int(value(var("edge", "v", i, j))) for j in range(cols + 1)) for i in range(rows))
+    horizontal = tuple(tuple(int(on["h", i, j]) for j in range(cols)) for i in range(rows + 1))
+    vertical = tuple(tuple(int(on["v", i, j]) for j in range(cols + 1)) for i in range(rows))
     return horizontal, vertical
 
 

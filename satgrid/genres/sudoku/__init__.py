@@ -411,13 +411,12 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     """(variables, clauses) of :func:`encode` for an n x n grid (``connectivity`` does not apply):
     n**3 digit variables; 4 n**2 groups of n literals, each with one at-least-one clause and an
     at-most-one that is pairwise (n(n-1)/2 clauses) up to ``PAIRWISE_AMO_LIMIT`` literals, else a
-    sequential counter (n - 1 variables, 3n - 4 clauses); and the model builder's always-true
-    literal with its unit clause."""
+    sequential counter (n - 1 variables, 3n - 4 clauses)."""
     n = max(rows, cols)
     groups = 4 * n * n
     if n <= PAIRWISE_AMO_LIMIT:
-        return n ** 3 + 1, groups * (1 + n * (n - 1) // 2) + 1
-    return n ** 3 + groups * (n - 1) + 1, groups * (1 + 3 * n - 4) + 1
+        return n ** 3, groups * (1 + n * (n - 1) // 2)
+    return n ** 3 + groups * (n - 1), groups * (1 + 3 * n - 4)
 
 
 # -- formats ------------------------------------------------------------------------------------
