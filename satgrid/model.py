@@ -45,6 +45,7 @@ from .cnf import Clause, VarPool, at_least, at_most, exactly
 from .connectivity import ConnectedSubgraph, Value, holds
 from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
+from .islands import SeededIslands
 from .loop import SingleLoop
 
 Lits = Mapping[Hashable, int]
@@ -311,6 +312,23 @@ class Model:
                 if z is not None:
                     clauses.append([-lits[p], -lits[q], -y, -z])
         self.require(name, clauses)
+
+    def islands_with_one_seed(self, name: str, white: Lits, seeds: Mapping[Cell, int | None],
+                              eager_from: int | None = None) -> SeededIslands:
+        """Every island (4-connected region of true cells of ``white``, a literal per cell of the
+        grid) holds exactly one of ``seeds``, and a seed with a size has an island of that many
+        cells (``{seed: size, or None for any size}``); seeds are white. Sizes are clues: state
+        them with ``m.clue(islands.size)`` (a size switched off leaves a seed of any size).
+
+        Lowering (:mod:`satgrid.islands`): each seed's *reach* (BFS distance below its size
+        through cells that neither are nor touch another seed), labels "white and in this seed's
+        island" on it, cells touching two seeds not white, the size clue as a cardinality over
+        the labels with local connectivity (from ``eager_from`` on: parent pointers), a literal
+        ``all`` (every size on) behind which a white cell lies in some reach, and the global rule
+        :class:`~satgrid.islands.Islands` (lazy cuts, or eager island numbers). Returns the
+        :class:`~satgrid.islands.SeededIslands` built: its ``size`` clue, ``all``, ``selectors``,
+        ``crowded`` cells and each seed's ``reach`` and ``rim``."""
+        return SeededIslands(self, name, white, seeds, eager_from)
 
     # -- clues -----------------------------------------------------------------------------
     def clue(self, function: ClueFunction) -> ClueFunction:
