@@ -187,9 +187,10 @@ class Model:
                             if p in lits and q in lits))
 
     def no_2x2(self, name: str, lits: Lits) -> None:
-        """No 2x2 window is all true: a clause per window."""
-        self.require(name, ([-lits[p] for p in window] for window in self.grid.windows()
-                            if all(p in lits for p in window)))
+        """No 2x2 window is all true: a clause per window, its literals column by column (the
+        solver watches the first two, so its search, and so generated puzzles, follow this order)."""
+        self.require(name, ([-lits[a], -lits[c], -lits[b], -lits[d]] for a, b, c, d in self.grid.windows()
+                            if a in lits and b in lits and c in lits and d in lits))
 
     def all_different(self, name: str, numbers: Mapping[Cell, Mapping[int, int]],
                       units: Iterable[Sequence[Cell]]) -> None:
