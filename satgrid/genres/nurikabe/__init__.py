@@ -5,22 +5,20 @@ white. Each white region ("island") is 4-connected, holds exactly one number and
 many cells; a ``?`` number is an island of unknown size. All black cells form one 4-connected
 region. No 2x2 block is all black.
 
-Encoding (details, proofs and measurements in ``encodings/nurikabe.md``):
+Encoding (:func:`rules`, on the model builder; clause counts, proofs and measurements in
+``encodings/nurikabe.md``):
 
-* ``("black", r, c)`` per cell: the primary variables.
-* Island identity: every cell carries a binary island number (``("island", r, c, bit)``, one bit
-  per power of two up to the count of numbered cells); numbered cell i holds number i, and two
-  white neighbours hold equal numbers. A white region therefore holds at most one numbered cell.
-* Every white region reaches a numbered cell: one anchored connected-subgraph rule over the white
-  cells, whose anchor is a virtual node linked to every numbered cell (lazy cut: "a clue-free
-  white region grows or shrinks"; eager: parent pointers and ranks).
-* All black cells are connected: the core's connected-subgraph rule over the black literals.
-* Sizes: label ``("label", i, r, c)`` = "this cell is white and in island i", only on the cells
-  clue i can reach within its size (BFS distance < n through cells that touch no other number).
-  Labels spread to white neighbours inside the reach; clue i's switch asserts that no labelled
-  cell has a white neighbour outside the reach and that exactly n cells are labelled.
-* Redundant strengthening, behind the literal ``all`` (= every numbered clue switched on): a white
-  cell carries a label of some clue that reaches it (so cells no clue reaches are black).
+* ``("black", r, c)`` per cell: the primary variables (the builder's layer ``black``).
+* Numbered cells are white; no 2x2 block is all black.
+* The islands: the core rule :meth:`~satgrid.model.Model.islands_with_one_seed` with the numbers as
+  seeds (:mod:`satgrid.islands`: each number's reach, labels on it, cells touching two numbers
+  black, the sizes as clues, the literal ``all`` = every size switched on, and the global rule
+  "every white region holds exactly one number", lazy cuts or eager island numbers).
+* All black cells are connected: the core's connected-subgraph rule over the black literals, with
+  anchors (a cell touching two numbers; a black cell beside each switched-on island of at most
+  :data:`SMALL_ISLAND` cells) that make its cuts one-sided.
+* Redundant strengthening, behind ``all``: with no ``?`` and two black cells or more, a black cell
+  has a black neighbour.
 
 Clue switches: a number in Nurikabe cannot vanish (its cell stays an island seed), so switching a
 clue "off" turns it into ``?``: the island keeps its cell and its identity, only its size (and the
@@ -47,7 +45,7 @@ SUMMARY = "Nurikabe: numbered white islands of their size, one connected black w
 EXAMPLES = "nurikabe.txt"
 
 UNKNOWN = "?"
-#: Islands up to this size anchor the black wall's cuts (see encode).
+#: Islands up to this size anchor the black wall's cuts (see rules).
 SMALL_ISLAND = 4
 Cell = tuple[int, int]
 Number = Union[int, str]  # a size, or "?"
