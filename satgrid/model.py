@@ -411,3 +411,27 @@ def read_numbers(encoding: Encoding, layer: str, value: Value) -> dict[Cell, int
         truth = holds(value, values.values())
         out[p] = next((v for v, t in zip(values, truth) if t), None)
     return out
+
+
+# -- the size of a genre's statement ------------------------------------------------------------
+def statement_lines(function: Callable[..., object]) -> int:
+    """The lines of code of ``function`` (a genre's ``rules``): its source without the ``def``
+    line, docstrings (its own and those of functions inside it), comments and blank lines."""
+    import ast
+    import inspect
+    import textwrap
+
+    source = textwrap.dedent(inspect.getsource(function))
+    tree = ast.parse(source)
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                skip.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    outer = tree.body[0]
+    start = outer.body[0].lineno  # type: ignore[attr-defined]
+    lines = source.splitlines()[start - 1:]
+    return sum(1 for n, text in enumerate(lines, start)
+               if n not in skip and text.strip() and not text.strip().startswith("#"))
