@@ -369,14 +369,11 @@ def test_cli_subprocess_with_genre_option(tmp_path):
 
 # -- the rules on the model builder ---------------------------------------------------------------
 def test_rules_are_short_and_name_their_clauses():
-    """The rulebook fits in 60 lines (docstring not counted), and the encoding's clauses and
-    global rules carry the rules' names."""
-    import ast
-    import inspect
+    """The rulebook fits in 60 lines of code, and the encoding's clauses and global rules carry
+    the rules' names."""
+    from satgrid.model import statement_lines
 
-    source = inspect.getsource(nk.rules)
-    doc = ast.parse(source).body[0].body[0]
-    assert len(source.splitlines()) - (doc.end_lineno - doc.lineno + 1) <= 60
+    assert statement_lines(nk.rules) <= 60
     [puzzle] = api.load_text(N1)
     encoding = nk.encode(puzzle)
     names = [name for name, _, _ in encoding.spans]
