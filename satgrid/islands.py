@@ -109,7 +109,7 @@ class SeededIslands:
     def __init__(self, m: "Model", name: str, white: Mapping[Cell, int],
                  seeds: Mapping[Cell, int | None], eager_from: int | None = None):
         grid = m.grid
-        pool = self.pool = m.pool
+        pool = m.pool
         cells, near = grid.cells, grid.near
         size = len(cells)
         self.name, self.grid, self.eager_from = name, grid, eager_from
@@ -121,7 +121,8 @@ class SeededIslands:
         self._dark = dark = [len(touch[q]) >= 2 and q not in numbers for q in range(size)]
         #: Cells touching two seeds: never white.
         self.crowded: list[Cell] = [cells[p] for p in range(size) if dark[p]]
-        m.require(f"{name}: a cell touching two seeds is not white", ([-white_lit[p]] for p in range(size) if dark[p]))
+        m.require(f"{name}: a cell touching two seeds is not white",
+                  ([-white_lit[p]] for p in range(size) if dark[p]))
 
         # Labels on each seed's reach; a label spreads to white neighbours inside the reach.
         self._reach = reaches = {i: reach_indices(i, sized.get(i), near, touch) for i in numbers}
@@ -146,7 +147,8 @@ class SeededIslands:
         self.all = everything = pool.var("all")
         self.selectors = {cells[p]: m.switch(cells[p], v) for p, v in sized.items()}
         sel = list(self.selectors.values())
-        m.require(f"{name}: all sizes are on", [*([-everything, s] for s in sel), [everything, *(-s for s in sel)]])
+        m.require(f"{name}: all sizes are on",
+                  [*([-everything, s] for s in sel), [everything, *(-s for s in sel)]])
         m.require(f"{name}: with all sizes on, a white cell is in a reach",
                   ([-white_lit[p], -everything, *labels_of[p]] for p in range(size)
                    if p not in numbers and not dark[p]))
@@ -175,7 +177,7 @@ class SeededIslands:
         """The clue "the island of seed ``key`` has ``value`` cells" (``value`` at most the size
         the encoding was built for: a smaller one reaches less far than the labels)."""
         grid = self.grid
-        own = self.seeds.get(key) if isinstance(key, tuple) and len(key) == 2 else None  # type: ignore[call-overload]
+        own = self.seeds.get(key) if isinstance(key, tuple) and len(key) == 2 else None
         if own is None or not isinstance(value, int) or not 1 <= value <= own:
             where = cell_name(*key) if isinstance(key, tuple) and len(key) == 2 else repr(key)
             raise SatgridError(f"{self.name}: clue {value!r} at {where} does not fit this encoding "
@@ -183,8 +185,7 @@ class SeededIslands:
         i = grid.index(key)  # type: ignore[arg-type]
         near, dark, white = grid.near, self._dark, self._white
         dist, label = self._reach[i], self._labels[i]
-        # The seed's own label (always true) keeps the clause list non-empty: this clue is never
-        # a bare literal, whose negation the audits could assume.
+        # The seed's own label (always true) first: the clue is never an empty list of clauses.
         clauses = [[label[i]], *exactly([label[q] for q in dist if q != i], value - 1, c.pool)]
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
         local = value > 1 and not eager
