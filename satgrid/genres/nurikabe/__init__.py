@@ -36,6 +36,7 @@ from typing import ClassVar, Union
 from ... import grid as geometry
 from .checker import check_nurikabe
 from ...encoding import Encoding
+from ...islands import crowded
 from ...model import Model, read
 from ...puzzle import GivenSolution, Source, cell_name
 from ...reader import Record, number, split_on_blank_lines
@@ -211,6 +212,11 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Non
     white = {p: -x for p, x in black.items()}
     numbers = puzzle.numbers()
     m.require("numbered cells are white", ([white[p]] for p in numbers))
+    # The islands rule below states this too; stated before the 2x2 blocks, as the encoding always
+    # had it, the solver loads those blocks simplified and searches as before (same puzzles from a
+    # seed; encodings/nurikabe.md, "Speed").
+    m.require("a cell touching two numbers is black",
+              ([black[p]] for p in sorted(crowded(m.grid, numbers), key=m.grid.index)))
     m.no_2x2("no 2x2 block is all black", black)
     islands = m.islands_with_one_seed(
         "each island holds one number, and has its size", white,
