@@ -149,10 +149,10 @@ class Model:
         return lits
 
     def true(self) -> int:
-        """A literal that is always true."""
+        """A literal that is always true (one variable: its unit clause is added once, with no
+        marker variable, which would shift the solver's search)."""
         lit = self.pool.var("true")
-        if not self.pool.has("true", "unit"):
-            self.pool.var("true", "unit")
+        if not any(name == "true" for name, _, _ in self.spans):
             self.require("true", [[lit]])
         return lit
 
