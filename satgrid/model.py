@@ -345,10 +345,14 @@ class Model:
     def build(self) -> Encoding:
         """The encoding: the rules' clauses, global rules, primary layers, and clue encoders
         that draw selectors (and auxiliaries) from the pool of each copy."""
-        primary = {(layer.name, *_flat(key), *((v,) if layer.kind == "one-hot" else ())): lit
-                   for layer in self.layers.values()
-                   for key, value in layer.lits.items()
-                   for v, lit in (value.items() if layer.kind == "one-hot" else [(None, value)])}
+        primary: dict = {}
+        for layer in self.layers.values():  # one loop per kind: built for every puzzle
+            name = layer.name
+            if layer.kind == "one-hot":
+                primary.update(((name, *_flat(key), v), lit)
+                               for key, values in layer.lits.items() for v, lit in values.items())
+            else:
+                primary.update(((name, *_flat(key)), lit) for key, lit in layer.lits.items())
         block_true_only = all(layer.kind == "one-hot" or layer.name in self._loops
                               for layer in self.layers.values())
         clue_function = self._clue
@@ -394,7 +398,10 @@ def _flat(key: Hashable) -> tuple:
     """A key as a flat tuple: ``((r, c), (r2, c2))`` -> ``(r, c, r2, c2)``."""
     if not isinstance(key, tuple):
         return (key,)
-    return tuple(x for part in key for x in (_flat(part) if isinstance(part, tuple) else (part,)))
+    for part in key:
+        if isinstance(part, tuple):
+            return tuple(x for part in key for x in (_flat(part) if isinstance(part, tuple) else (part,)))
+    return key  # a cell: already flat (the common case, once per primary variable)
 
 
 # -- reading an assignment ----------------------------------------------------------------------
