@@ -45,6 +45,7 @@ from .cnf import Clause, VarPool, at_least, at_most, exactly
 from .connectivity import ConnectedSubgraph, Value, holds
 from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
+from .islands import SeededIslands
 from .loop import SingleLoop
 
 Lits = Mapping[Hashable, int]
@@ -166,10 +167,10 @@ class Model:
         return lits
 
     def true(self) -> int:
-        """A literal that is always true."""
+        """A literal that is always true (one variable: its unit clause is added once, with no
+        marker variable, which would shift the solver's search)."""
         lit = self.pool.var("true")
-        if not self.pool.has("true", "unit"):
-            self.pool.var("true", "unit")
+        if not any(name == "true" for name, _, _ in self.spans):
             self.require("true", [[lit]])
         return lit
 
@@ -204,9 +205,10 @@ class Model:
                             if p in lits and q in lits))
 
     def no_2x2(self, name: str, lits: Lits) -> None:
-        """No 2x2 window is all true: a clause per window."""
-        self.require(name, ([-lits[p] for p in window] for window in self.grid.windows()
-                            if all(p in lits for p in window)))
+        """No 2x2 window is all true: a clause per window, its literals column by column (the
+        solver watches the first two, so its search, and so generated puzzles, follow this order)."""
+        self.require(name, ([-lits[a], -lits[c], -lits[b], -lits[d]] for a, b, c, d in self.grid.windows()
+                            if a in lits and b in lits and c in lits and d in lits))
 
     def all_different(self, name: str, numbers: Mapping[Cell, Mapping[int, int]],
                       units: Iterable[Sequence[Cell]]) -> None:
@@ -336,6 +338,23 @@ class Model:
                     clauses.append([-lits[p], -lits[q], -y, -z])
         self.require(name, clauses)
 
+    def islands_with_one_seed(self, name: str, white: Lits, seeds: Mapping[Cell, int | None],
+                              eager_from: int | None = None) -> SeededIslands:
+        """Every island (4-connected region of true cells of ``white``, a literal per cell of the
+        grid) holds exactly one of ``seeds``, and a seed with a size has an island of that many
+        cells (``{seed: size, or None for any size}``); seeds are white. Sizes are clues: state
+        them with ``m.clue(islands.size)`` (a size switched off leaves a seed of any size).
+
+        Lowering (:mod:`satgrid.islands`): each seed's *reach* (BFS distance below its size
+        through cells that neither are nor touch another seed), labels "white and in this seed's
+        island" on it, cells touching two seeds not white, the size clue as a cardinality over
+        the labels with local connectivity (from ``eager_from`` on: parent pointers), a literal
+        ``all`` (every size on) behind which a white cell lies in some reach, and the global rule
+        :class:`~satgrid.islands.Islands` (lazy cuts, or eager island numbers). Returns the
+        :class:`~satgrid.islands.SeededIslands` built: its ``size`` clue, ``all``, ``selectors``,
+        ``crowded`` cells and each seed's ``reach`` and ``rim``."""
+        return SeededIslands(self, name, white, seeds, eager_from)
+
     # -- clues -----------------------------------------------------------------------------
     def clue(self, function: ClueFunction) -> ClueFunction:
         """Decorator: ``function(c, key, value)`` states clue ``key = value`` through ``c``."""
@@ -350,10 +369,14 @@ class Model:
     def build(self) -> Encoding:
         """The encoding: the rules' clauses, global rules, primary layers, and clue encoders
         that draw selectors (and auxiliaries) from the pool of each copy."""
-        primary = {(layer.name, *_flat(key), *((v,) if layer.kind == "one-hot" else ())): lit
-                   for layer in self.layers.values()
-                   for key, value in layer.lits.items()
-                   for v, lit in (value.items() if layer.kind == "one-hot" else [(None, value)])}
+        primary: dict = {}
+        for layer in self.layers.values():  # one loop per kind: built for every puzzle
+            name = layer.name
+            if layer.kind == "one-hot":
+                primary.update(((name, *_flat(key), v), lit)
+                               for key, values in layer.lits.items() for v, lit in values.items())
+            else:
+                primary.update(((name, *_flat(key)), lit) for key, lit in layer.lits.items())
         block_true_only = all(layer.kind == "one-hot" or layer.name in self._loops
                               for layer in self.layers.values())
         clue_function = self._clue
@@ -407,7 +430,10 @@ def _flat(key: Hashable) -> tuple:
     """A key as a flat tuple: ``((r, c), (r2, c2))`` -> ``(r, c, r2, c2)``."""
     if not isinstance(key, tuple):
         return (key,)
-    return tuple(x for part in key for x in (_flat(part) if isinstance(part, tuple) else (part,)))
+    for part in key:
+        if isinstance(part, tuple):
+            return tuple(x for part in key for x in (_flat(part) if isinstance(part, tuple) else (part,)))
+    return key  # a cell: already flat (the common case, once per primary variable)
 
 
 # -- reading an assignment ----------------------------------------------------------------------
