@@ -553,7 +553,6 @@ TATHAM = tatham.Codec(
 
 # -- drawing and hints ---------------------------------------------------------------------------
 from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
-from ...errors import ParseError  # noqa: E402
 from ...genre_options import GENERATE, Option, whole_numbers  # noqa: E402
 from ...grading import StateFormat, state_lines  # noqa: E402
 from ...puzzle import cell_name  # noqa: E402
