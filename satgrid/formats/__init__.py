@@ -7,6 +7,7 @@ URL or game ID rather than a file name; :func:`write` converts a puzzle (and its
 Recognised, first match wins:
 1. JSON: satgrid's own results (one object a line, :mod:`.results`), else ipuz Sudoku;
 2. a first line ``pzprv3``: pzprv3 files (several may follow each other);
+   then the puzzlekit dataset's blocks (:mod:`.puzzlekit`: its header comment or ``problem:``);
 3. lines that are puzz.link URLs or Tatham game IDs, one a line, after optional header lines
    (``genre: NAME`` or a bare genre name, which must agree with the URLs).
 
@@ -23,8 +24,8 @@ from typing import Any
 
 from ..errors import ParseError, UnsupportedGenre
 from ..reader import GenreNames
-from ..registry import ALIASES, GENRES, genre as genre_named
-from . import ipuz, puzzlink, pzprv3, results, tatham
+from .. import registry  # its names are read when called: genres import codec modules from here
+from . import ipuz, puzzlekit, puzzlink, pzprv3, results, tatham
 
 #: ``--to`` targets of :func:`write` (``svg`` is drawn by :mod:`satgrid.render_svg`).
 TARGETS = ("url", "pzprv3", "text", "tatham", "ipuz")
@@ -33,7 +34,7 @@ _HEADER = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
 
 def _genre_name(name: str | None) -> str | None:
     """The registry's name for ``name`` (aliases resolved), or None; UnsupportedGenre if unknown."""
-    return None if name is None else genre_named(name).name
+    return None if name is None else registry.genre(name).name
 
 
 def kind_of_line(text: str) -> str | None:
@@ -79,7 +80,9 @@ def read_with_solutions(text: str, source: str = "<text>", genre: str | None = N
         return [pzprv3.Loaded(puzzle, solution)]
     if pzprv3.is_pzprv3(text):
         return pzprv3.read(text, source, genre)
-    names = GenreNames(source, tuple(GENRES), ALIASES, genre, genre_from)
+    if puzzlekit.is_puzzlekit(text):
+        return puzzlekit.read(text, source, genre, genre_from)
+    names = GenreNames(source, tuple(registry.GENRES), registry.ALIASES, genre, genre_from)
     first_body = None
     for n, raw in enumerate(io.StringIO(text), 1):  # header lines, then the first puzzle line
         word = raw.strip()
@@ -155,7 +158,7 @@ def text_of(puzzle: Any) -> str:
 
 def _text_parts(puzzle: Any) -> tuple[list[str], str]:
     """The header lines (genre, and a Sudoku's box and symbols when needed) and the grid."""
-    g = GENRES[puzzle.genre]
+    g = registry.GENRES[puzzle.genre]
     if puzzle.genre == "sudoku":
         from ..genres.sudoku import symbols_problem
 

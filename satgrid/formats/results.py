@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..reader import GenreNames, Record
-from ..registry import ALIASES, GENRES
+from .. import registry  # read when called: genres import codec modules of this package
 from .ipuz import loads
 from .pzprv3 import Loaded
 
@@ -75,14 +75,14 @@ def read(text: str, source: str, genre: str | None, genre_from: str = "--genre")
     docs = documents(text, source)
     if docs is None:
         return None
-    names = GenreNames(source, tuple(GENRES), ALIASES, genre, genre_from)
+    names = GenreNames(source, tuple(registry.GENRES), registry.ALIASES, genre, genre_from)
     return [_one(doc, n, source, names) for n, doc in docs]
 
 
 def _one(doc: dict[str, Any], line: int, source: str, names: GenreNames) -> Loaded:
     if not isinstance(doc["genre"], str):
         raise ParseError(source, line, f"'genre' is {doc['genre']!r}, not a genre name")
-    g = GENRES[names.declared(doc["genre"], line)]
+    g = registry.GENRES[names.declared(doc["genre"], line)]
     name = doc.get("id", "")
     if not isinstance(name, str):
         raise ParseError(source, line, f"'id' is {name!r}, not a string")

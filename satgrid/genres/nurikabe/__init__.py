@@ -581,3 +581,26 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
         variables += int(cells * max(10.0, 12 * bits - 20))
         clauses += int(cells * max(30.0, 30 * bits - 45))
     return variables, clauses
+
+
+# -- puzzlekit ------------------------------------------------------------------------------------
+# Imported here, after the puzzle type: the formats package's codec modules import it by name.
+from ...formats import puzzlekit  # noqa: E402
+
+
+def _puzzlekit_rows(puzzle: NurikabePuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:
+    """The dataset's tokens: ``-`` empty or a number; ``x`` shaded, ``-`` unshaded."""
+    problem = [["-" if v is None else str(v) for v in row] for row in puzzle.grid]
+    answer = None if solution is None else [["x" if ch == "#" else "-" for ch in row] for row in solution]
+    return problem, answer
+
+
+#: The puzzlekit dataset's Nurikabe grids (``assets/data/Nurikabe``): problem ``-`` empty or a
+#: number (which :func:`parse` reads as they are), solution ``x`` shaded and ``-`` unshaded.
+PUZZLEKIT = puzzlekit.Codec(
+    "Nurikabe",
+    problem=puzzlekit.Tokens({"-": "."}),
+    solution=puzzlekit.Tokens({"x": "#", "-": "."}, strict=True),
+    solver="nurikabe",
+    write=_puzzlekit_rows,
+)
