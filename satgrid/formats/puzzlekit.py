@@ -221,12 +221,20 @@ class Codec:
         if block.solution is None:
             return Loaded(puzzle)
         try:
+            _same_size(block.problem, block.solution)
             answer, answer_columns = _laid_out(self.solution(block.solution))
             record.solution_lines = answer
             solution = _mapping_columns(answer_columns, genre.parse_solution, record, puzzle)
         except ParseError as exc:
             return Loaded(replace(puzzle, given_solution=GivenSolution(error=str(exc))))
         return Loaded(puzzle, solution)
+
+
+def _same_size(problem: Section, solution: Section) -> None:
+    if solution.lines and solution.size != problem.size:
+        rows, cols = problem.size
+        raise solution.error(f"the solution's size line says {'x'.join(map(str, solution.size))}, "
+                             f"the problem's {rows}x{cols}", solution.lines[0][0])
 
 
 def _laid_out(rows: list[Row]) -> tuple[list[tuple[int, str]], dict[int, list[tuple[int, int]]]]:
@@ -374,12 +382,8 @@ def _block(source: str, block: dict[str, Any]) -> Block:
         if block[key] is not None:
             line, rows = block[key]
             sections[key] = Section(source, line, key, tuple(rows))
-    problem, solution = sections["problem"], sections.get("solution")
-    if solution is not None and solution.lines and solution.size != problem.size:
-        rows, cols = problem.size
-        raise solution.error(f"the solution's size line says {'x'.join(map(str, solution.size))}, "
-                             f"the problem's {rows}x{cols}", solution.lines[0][0])
-    return Block(block["name"], block["line"], block["meta"], problem, solution, block["genre"])
+    return Block(block["name"], block["line"], block["meta"], sections["problem"],
+                 sections.get("solution"), block["genre"])
 
 
 # -- genres --------------------------------------------------------------------------------------
