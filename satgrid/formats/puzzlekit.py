@@ -185,9 +185,24 @@ class Codec:
     ``problem``, ``solution``: :data:`Translate` functions from a :class:`Section` to rows of the
     genre's own tokens, each with the dataset column it came from. The rows, laid out as text
     lines under their dataset line numbers, go to the genre's ``parse`` (problem) and
-    ``parse_solution`` (solution, as ``Record.solution_lines``). :class:`Tokens` covers a single
-    grid translated cell for cell; a genre with rooms or edge clues writes its own function over
-    ``section.grid(first=...)``, ``section.size``, ``section.extra`` and ``section.error``.
+    ``parse_solution`` (solution, as ``Record.solution_lines``); the genre's errors keep the
+    dataset's line and column. :class:`Tokens` covers a single grid translated cell for cell
+    (``Tokens()`` passes every token on: Hitori's numbers). A genre with rooms, edge clues or
+    cells that need more than a table writes its own function, for example a clue grid followed
+    by a grid of room ids::
+
+        def rooms(section: puzzlekit.Section) -> list[puzzlekit.Row]:
+            clues = section.grid()                       # rows x cols after the size line
+            ids = section.grid(first=1 + len(clues))     # the room grid below it
+            section.only(1 + 2 * len(clues))             # nothing after the two grids
+            bad = next(((n, col) for n, row in clues for t, col in row
+                        if t not in ("-", "x") and not t.isdigit()), None)
+            if bad:
+                raise section.error("not a clue: use -, x or a number", *bad)
+            return [*clues, *ids]                        # the genre's text: clues, then rooms
+
+    Its tools: ``section.size`` (rows, cols), ``section.extra`` (the size line's further
+    tokens), ``section.grid(first, rows, cols)``, ``section.only(used)`` and ``section.error``.
 
     ``solver``: puzzlekit's puzzle type for its own solver (``puzzlekit.solve(text, solver)``,
     used by ``bench/bench_genres.py``); empty means ``dataset`` in lower case.
