@@ -134,7 +134,7 @@ class Tokens:
     """Translates the section's one ``rows x cols`` grid cell for cell: a token ``table`` names
     becomes its entry; any other token is passed on unchanged (the genre's parser judges it),
     or, with ``strict``, is an error that lists the table's tokens. A line past the grid is an
-    error. :meth:`back` is the inverse for writing."""
+    error."""
 
     table: Mapping[str, str] = field(default_factory=dict)
     strict: bool = False
@@ -155,13 +155,6 @@ class Tokens:
                     row.append((text, col))
             out.append((n, tuple(row)))
         return out
-
-    def back(self, token: str) -> str:
-        """The dataset token for one of the genre's (the table read backwards; others as they are)."""
-        for dataset, own in self.table.items():
-            if own == token:
-                return dataset
-        return token
 
 
 @dataclass(frozen=True)
