@@ -2,9 +2,9 @@
 
 A file holds blocks (the layout of ``../shared/external/genres/puzzlekit_<genre>.txt``)::
 
-    # Hitori: 30 of 941 puzzles with solutions in puzzlekit-dataset assets/data/Hitori/...
-    puzzle hitori-01_4x4
-    source: https://www.janko.at/Raetsel/Hitori/001.a.htm
+    # <Genre>: 30 of 941 puzzles with solutions in puzzlekit-dataset assets/data/<Genre>/...
+    puzzle <genre>-01_4x4
+    source: https://www.janko.at/Raetsel/<Genre>/001.a.htm
     problem:
     4 4
     3 3 1 4
@@ -46,17 +46,17 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from ..errors import ParseError
 from ..puzzle import GivenSolution
 from ..reader import Limits, Record, number
+from .pzprv3 import Loaded
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..registry import Genre
-    from .pzprv3 import Loaded
 
 #: A token of a grid line: its text and its 1-based column.
 Token = tuple[str, int]
 #: A grid line: its 1-based line number and its tokens.
 Row = tuple[int, tuple[Token, ...]]
 
-#: The dataset files' first line: ``# Hitori: 30 of 941 puzzles with solutions in puzzlekit-dataset ...``.
+#: The dataset files' first line: ``# <Genre>: 30 of 941 puzzles with solutions in puzzlekit-dataset ...``.
 _DATASET_HEADER = re.compile(r"^#\s*([A-Za-z][A-Za-z0-9]*)\s*:.*\bpuzzlekit-dataset\b")
 _HEADER = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
 _TOKEN = re.compile(r"\S+")
@@ -97,7 +97,7 @@ class Section:
 
     @property
     def extra(self) -> tuple[Token, ...]:
-        """The size line's tokens after ``rows cols`` (Star Battle's stars per unit)."""
+        """The size line's tokens after ``rows cols`` (one genre's count per unit)."""
         return self.lines[0][1][2:] if self.lines else ()
 
     def grid(self, first: int = 1, rows: int | None = None, cols: int | None = None) -> list[Row]:
@@ -160,15 +160,15 @@ class Tokens:
 @dataclass(frozen=True)
 class Codec:
     """How a genre reads (and writes) the puzzlekit dataset's grids; a genre declares one as
-    ``PUZZLEKIT`` in its folder. Nurikabe's, for example::
+    ``PUZZLEKIT`` in its folder. A shading genre with numbered cells, for example::
 
         from ...formats import puzzlekit
 
         PUZZLEKIT = puzzlekit.Codec(
-            "Nurikabe",                                   # the dataset's genre name
+            "Example",                                    # the dataset's genre name
             problem=puzzlekit.Tokens({"-": "."}),         # numbers pass on to parse()
             solution=puzzlekit.Tokens({"x": "#", "-": "."}, strict=True),
-            solver="nurikabe",                            # puzzlekit's puzzle type
+            solver="example",                             # puzzlekit's puzzle type
             write=lambda puzzle, solution: ...,           # optional: the dataset's token rows
         )
 
@@ -180,7 +180,7 @@ class Codec:
     lines under their dataset line numbers, go to the genre's ``parse`` (problem) and
     ``parse_solution`` (solution, as ``Record.solution_lines``); the genre's errors keep the
     dataset's line and column. :class:`Tokens` covers a single grid translated cell for cell
-    (``Tokens()`` passes every token on: Hitori's numbers). A genre with rooms, edge clues or
+    (``Tokens()`` passes every token on). A genre with rooms, edge clues or
     cells that need more than a table writes its own function, for example a clue grid followed
     by a grid of room ids::
 
@@ -215,11 +215,9 @@ class Codec:
     def solver_type(self) -> str:
         return self.solver or self.dataset.lower()
 
-    def read(self, genre: "Genre", block: "Block") -> "Loaded":
+    def read(self, genre: "Genre", block: "Block") -> Loaded:
         """``block`` as the genre's puzzle, and its ``solution:`` read as the genre's solution; a
         solution section that does not read becomes the puzzle's given solution's error."""
-        from .pzprv3 import Loaded
-
         rows = self.problem(block.problem)
         lines, columns = _laid_out(rows)
         cells = sum(len(tokens) for _, tokens in rows)
@@ -397,9 +395,9 @@ def _block(source: str, block: dict[str, Any]) -> Block:
 # -- genres --------------------------------------------------------------------------------------
 def codecs() -> dict[str, Codec]:
     """Every registry genre's ``PUZZLEKIT`` codec, by genre name."""
-    from ..registry import GENRES
+    from ..registry import with_part
 
-    return {name: g.part("PUZZLEKIT") for name, g in GENRES.items() if g.part("PUZZLEKIT") is not None}
+    return {g.name: codec for g, codec in with_part("PUZZLEKIT")}
 
 
 def genre_of(name: str, source: str, line: int | None) -> str:
@@ -424,7 +422,7 @@ def genre_of(name: str, source: str, line: int | None) -> str:
 
 
 def read(text: str, source: str = "<puzzlekit>", genre: str | None = None,
-         genre_from: str = "--genre") -> list["Loaded"]:
+         genre_from: str = "--genre") -> list[Loaded]:
     """Every puzzle of a puzzlekit text, with its solution as the given solution. ``genre`` (a
     registry name, or None) is what ``genre_from`` asks for; the file's declarations must agree."""
     file = split(text, source)
