@@ -1,5 +1,5 @@
 """Fuzzing every reader (satgrid's text and block formats, puzz.link URLs, pzprv3 files, Tatham
-game IDs, ipuz JSON) through :func:`satgrid.api.load_text`, with two properties:
+game IDs, ipuz JSON, the puzzlekit dataset's grid text) through :func:`satgrid.api.load_text`, with two properties:
 
 1. reading any text returns puzzles or raises a :class:`~satgrid.errors.SatgridError` whose
    message is one line; never another exception;
@@ -215,6 +215,8 @@ VECTORS = [
     "10x10t0dh#123",
     "pzprv3\nnurikabe\n5\n5\n+ 5 # # # \n+ # 2 + # \n+ # # # # \n+ # 1 # . \n# # # 3 . \n",
     "000000010400000000020000000000050407008000300001090000300400200050100000000806000\n",
+    "# Nurikabe: 1 puzzle in puzzlekit-dataset grid text\npuzzle a\nsource: x\nproblem:\n3 3\n1 - 1\n- - -\n"
+    "- 3 -\nsolution:\n3 3\n- x -\nx x x\n- - -\nend\n",
     '{"version": "http://ipuz.org/v2", "kind": ["http://ipuz.org/sudoku#1"], "charset": "1234",'
     ' "puzzle": [[0, 1, 0, 0], [0, 0, 0, {"given": 2}], ["3", 0, 0, 0], [0, 0, 3, null]],'
     ' "solution": [[2, 1, 4, 3], [4, 3, 1, 2], [3, 4, 2, 1], [1, 2, 3, 4]]}',
@@ -238,7 +240,8 @@ TOKENS = ["puzzle x", "end", "givens:", "solution:", "genre:", "genre: sudoku", 
           "genre: slitherlink", "loopy", "box: 2x3", "box: 0x0", "symbols: ", "symbols: 12-4", "rows: 3",
           "cols: 0", "pzprv3", "pzprv3.1", "sudoku", "nurikabe", "slither", "https://puzz.link/p?", "p?",
           "t0", "t1", "dh", "x", "j", "k", "null", "true", "1.5", "{}", "[]", '"given"', '"kind"', "\n\n",
-          "-1", "0", "00", "-0", "1e9", "99999999999999999999", "4096", "12288", "65536", "9" * 40]
+          "-1", "0", "00", "-0", "1e9", "99999999999999999999", "4096", "12288", "65536", "9" * 40,
+          "problem:", "format: puzzlekit", "# Nurikabe: puzzlekit-dataset"]
 NUMBERS = ["0", "-1", "-5", "1", "4", "5", "10", "16", "37", "256", "1000", "1001", "4095", "12287", "12288",
            "99999999999999999999", "1" * 400, "²", "٣", "1_000", "+3", " 3", "3.0"]
 

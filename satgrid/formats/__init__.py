@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import ParseError, UnsupportedGenre
 from ..reader import GenreNames
-from . import ipuz, puzzlink, pzprv3, results, tatham
+from . import ipuz, puzzlekit, puzzlink, pzprv3, results, tatham
 
 #: ``--to`` targets of :func:`write` (``svg`` is drawn by :mod:`satgrid.render_svg`).
 TARGETS = ("url", "pzprv3", "text", "tatham", "ipuz")
@@ -93,6 +93,8 @@ def read_with_solutions(text: str, source: str = "<text>", genre: str | None = N
         return [pzprv3.Loaded(puzzle, solution)]
     if pzprv3.is_pzprv3(text):
         return pzprv3.read(text, source, genre)
+    if puzzlekit.is_puzzlekit(text):  # the puzzlekit dataset's blocks (header comment or 'problem:')
+        return puzzlekit.read(text, source, genre, genre_from)
     from ..registry import ALIASES, GENRES
 
     names = GenreNames(source, tuple(GENRES), ALIASES, genre, genre_from)

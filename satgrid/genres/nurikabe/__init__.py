@@ -40,7 +40,7 @@ from ...islands import crowded
 from ...model import Model, read
 from ...puzzle import GivenSolution, Source, cell_name
 from ...reader import Record, number, split_on_blank_lines
-from ...formats import puzzlink, pzprv3
+from ...formats import puzzlekit, puzzlink, pzprv3
 
 NAME = "nurikabe"
 SUMMARY = "Nurikabe: numbered white islands of their size, one connected black wall, no 2x2 black"
@@ -419,4 +419,23 @@ STATE = StateFormat(_read_state, _describe, lambda key, value: True,
 OPTIONS = (
     Option("--islands", "Nurikabe: the island sizes of the random solution [default: 1-6].",
            GENERATE, whole_numbers("-", 2, "2-5"), "LO-HI"),
+)
+
+
+# -- puzzlekit ------------------------------------------------------------------------------------
+def _puzzlekit_rows(puzzle: NurikabePuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:
+    """The dataset's tokens: ``-`` empty or a number; ``x`` shaded, ``-`` unshaded."""
+    problem = [["-" if v is None else str(v) for v in row] for row in puzzle.grid]
+    answer = None if solution is None else [["x" if ch == "#" else "-" for ch in row] for row in solution]
+    return problem, answer
+
+
+#: The puzzlekit dataset's Nurikabe grids (``assets/data/Nurikabe``): problem ``-`` empty or a
+#: number (which :func:`parse` reads as they are), solution ``x`` shaded and ``-`` unshaded.
+PUZZLEKIT = puzzlekit.Codec(
+    "Nurikabe",
+    problem=puzzlekit.Tokens({"-": "."}),
+    solution=puzzlekit.Tokens({"x": "#", "-": "."}, strict=True),
+    solver="nurikabe",
+    write=_puzzlekit_rows,
 )
