@@ -1,0 +1,268 @@
+"""Hitori: shade cells so that no number repeats among the unshaded cells of a row or column.
+
+Rules (Nikoli, "Hitori ni shite kure"; pzprjs ``hitori.js``): no number appears twice among the
+unshaded cells of a row or of a column; shaded cells never share a side; the unshaded cells form
+one side-connected region. A cell without a number (an audit removed it) is free.
+
+Encoding (clause counts and measurements in ``encodings/hitori.md``):
+
+* ``("shaded", r, c)`` per cell: the primary variables.
+* Shaded cells do not touch: ``-shaded p | -shaded q`` for every pair of side neighbours.
+* The unshaded cells are connected: the core's connected-subgraph rule over the unshaded literals
+  (lazy cuts, or parent pointers and ranks).
+* Clue switches: the number ``n`` at cell ``p`` is a literal ``("number", r, c, n)`` that its
+  clue's selector sets. For two cells ``p``, ``q`` of one row or column holding the same number,
+  ``number p & number q -> shaded p | shaded q``: among the switched-on cells of a line holding
+  one number, at most one is unshaded (pairwise at-most-one). A number switched off leaves its
+  cell free, so the audit's "redundant" means "the puzzle without this number (the cell blank)
+  still has one solution".
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import ClassVar
+
+from ...cnf import Clause, VarPool
+from ...connectivity import ConnectedSubgraph
+from ...encoding import ClueEncoding, Encoding
+from ...errors import SatgridError
+from ...grid import Grid as Geometry
+from ...puzzle import GivenSolution, Source, cell_name
+from ...reader import Record, number, split_on_blank_lines
+from .checker import check_hitori
+
+NAME = "hitori"
+SUMMARY = "Hitori: shade repeated numbers away; shaded cells never touch, unshaded cells connected"
+EXAMPLES = "hitori.txt"
+
+Cell = tuple[int, int]
+Grid = tuple[tuple[int | None, ...], ...]
+Solution = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HitoriPuzzle:
+    """The numbers of a Hitori grid: a number 1..max(rows, cols) per cell, or None (no number)."""
+
+    grid: Grid
+    name: str = ""
+    source: Source = Source()
+    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
+    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
+    genre: ClassVar[str] = NAME
+
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0]) if self.grid else 0
+
+    def numbers(self) -> dict[Cell, int]:
+        """Every cell holding a number, in reading order."""
+        return {(r, c): v for r, row in enumerate(self.grid) for c, v in enumerate(row) if v is not None}
+
+    def clues(self) -> dict[Cell, int]:
+        """The clues that queries switch on and off: every number."""
+        return self.numbers()
+
+    def with_clues(self, clues: dict[Cell, int]) -> "HitoriPuzzle":
+        """This puzzle keeping the numbers in ``clues``; every other cell loses its number."""
+        grid = tuple(tuple(clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows))
+        return HitoriPuzzle(grid, self.name, self.source)
+
+
+# -- parsing ------------------------------------------------------------------------------------
+_TOKEN = re.compile(r"\S+")
+EMPTY = "."
+
+
+def split(record: Record) -> list[Record]:
+    """One record per grid: a ``puzzle ... end`` block, or grids separated by blank lines."""
+    if record.name:
+        return [record]
+    groups = split_on_blank_lines(record.lines)
+    return [record.part(lines[0][0], lines, str(i) if len(groups) > 1 else "")
+            for i, lines in enumerate(groups, 1)]
+
+
+def parse(record: Record) -> HitoriPuzzle:
+    """Rows of whitespace-separated tokens: a number 1..max(rows, cols), or ``.`` (no number)."""
+    rows = []
+    for n, t in record.lines:
+        tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(t)]
+        if tokens:
+            rows.append((n, tokens))
+            record.check_cells(len(rows), len(rows[0][1]), n)
+    if not rows:
+        raise record.error("no Hitori grid found")
+    width, height = len(rows[0][1]), len(rows)
+    for line, tokens in rows:
+        if len(tokens) != width:
+            raise record.error(
+                f"row has {len(tokens)} cells, the first row has {width} (rows must be equally long)", line)
+    for key, actual in (("rows", height), ("cols", width)):
+        if key in record.meta and number(record.meta[key]) != actual:
+            raise record.error(f"header says {key}: {record.meta[key]}, the grid has {actual}")
+    top = max(height, width)
+    grid = []
+    for line, tokens in rows:
+        cells: list[int | None] = []
+        for tok, col in tokens:
+            value = number(tok)
+            if tok == EMPTY:
+                cells.append(None)
+            elif value is None:
+                raise record.error(f"token {tok!r} is not a number or '.' (a cell without one)", line, col)
+            elif not 1 <= value <= top:
+                raise record.error(f"number {tok} is out of range 1..{top} (the longer side of the "
+                                   f"{height}x{width} grid)", line, col)
+            else:
+                cells.append(value)
+        grid.append(tuple(cells))
+    return HitoriPuzzle(tuple(grid), record.name, Source(record.source, record.line))
+
+
+def parse_solution(record: Record, puzzle: HitoriPuzzle) -> Solution | None:
+    """The solution in a block's ``solution:`` section (None when it has none): rows of ``#``
+    (shaded) and ``.`` or ``+`` (unshaded), one character a cell, or whitespace-separated tokens
+    as :func:`render` prints them, where an unshaded cell shows its number."""
+    lines = [(n, t) for n, t in record.solution_lines if t.strip()]
+    if not lines:
+        return None
+    if len(lines) != puzzle.rows:
+        raise record.error(f"the solution has {len(lines)} rows, the grid {puzzle.rows}", lines[0][0])
+    rows = []
+    for r, (line, text) in enumerate(lines):
+        if len(text.split()) > 1:
+            tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
+        else:
+            tokens = [(ch, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
+        if len(tokens) != puzzle.cols:
+            raise record.error(f"solution row has {len(tokens)} cells, the grid {puzzle.cols}", line)
+        row = []
+        for c, (tok, col) in enumerate(tokens):
+            if tok == "#":
+                row.append("#")
+            elif tok in (".", "+") or tok == str(puzzle.grid[r][c]):
+                row.append(".")
+            else:
+                raise record.error(f"{tok!r} is not a solution cell for {cell_name(r, c)}: use '#' "
+                                   "(shaded), '.' (unshaded) or the cell's number", line, col)
+        rows.append("".join(row))
+    return tuple(rows)
+
+
+# -- encoding -----------------------------------------------------------------------------------
+def cache_key(puzzle: HitoriPuzzle) -> tuple:
+    """The grid itself: which cells repeat a number decides the clauses."""
+    return (NAME, puzzle.grid)
+
+
+def encode(puzzle: HitoriPuzzle) -> Encoding:
+    geometry = Geometry.of(puzzle.rows, puzzle.cols)
+    pool = VarPool()
+    shaded = {p: pool.var("shaded", *p) for p in geometry.cells}
+    pairs = geometry.adjacent_pairs()
+    clauses: list[Clause] = [[-shaded[p], -shaded[q]] for p, q in pairs]
+    numbers = puzzle.numbers()
+    given = {p: pool.var("number", *p, n) for p, n in numbers.items()}
+    for line in geometry.lines():
+        same: dict[int, list[Cell]] = defaultdict(list)
+        for p in line:
+            if p in numbers:
+                same[numbers[p]].append(p)
+        for cells in same.values():
+            clauses += [[-given[p], -given[q], shaded[p], shaded[q]] for p, q in combinations(cells, 2)]
+    rules = [ConnectedSubgraph("unshaded", {p: -x for p, x in shaded.items()}, [(p, q, None) for p, q in pairs])]
+
+    def encode_clue(key: Cell, value: object) -> ClueEncoding:
+        if numbers.get(key) != value:
+            raise SatgridError(f"hitori: clue {value!r} at {cell_name(*key)} does not fit this encoding "
+                               f"(it was built for {numbers.get(key)!r} there)")
+        # The number literal (not the selector itself) carries the clue: a clue that is a bare
+        # literal is asked "broken" by assuming its negation, which here would relax nothing.
+        return ClueEncoding(pool.var("clue", *key, value), ([given[key]],))
+
+    return Encoding(pool, clauses, {("shaded", *p): x for p, x in shaded.items()}, encode_clue, rules)
+
+
+def decode(puzzle: HitoriPuzzle, encoding: Encoding, value) -> Solution:
+    var = encoding.pool.var
+    return tuple("".join("#" if value(var("shaded", r, c)) else "." for c in range(puzzle.cols))
+                 for r in range(puzzle.rows))
+
+
+def check(puzzle: HitoriPuzzle, solution: Solution) -> list[str]:
+    return check_hitori(puzzle.rows, puzzle.cols, puzzle.numbers(), solution)
+
+
+# -- output -------------------------------------------------------------------------------------
+def render(puzzle: HitoriPuzzle, solution: Solution | None = None) -> str:
+    """The grid: numbers (``.`` without one), ``#`` for shaded cells; columns line up."""
+    width = max([1, *(len(str(v)) for v in puzzle.numbers().values())])
+    lines = []
+    for r, row in enumerate(puzzle.grid):
+        tokens = ["#" if solution is not None and solution[r][c] == "#" else EMPTY if v is None else str(v)
+                  for c, v in enumerate(row)]
+        lines.append(" ".join(t.rjust(width) for t in tokens))
+    return "\n".join(lines)
+
+
+def solution_json(puzzle: HitoriPuzzle, solution: Solution) -> list[str]:
+    return list(solution)
+
+
+def puzzle_json(puzzle: HitoriPuzzle) -> list[list[int]]:
+    """Rows of numbers, 0 for a cell without one."""
+    return [[0 if v is None else v for v in row] for row in puzzle.grid]
+
+
+def differences(puzzle: HitoriPuzzle, a: Solution, b: Solution) -> list[Cell]:
+    return [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]]
+
+
+def puzzle_meta(puzzle: HitoriPuzzle) -> dict[str, str]:
+    """Nothing beyond the grid."""
+    return {}
+
+
+def puzzle_from_json(record: Record, value: object) -> HitoriPuzzle:
+    """The inverse of :func:`puzzle_json`, written out as text rows and parsed, so every check of
+    :func:`parse` applies."""
+    if not isinstance(value, list) or not value or not all(isinstance(row, list) and row for row in value):
+        raise record.error("not a list of rows of numbers")
+    lines = []
+    for r, row in enumerate(value, 1):
+        if not all(type(v) is int and v >= 0 for v in row):
+            raise record.error(f"row {r} holds something other than numbers (0 for none)")
+        lines.append((record.line, " ".join(EMPTY if v == 0 else str(v) for v in row)))
+    return parse(record.part(record.line, lines, record.name))
+
+
+def solution_from_json(puzzle: HitoriPuzzle, value: object) -> Solution:
+    """The inverse of :func:`solution_json`; ValueError unless rows of ``#`` and ``.`` fit the grid."""
+    if not (isinstance(value, list) and len(value) == puzzle.rows
+            and all(isinstance(row, str) and len(row) == puzzle.cols and set(row) <= set("#.")
+                    for row in value)):
+        raise ValueError(f"not {puzzle.rows} rows of {puzzle.cols} '#' or '.'")
+    return tuple(value)
+
+
+def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
+    """(variables, clauses) expected of the encoding of a rows x cols grid, from the grid alone:
+    two variables a cell (shaded, number), two neighbour clauses a cell and about as many repeat
+    clauses (at most one pair a cell in each direction when the numbers run 1..n); the eager
+    connectivity rule adds parent pointers and ranks, whose size per cell grows with the rank's
+    bits. The figures behind the constants are in encodings/hitori.md."""
+    cells = rows * cols
+    variables, clauses = 2 * cells, 4 * cells
+    if connectivity == "eager":
+        bits = max(1, (max(cells, 2) - 1).bit_length())
+        variables += 5 * bits * cells
+        clauses += 13 * bits * cells
+    return variables, clauses
