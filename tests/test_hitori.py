@@ -414,3 +414,66 @@ def test_singles_errors(desc, words):
     with pytest.raises(ParseError) as caught:
         codec.decode_singles(desc, 2, 2, fail)
     assert words in str(caught.value)
+
+
+# -- the puz.link engine ----------------------------------------------------------------------------
+NODE = shutil.which("node")
+PZPR_SCRIPT = ROOT / "tests" / "pzpr_check.js"
+PZPR = ROOT / "tests" / "node" / "node_modules" / "pzpr" / "package.json"
+
+
+def run_pzpr(items: list[str]) -> list[dict]:
+    if NODE is None:
+        pytest.skip("node is not installed: the puz.link engine cannot run")
+    if not PZPR.exists():
+        pytest.fail("node is here but pzpr is not installed in tests/node/: run `make pzpr`")
+    done = subprocess.run([NODE, str(PZPR_SCRIPT)], input=json.dumps(items), capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def cells_of(puzzle: ht.HitoriPuzzle) -> list:
+    return [v for row in puzzle.grid for v in row]
+
+
+def url_of(puzzle: ht.HitoriPuzzle) -> str:
+    return f"https://puzz.link/p?hitori/{puzzle.cols}/{puzzle.rows}/{codec.encode_body(cells_of(puzzle))}"
+
+
+def pzprv3_of(puzzle: ht.HitoriPuzzle, solution) -> str:
+    n = puzzle.rows * puzzle.cols
+    clues, answer = codec.clue_tokens(cells_of(puzzle)), codec.answer_tokens("".join(solution), n)
+    grids = [" ".join(tokens[r * puzzle.cols:(r + 1) * puzzle.cols]) + " "
+             for tokens in (clues, answer) for r in range(puzzle.rows)]
+    return "\n".join(["pzprv3", "hitori", str(puzzle.rows), str(puzzle.cols), *grids]) + "\n"
+
+
+def test_pzpr_reads_the_urls_and_accepts_the_answers():
+    cases = puzzlekit_puzzles() + [(p, api.solve(p).solution)
+                                   for p in api.load([str(ROOT / "satgrid" / "data" / "hitori.txt")])]
+    rng = random.Random(18)
+    broken = []
+    for puzzle, solution in cases:
+        r, c = rng.randrange(puzzle.rows), rng.randrange(puzzle.cols)
+        row = solution[r]
+        broken.append(solution[:r] + (row[:c] + ("." if row[c] == "#" else "#") + row[c + 1:],) + solution[r + 1:])
+    items = ([url_of(p) for p, _ in cases] + [pzprv3_of(p, s) for p, s in cases]
+             + [pzprv3_of(p, b) for (p, _), b in zip(cases, broken)])
+    reports = run_pzpr(items)
+    n = len(cases)
+    for (puzzle, solution), url, answer, wrong in zip(cases, reports[:n], reports[n:2 * n], reports[2 * n:]):
+        assert url["pid"] == "hitori" and (url["rows"], url["cols"]) == (puzzle.rows, puzzle.cols)
+        assert url["clues"] == [-1 if v is None else v for v in cells_of(puzzle)], puzzle.name
+        assert answer["complete"], (puzzle.name, answer["text"])
+        assert not wrong["complete"], puzzle.name
+        # pzpr's own file reads back to the puzzle; its URL too where pzpr 0.10.1 writes numbers
+        # its decoder reads (it writes 16-35 as '-' and one digit, and reads two after '-').
+        lines = answer["file"].split("\n")
+        tokens = " ".join(lines[4:4 + 2 * puzzle.rows]).split()
+        half = puzzle.rows * puzzle.cols
+        assert codec.read_clues(tokens[:half], max(puzzle.rows, puzzle.cols), fail) == cells_of(puzzle)
+        assert codec.read_answer(tokens[half:], fail) == "".join(solution)
+        if all(v is None or v < 16 for v in cells_of(puzzle)):
+            body = url["url"].split("/", 6)[-1]
+            assert codec.decode_body(body, puzzle.rows, puzzle.cols, fail) == cells_of(puzzle)
