@@ -477,3 +477,23 @@ def test_pzpr_reads_the_urls_and_accepts_the_answers():
         if all(v is None or v < 16 for v in cells_of(puzzle)):
             body = url["url"].split("/", 6)[-1]
             assert codec.decode_body(body, puzzle.rows, puzzle.cols, fail) == cells_of(puzzle)
+
+
+def test_rules_fit_in_sixty_lines_and_name_their_clauses():
+    from satgrid.model import statement_lines
+
+    assert statement_lines(ht.rules) <= 60
+    [puzzle] = api.load_text("hitori\n1 1 2\n2 1 1\n1 2 1\n")
+    names = {name for name, _, _ in ht.encode(puzzle).spans}
+    assert {"shaded cells do not touch", "no number repeats unshaded in a row or column"} <= names
+
+
+def test_a_copy_of_the_encoding_switches_the_same_numbers():
+    """Sessions solve on copies: every clue's selector is the switch the base clauses use,
+    repeated numbers or not."""
+    [puzzle] = api.load_text("hitori\n1 1 2\n2 3 1\n3 2 1\n")
+    encoding = ht.encode(puzzle)
+    twin = encoding.copy()
+    for key, value in puzzle.clues().items():
+        assert twin.encode_clue(key, value).selector == encoding.encode_clue(key, value).selector
+        assert twin.encode_clue(key, value).plain() == [[encoding.encode_clue(key, value).selector]]

@@ -4,16 +4,17 @@ Rules (Nikoli, "Hitori ni shite kure"; pzprjs ``hitori.js``): no number appears 
 unshaded cells of a row or of a column; shaded cells never share a side; the unshaded cells form
 one side-connected region. A cell without a number (an audit removed it) is free.
 
-Encoding (clause counts and measurements in ``encodings/hitori.md``):
+Encoding (:func:`rules`, on the model builder; clause counts and measurements in
+``encodings/hitori.md``):
 
 * ``("shaded", r, c)`` per cell: the primary variables.
 * Shaded cells do not touch: ``-shaded p | -shaded q`` for every pair of side neighbours.
 * The unshaded cells are connected: the core's connected-subgraph rule over the unshaded literals
   (lazy cuts, or parent pointers and ranks).
-* Clue switches: the number ``n`` at cell ``p`` is a literal ``("number", r, c, n)`` that its
-  clue's selector sets. For two cells ``p``, ``q`` of one row or column holding the same number,
-  ``number p & number q -> shaded p | shaded q``: among the switched-on cells of a line holding
-  one number, at most one is unshaded (pairwise at-most-one). A number switched off leaves its
+* Each number is a clue whose selector ``("clue", r, c, n)`` is a switch in the base clauses:
+  for two cells ``p``, ``q`` of one row or column holding the same number,
+  ``switch p & switch q -> shaded p | shaded q``, so among the switched-on cells of a line holding
+  one number at most one is unshaded (pairwise at-most-one). A number switched off leaves its
   cell free, so the audit's "redundant" means "the puzzle without this number (the cell blank)
   still has one solution".
 """
@@ -25,11 +26,11 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import ClassVar
 
-from ...cnf import Clause, VarPool
-from ...connectivity import ConnectedSubgraph
-from ...encoding import ClueEncoding, Encoding
+from ...cnf import Clause
+from ...encoding import Encoding
 from ...errors import SatgridError
 from ...grid import Grid as Geometry
+from ...model import Clue, Model, read
 from ...puzzle import GivenSolution, Source, cell_name
 from ...reader import Record, number, split_on_blank_lines
 from .checker import check_hitori
@@ -163,37 +164,44 @@ def cache_key(puzzle: HitoriPuzzle) -> tuple:
     return (NAME, puzzle.grid)
 
 
-def encode(puzzle: HitoriPuzzle) -> Encoding:
-    geometry = Geometry.of(puzzle.rows, puzzle.cols)
-    pool = VarPool()
-    shaded = {p: pool.var("shaded", *p) for p in geometry.cells}
-    pairs = geometry.adjacent_pairs()
-    clauses: list[Clause] = [[-shaded[p], -shaded[q]] for p, q in pairs]
+def rules(m: Model, puzzle: HitoriPuzzle) -> None:
+    """The three rules of the module docstring, with each number a clue that audits switch off."""
+    shaded = m.cells("shaded")
+    m.not_adjacent("shaded cells do not touch", shaded)
+    m.connected("unshaded cells are connected", {p: -x for p, x in shaded.items()})
     numbers = puzzle.numbers()
-    given = {p: pool.var("number", *p, n) for p, n in numbers.items()}
-    for line in geometry.lines():
+    switch = {p: m.switch(p, n) for p, n in numbers.items()}
+    repeats: list[Clause] = []
+    for line in m.grid.lines():
         same: dict[int, list[Cell]] = defaultdict(list)
         for p in line:
             if p in numbers:
                 same[numbers[p]].append(p)
-        for cells in same.values():
-            clauses += [[-given[p], -given[q], shaded[p], shaded[q]] for p, q in combinations(cells, 2)]
-    rules = [ConnectedSubgraph("unshaded", {p: -x for p, x in shaded.items()}, [(p, q, None) for p, q in pairs])]
+        for n, cells in same.items():
+            # Among the switched-on cells of the line holding n, at most one is unshaded.
+            repeats += ([-switch[p], -switch[q], shaded[p], shaded[q]] for p, q in combinations(cells, 2))
+    m.require("no number repeats unshaded in a row or column", repeats)
 
-    def encode_clue(key: Cell, value: object) -> ClueEncoding:
-        if numbers.get(key) != value:
-            raise SatgridError(f"hitori: clue {value!r} at {cell_name(*key)} does not fit this encoding "
-                               f"(it was built for {numbers.get(key)!r} there)")
-        # The number literal (not the selector itself) carries the clue: a clue that is a bare
-        # literal is asked "broken" by assuming its negation, which here would relax nothing.
-        return ClueEncoding(pool.var("clue", *key, value), ([given[key]],))
+    @m.clue
+    def number(c: Clue, cell: Cell, n: object) -> None:
+        """A number is a switch: its selector stands in the repeat clauses. Its one clause is the
+        selector itself (behind the selector a tautology), so an export without selectors
+        (DIMACS ``--clues plain``) sets the switch on."""
+        if numbers.get(cell) != n:
+            raise SatgridError(f"hitori: clue {n!r} at {cell_name(*cell)} does not fit this encoding "
+                               f"(it was built for {numbers.get(cell)!r} there)")
+        c.require([[switch[cell]]])
 
-    return Encoding(pool, clauses, {("shaded", *p): x for p, x in shaded.items()}, encode_clue, rules)
+
+def encode(puzzle: HitoriPuzzle) -> Encoding:
+    m = Model(Geometry.of(puzzle.rows, puzzle.cols))
+    rules(m, puzzle)
+    return m.build()
 
 
 def decode(puzzle: HitoriPuzzle, encoding: Encoding, value) -> Solution:
-    var = encoding.pool.var
-    return tuple("".join("#" if value(var("shaded", r, c)) else "." for c in range(puzzle.cols))
+    shaded = read(encoding, "shaded", value)
+    return tuple("".join("#" if shaded[r, c] else "." for c in range(puzzle.cols))
                  for r in range(puzzle.rows))
 
 
