@@ -497,3 +497,23 @@ def test_a_copy_of_the_encoding_switches_the_same_numbers():
     for key, value in puzzle.clues().items():
         assert twin.encode_clue(key, value).selector == encoding.encode_clue(key, value).selector
         assert twin.encode_clue(key, value).plain() == [[encoding.encode_clue(key, value).selector]]
+
+
+# -- generation -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sample_is_a_full_grid_with_a_valid_maximal_shading(seed):
+    """SAMPLE's numbers come from a shading that obeys the rules: that shading is a solution."""
+    puzzle = ht.SAMPLE(6, 7, random.Random(seed))
+    assert (puzzle.rows, puzzle.cols) == (6, 7) and len(puzzle.numbers()) == 42
+    assert all(1 <= v <= 7 for v in puzzle.numbers().values())
+    assert api.solve(puzzle).status == "solved"
+    assert ht.SAMPLE(6, 7, random.Random(seed)) == puzzle
+
+
+def test_generic_generator_makes_unique_minimal_hitori():
+    from satgrid.generators import GENERATORS
+
+    puzzle = GENERATORS["hitori"](6, 6, random.Random(7))
+    result = api.solve(puzzle, audit=True, grade=False)
+    assert result.status == "unique" and result.minimal is True
+    assert GENERATORS["hitori"](6, 6, random.Random(7)) == puzzle

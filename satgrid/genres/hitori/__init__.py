@@ -20,6 +20,7 @@ Encoding (:func:`rules`, on the model builder; clause counts and measurements in
 """
 from __future__ import annotations
 
+import random
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -207,6 +208,33 @@ def decode(puzzle: HitoriPuzzle, encoding: Encoding, value) -> Solution:
 
 def check(puzzle: HitoriPuzzle, solution: Solution) -> list[str]:
     return check_hitori(puzzle.rows, puzzle.cols, puzzle.numbers(), solution)
+
+
+# -- generation ---------------------------------------------------------------------------------
+def SAMPLE(rows: int, cols: int, rng: random.Random) -> HitoriPuzzle:
+    """A puzzle with every number, for the generic generator (:mod:`satgrid.generators.generic`,
+    which keeps it only if it is unique, then removes numbers). The method of Tatham's Singles
+    (``singles.c``, ``new_game_desc``): a random shading that obeys the rules and to which no
+    cell can be added (shade cells in random order while no shaded cell touches and the
+    unshaded cells stay connected: an unshaded cell that could be shaded would be a second
+    solution); the unshaded cells numbered from a random Latin square (rows, columns and symbols
+    of the cyclic square permuted, cut to size), so no number repeats among them; each shaded
+    cell given a number of an unshaded cell in its row or column, so it repeats one."""
+    grid = Geometry.of(rows, cols)
+    shaded: set[Cell] = set()
+    order = list(grid.cells)
+    rng.shuffle(order)
+    for p in order:
+        if not any(q in shaded for q in grid.neighbours(p)):
+            if len(grid.components(q for q in grid.cells if q not in shaded and q != p)) <= 1:
+                shaded.add(p)
+    n = max(rows, cols)
+    row_order, col_order, symbols = (rng.sample(range(n), n) for _ in range(3))
+    numbers = {(r, c): symbols[(row_order[r] + col_order[c]) % n] + 1 for r, c in grid.cells}
+    for r, c in sorted(shaded):
+        seen = [numbers[q] for q in grid.row(r) + grid.column(c) if q not in shaded]
+        numbers[r, c] = rng.choice(seen) if seen else numbers[r, c]
+    return HitoriPuzzle(tuple(tuple(numbers[r, c] for c in range(cols)) for r in range(rows)))
 
 
 # -- output -------------------------------------------------------------------------------------
