@@ -213,7 +213,7 @@ def check(puzzle: HitoriPuzzle, solution: Solution) -> list[str]:
 # -- generation ---------------------------------------------------------------------------------
 def SAMPLE(rows: int, cols: int, rng: random.Random) -> HitoriPuzzle:
     """A puzzle with every number, for the generic generator (:mod:`satgrid.generators.generic`,
-    which keeps it only if it is unique, then removes numbers). The method of Tatham's Singles
+    which keeps it only if it is unique, then removes numbers), after Tatham's Singles
     (``singles.c``, ``new_game_desc``): a random shading that obeys the rules and to which no
     cell can be added (shade cells in random order while no shaded cell touches and the
     unshaded cells stay connected: an unshaded cell that could be shaded would be a second
