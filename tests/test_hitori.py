@@ -517,3 +517,12 @@ def test_generic_generator_makes_unique_minimal_hitori():
     result = api.solve(puzzle, audit=True, grade=False)
     assert result.status == "unique" and result.minimal is True
     assert GENERATORS["hitori"](6, 6, random.Random(7)) == puzzle
+
+
+@pytest.mark.parametrize("text, status, solution", ht.SAMPLES)
+def test_golden_samples(text, status, solution):
+    [puzzle] = api.load_text(text, genre="hitori")
+    result = api.solve(puzzle, unique=True)
+    assert result.status == status
+    if solution is not None:
+        assert result.solution == solution

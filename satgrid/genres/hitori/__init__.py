@@ -210,6 +210,14 @@ def check(puzzle: HitoriPuzzle, solution: Solution) -> list[str]:
     return check_hitori(puzzle.rows, puzzle.cols, puzzle.numbers(), solution)
 
 
+#: Golden samples: (the genre's text, the status of ``solve --unique``, the solution or None).
+SAMPLES = (
+    ("3 3 1 4\n4 3 2 2\n1 3 4 2\n3 4 3 2\n", "unique", (".#..", "...#", ".#..", "#..#")),
+    ("1 1\n2 2\n", "unsatisfiable", None),  # shading a 1 and a 2 splits the unshaded cells
+    ("1 2\n2 1\n", "multiple", None),  # nothing repeats: any one cell may be shaded
+)
+
+
 # -- generation ---------------------------------------------------------------------------------
 def SAMPLE(rows: int, cols: int, rng: random.Random) -> HitoriPuzzle:
     """A puzzle with every number, for the generic generator (:mod:`satgrid.generators.generic`,
