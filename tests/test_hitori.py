@@ -14,11 +14,10 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from satgrid import api
+from satgrid import api, formats
 from satgrid.cli import main
 from satgrid.errors import ParseError, UnsupportedGenre
 from satgrid.genres import hitori as ht
-from satgrid.genres.hitori import codec
 from satgrid.genres.hitori.checker import check_hitori
 from satgrid.queries import PuzzleQueries
 from satgrid.reader import Record
@@ -370,50 +369,111 @@ def test_cli_subprocess_with_genre_option(tmp_path):
     assert "unique" in done.stdout and "# 4 3 #" in done.stdout
 
 
-# -- codecs -----------------------------------------------------------------------------------------
-def fail(index: int, message: str) -> ParseError:
-    return ParseError("<t>", 1, message, index + 1)
+# -- formats: puz.link URLs, pzprv3 files, Singles game IDs -----------------------------------------
+def one(text: str, genre: str | None = None):
+    [loaded] = formats.read_with_solutions(text, "<t>", genre)
+    return loaded
 
 
-def test_url_body_round_trip_and_pzprjs_forms():
-    cells = [1, None, 12, 35, 36, 40] + [None] * 34
-    body = codec.encode_body(cells)
-    assert body == "1.cz-10-14" + "." * 34
-    assert codec.decode_body(body, 1, 40, fail) == cells
-    assert codec.decode_body("-0g" + "." * 41, 2, 21, fail)[0] == 16  # pzprjs: '-' reads two digits
+def test_url_round_trip_and_pzprjs_forms():
+    grid = ((1, None, 12, 35, 36, 40) + (None,) * 34,)
+    puzzle = ht.HitoriPuzzle(grid)
+    url = formats.write(puzzle, "url").strip()
+    assert url == "https://puzz.link/p?hitori/40/1/1.cz-10-14" + "." * 34 + "/"
+    assert one(url).puzzle.grid == grid
+    # pzprjs reads two digits after '-' (pzpr 0.10.1 wrote '-g' for 16, which it misreads)
+    assert one("hitori/21/2/-0g" + "." * 41).puzzle.grid[0][0] == 16
     with pytest.raises(UnsupportedGenre):
-        codec.encode_body([1296])
+        formats.write(ht.HitoriPuzzle(((1296,) + (None,) * 1295,)), "url")
 
 
-@pytest.mark.parametrize("body, words", [
-    ("12", "describes 2 cells"), ("1234", "extra characters"), ("1%3", "'?' number"),
-    ("12-z", "2 base-36 digits"), ("1!3", "bad character"), ("103", "out of range"),
+@pytest.mark.parametrize("url, column, words", [
+    ("hitori/3/1/12", 14, "describes 2 cells"), ("hitori/3/1/1234", 15, "extra characters"),
+    ("hitori/3/1/1%3", 13, "'?' number"), ("hitori/3/1/12-z", 14, "2 base-36 digits"),
+    ("hitori/3/1/1!3", 13, "bad character"), ("hitori/3/1/103", 13, "out of range 1..3"),
 ])
-def test_url_body_errors(body, words):
+def test_url_errors_name_the_column(url, column, words):
     with pytest.raises(ParseError) as caught:
-        codec.decode_body(body, 1, 3, fail)
-    assert words in str(caught.value)
+        formats.read(url, "<t>")
+    assert caught.value.column == column and words in str(caught.value), str(caught.value)
 
 
-def test_singles_descriptions():
-    cells = list(range(1, 37)) * 2
-    text = codec.encode_singles(cells, 2, 36)
+def test_pzprv3_round_trip_with_and_without_answer():
+    [puzzle] = api.load_text(H1)
+    solution = api.solve(puzzle).solution
+    text = formats.write(puzzle, "pzprv3", solution)
+    assert text.splitlines()[4:6] == ["3 3 1 4 ", "4 3 2 2 "] and text.splitlines()[8] == "+ # + + "
+    loaded = one(text)
+    assert (loaded.puzzle.grid, loaded.solution) == (puzzle.grid, solution)
+    bare = one(formats.write(puzzle, "pzprv3"))
+    assert (bare.puzzle.grid, bare.solution) == (puzzle.grid, None)
+    with pytest.raises(ParseError) as caught:
+        formats.read("pzprv3\nhitori\n1\n2\n1 - \n. . \n", "<t>")
+    assert (caught.value.line, caught.value.column) == (5, 3) and "'?' number" in str(caught.value)
+    with pytest.raises(ParseError) as caught:
+        formats.read("pzprv3\nhitori\n1\n2\n1 2 \n# x \n", "<t>")
+    assert (caught.value.line, caught.value.column) == (6, 3) and "not an answer cell" in str(caught.value)
+
+
+def test_singles_ids_round_trip():
+    cells = tuple(range(1, 37)) * 2
+    puzzle = ht.HitoriPuzzle((cells[:36], cells[36:]))
+    text = formats.write(puzzle, "tatham").strip()
     assert text == "36x2:" + "123456789abcdefghijklmnopqrstuvwxyzA" * 2
-    assert codec.decode_singles(text.split(":")[1], 2, 36, fail) == cells
-    with pytest.raises(UnsupportedGenre):
-        codec.encode_singles([1, None, 2, 1], 2, 2)
-    with pytest.raises(UnsupportedGenre):
-        codec.encode_singles([1], 1, 1)
+    assert one(text).puzzle.grid == puzzle.grid
+    assert one("5x5:5343423114413221125325112").puzzle.grid[0] == (5, 3, 4, 3, 4)
+    for unwritable in (ht.HitoriPuzzle(((1, None), (2, 1))), ht.HitoriPuzzle(((1,),))):
+        with pytest.raises(UnsupportedGenre):
+            formats.write(unwritable, "tatham")
 
 
-@pytest.mark.parametrize("desc, words", [
-    ("121", "has 3 cells"), ("12121", "extra characters"), ("12_1", "bad character"),
-    ("1231", "out of range 1..2"), ("1201", "bad character '0'"),
+@pytest.mark.parametrize("game_id, column, words", [
+    ("2x2:121", 8, "has 3 cells"), ("2x2:12121", 9, "goes on after"),
+    ("2x2:1231", 7, "'3' is not a Singles number 1..2"), ("70x2:" + "1" * 140, 1, "sides run 2..62"),
 ])
-def test_singles_errors(desc, words):
+def test_singles_errors_name_the_column(game_id, column, words):
     with pytest.raises(ParseError) as caught:
-        codec.decode_singles(desc, 2, 2, fail)
-    assert words in str(caught.value)
+        formats.read(game_id, "<t>", "hitori")
+    assert caught.value.column == column and words in str(caught.value), str(caught.value)
+
+
+def test_a_singles_id_of_digits_up_to_4_could_be_loopy():
+    with pytest.raises(ParseError) as caught:
+        formats.read("2x2:1221", "<t>")
+    assert "--genre" in str(caught.value)
+    assert one("2x2:1221", "hitori").puzzle.grid == ((1, 2), (2, 1))
+
+
+SGT_SINGLES = shutil.which("sgt-singles") or shutil.which("sgt-singles", path="/usr/games")
+
+
+@pytest.mark.skipif(SGT_SINGLES is None, reason="sgt-singles (sgt-puzzles) is not installed")
+def test_sgt_singles_puzzles_are_unique():
+    """Tatham's generator makes puzzles its solver solves: they read and are unique here."""
+    done = subprocess.run([SGT_SINGLES, "--generate", "4", "7x9dk#18"],
+                          capture_output=True, text=True, timeout=60)
+    ids = done.stdout.split()
+    assert len(ids) == 4 and all(i.startswith("7x9:") for i in ids)
+    for game_id in ids:
+        puzzle = one(game_id).puzzle
+        assert (puzzle.rows, puzzle.cols) == (9, 7)
+        assert api.solve(puzzle, unique=True).status == "unique"
+        assert formats.write(puzzle, "tatham").strip() == game_id
+
+
+def test_cli_convert_round_trips(tmp_path):
+    path = tmp_path / "h1.txt"
+    path.write_text(H1)
+    runner = CliRunner()
+    for to in ("url", "pzprv3", "tatham", "text"):
+        out = runner.invoke(main, ["convert", str(path), "--to", to])
+        assert out.exit_code == 0, out.output
+        back = tmp_path / f"back-{to}.txt"
+        back.write_text(out.output)
+        again = runner.invoke(main, ["solve", str(back), "--unique", "--format", "json"] +
+                              (["--genre", "hitori"] if to == "tatham" else []))
+        assert again.exit_code == 0, again.output
+        assert first_report(again.output)["solution"] == H1_SOLUTION, to
 
 
 # -- the puz.link engine ----------------------------------------------------------------------------
@@ -437,18 +497,6 @@ def cells_of(puzzle: ht.HitoriPuzzle) -> list:
     return [v for row in puzzle.grid for v in row]
 
 
-def url_of(puzzle: ht.HitoriPuzzle) -> str:
-    return f"https://puzz.link/p?hitori/{puzzle.cols}/{puzzle.rows}/{codec.encode_body(cells_of(puzzle))}"
-
-
-def pzprv3_of(puzzle: ht.HitoriPuzzle, solution) -> str:
-    n = puzzle.rows * puzzle.cols
-    clues, answer = codec.clue_tokens(cells_of(puzzle)), codec.answer_tokens("".join(solution), n)
-    grids = [" ".join(tokens[r * puzzle.cols:(r + 1) * puzzle.cols]) + " "
-             for tokens in (clues, answer) for r in range(puzzle.rows)]
-    return "\n".join(["pzprv3", "hitori", str(puzzle.rows), str(puzzle.cols), *grids]) + "\n"
-
-
 def test_pzpr_reads_the_urls_and_accepts_the_answers():
     cases = puzzlekit_puzzles() + [(p, api.solve(p).solution)
                                    for p in api.load([str(ROOT / "satgrid" / "data" / "hitori.txt")])]
@@ -458,8 +506,8 @@ def test_pzpr_reads_the_urls_and_accepts_the_answers():
         r, c = rng.randrange(puzzle.rows), rng.randrange(puzzle.cols)
         row = solution[r]
         broken.append(solution[:r] + (row[:c] + ("." if row[c] == "#" else "#") + row[c + 1:],) + solution[r + 1:])
-    items = ([url_of(p) for p, _ in cases] + [pzprv3_of(p, s) for p, s in cases]
-             + [pzprv3_of(p, b) for (p, _), b in zip(cases, broken)])
+    items = ([formats.write(p, "url") for p, _ in cases] + [formats.write(p, "pzprv3", s) for p, s in cases]
+             + [formats.write(p, "pzprv3", b) for (p, _), b in zip(cases, broken)])
     reports = run_pzpr(items)
     n = len(cases)
     for (puzzle, solution), url, answer, wrong in zip(cases, reports[:n], reports[n:2 * n], reports[2 * n:]):
@@ -467,16 +515,12 @@ def test_pzpr_reads_the_urls_and_accepts_the_answers():
         assert url["clues"] == [-1 if v is None else v for v in cells_of(puzzle)], puzzle.name
         assert answer["complete"], (puzzle.name, answer["text"])
         assert not wrong["complete"], puzzle.name
-        # pzpr's own file reads back to the puzzle; its URL too where pzpr 0.10.1 writes numbers
-        # its decoder reads (it writes 16-35 as '-' and one digit, and reads two after '-').
-        lines = answer["file"].split("\n")
-        tokens = " ".join(lines[4:4 + 2 * puzzle.rows]).split()
-        half = puzzle.rows * puzzle.cols
-        assert codec.read_clues(tokens[:half], max(puzzle.rows, puzzle.cols), fail) == cells_of(puzzle)
-        assert codec.read_answer(tokens[half:], fail) == "".join(solution)
+        # pzpr's own file reads back to the puzzle and answer; its URL too where pzpr 0.10.1
+        # writes numbers its decoder reads (it writes 16-35 as '-' and one digit, reads two).
+        loaded = one(answer["file"])
+        assert (loaded.puzzle.grid, loaded.solution) == (puzzle.grid, solution)
         if all(v is None or v < 16 for v in cells_of(puzzle)):
-            body = url["url"].split("/", 6)[-1]
-            assert codec.decode_body(body, puzzle.rows, puzzle.cols, fail) == cells_of(puzzle)
+            assert one(url["url"]).puzzle.grid == puzzle.grid
 
 
 def test_rules_fit_in_sixty_lines_and_name_their_clauses():

@@ -29,7 +29,8 @@ from typing import ClassVar
 
 from ...cnf import Clause
 from ...encoding import Encoding
-from ...errors import SatgridError
+from ...errors import SatgridError, UnsupportedGenre
+from ...formats import puzzlink, pzprv3, tatham
 from ...grid import Grid as Geometry
 from ...model import Clue, Model, read
 from ...puzzle import GivenSolution, Source, cell_name
@@ -310,3 +311,119 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
         variables += 5 * bits * cells
         clauses += 13 * bits * cells
     return variables, clauses
+
+
+# -- formats ------------------------------------------------------------------------------------
+def _top(rows: int, cols: int) -> int:
+    """The largest number of a rows x cols grid (pzprjs's ``maxnum``, Singles' ``o``)."""
+    return max(rows, cols)
+
+
+_NO_UNKNOWN = "a '?' number: satgrid's Hitori needs every number's value"
+
+#: puz.link ``hitori`` (pzprjs ``src/variety/hitori.js``, ``decodeHitori``/``encodeHitori``): one
+#: base-36 digit a number 0-35, ``-`` and two digits 36-1295, ``.`` a cell without a number,
+#: ``%`` a ``?`` (refused). pzpr 0.10.1 writes 16-35 as ``-`` and one digit, which its own decoder
+#: reads as two; satgrid writes the current form, one digit, which every version reads.
+PUZZLINK = puzzlink.Codec(
+    pids=("hitori",),
+    body=puzzlink.numbers("hitori", base=36, singles=36, wide=(("-", 2, 0),), read_only=(),
+                          unknown="%", runs=None, blank="."),
+    read=lambda cells: HitoriPuzzle(cells.numbers(1, _top(cells.rows, cells.cols), unknown=_NO_UNKNOWN),
+                                    "", cells.source),
+    write=lambda puzzle: puzzle.grid)
+
+
+def _answer(word: str, rows: int, cols: int) -> str:
+    """pzprjs's ``decodeCellAns``: ``#`` shaded, ``+`` a dot (unshaded), ``.`` undecided."""
+    if word not in ("#", "+", "."):
+        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
+    return "#" if word == "#" else "."
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HitoriPuzzle, Solution | None]:
+    """The clue grid, and the answer grid when a cell of it is shaded."""
+    for r, row in enumerate(grids["clue grid"]):
+        for c, v in enumerate(row):
+            if v == "?":
+                raise grids.error("clue grid", r, c, _NO_UNKNOWN)
+    puzzle = HitoriPuzzle(tuple(map(tuple, grids["clue grid"])), "", grids.source)
+    answer = grids["answer"] if "answer" in grids else []
+    if not any("#" in row for row in answer):
+        return puzzle, None
+    return puzzle, tuple("".join(row) for row in answer)
+
+
+def _to_pzprv3(puzzle: HitoriPuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
+    """The answer: ``#`` shaded and ``+`` unshaded (every cell decided), ``.`` without one."""
+    answer = [["." if solution is None else "#" if solution[r][c] == "#" else "+" for c in range(puzzle.cols)]
+              for r in range(puzzle.rows)]
+    return {"clue grid": [list(row) for row in puzzle.grid], "answer": answer}
+
+
+#: pzprv3 ``hitori`` (``FileIO``: ``decodeCellQnum``, ``decodeCellAns``): the clue grid, then the answer.
+PZPRV3 = pzprv3.Codec(
+    pids=("hitori",),
+    sections=(pzprv3.Section("clue grid", pzprv3.clues(1, _top)),
+              pzprv3.Section("answer", _answer, answer=True)),
+    read=_from_pzprv3, write=_to_pzprv3)
+
+#: Singles (``singles.c``, ``n2c``/``c2n``): a cell is ``1``-``9``, ``a``-``z`` (10-35) or
+#: ``A``-``Z`` (36-61); every cell holds a number no larger than the longer side; sides 2..62.
+_SINGLES = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SINGLES_SIDES = range(2, 63)
+_SINGLES_FLAGS = re.compile(r"(d[a-z])?")
+
+
+def _singles_size(gid: tatham.GameId) -> tuple[int, int]:
+    """(rows, cols) of the params (``W`` alone is a square)."""
+    cols = number(gid.width) or 0
+    return number(gid.height or gid.width) or 0, cols
+
+
+def _singles_fits(gid: tatham.GameId) -> bool:
+    rows, cols = _singles_size(gid)
+    top = _top(rows, cols)
+    return len(gid.desc) == rows * cols and all(0 < _SINGLES.find(ch) <= top for ch in gid.desc)
+
+
+def _from_singles(gid: tatham.GameId) -> HitoriPuzzle:
+    """Singles' ``unpick_desc``: ``W*H`` characters, each a number ``1..max(W, H)``."""
+    rows, cols = _singles_size(gid)
+    if rows not in SINGLES_SIDES or cols not in SINGLES_SIDES:
+        raise gid.error(f"a {cols}x{rows} Singles grid: its sides run 2..62", gid.lead + 1)
+    top, cells = _top(rows, cols), []
+    for i, ch in enumerate(gid.desc):
+        if i >= rows * cols:
+            raise gid.error(f"the description goes on after the {rows * cols} cells of the grid", gid.column(5, i))
+        value = _SINGLES.find(ch)
+        if not 0 < value <= top:
+            raise gid.error(f"{ch!r} is not a Singles number 1..{top} (1-9, a-z 10-35, A-Z 36-61)",
+                            gid.column(5, i))
+        cells.append(value)
+    if len(cells) < rows * cols:
+        raise gid.error(f"the description has {len(cells)} cells, a {cols}x{rows} grid has {rows * cols}",
+                        gid.column(5, len(gid.desc)))
+    return HitoriPuzzle(tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(rows)), "",
+                        Source(gid.source, gid.line))
+
+
+def _to_singles(puzzle: HitoriPuzzle) -> str:
+    """Singles' ``generate_desc``: ``WxH:`` and a character a cell."""
+    if puzzle.rows not in SINGLES_SIDES or puzzle.cols not in SINGLES_SIDES:
+        raise UnsupportedGenre(f"Singles plays grids of 2..62 a side, not {puzzle.cols}x{puzzle.rows}")
+    cells = [v for row in puzzle.grid for v in row]
+    if any(v is None for v in cells):
+        raise UnsupportedGenre("a Singles game ID needs a number in every cell")
+    return f"{puzzle.cols}x{puzzle.rows}:" + "".join(_SINGLES[v] for v in cells)  # type: ignore[index]
+
+
+#: Tatham's Singles game IDs ``WxH[d<difficulty>]:DESC``. Its sign: a digit 5-9 in a description
+#: that fits, which a square-grid Loopy ID (clues 0-4) never holds. Singles writes no sign in its
+#: params, but ``marked`` keeps it from being the fallback game: an ID is Singles' only when its
+#: description fits (or with ``--genre hitori``), so a broken Solo ID keeps Solo's own error.
+TATHAM = tatham.Codec(
+    game="Singles", program="sgt-singles",
+    params=lambda gid: _SINGLES_FLAGS.fullmatch(gid.flags) is not None, fits=_singles_fits,
+    decode=_from_singles, encode=_to_singles,
+    signs=lambda gid: _singles_fits(gid) and any(ch in "56789" for ch in gid.desc), marked=True)
