@@ -570,3 +570,42 @@ def test_golden_samples(text, status, solution):
     assert result.status == status
     if solution is not None:
         assert result.solution == solution
+
+
+# -- drawing and hints ------------------------------------------------------------------------------
+def test_svg_draws_numbers_and_shaded_cells(tmp_path):
+    from satgrid import render_svg
+
+    [puzzle] = api.load_text(H1)
+    solution = tuple(H1_SOLUTION)
+    drawing = render_svg.svg(puzzle, solution)
+    assert drawing.count('class="shaded"') == 5 and drawing.count('class="clue"') == 16
+    assert drawing.count(f'fill="{render_svg.GREY}" text-anchor') == 5  # numbers on shaded cells
+    other = (".#..", "...#", ".#..", "#...")
+    assert 'class="shaded diff"' in render_svg.svg(puzzle, solution, other)
+    out = CliRunner().invoke(main, ["render", str(ROOT / "satgrid" / "data" / "hitori.txt"), "--solution",
+                                    "-o", str(tmp_path / "h.svg")])
+    assert out.exit_code == 0, out.output
+    assert all((tmp_path / f"h-{i}.svg").read_text().startswith("<svg") for i in (1, 2, 3))
+
+
+def test_hints_from_the_empty_grid_and_from_a_state(tmp_path):
+    from satgrid import grading
+
+    [puzzle] = api.load_text(H1)
+    first = grading.hint(puzzle)
+    assert first.status == "hint" and first.fact[0][0] == "shaded"
+    r, c = first.fact[0][1:]
+    assert (H1_SOLUTION[r][c] == "#") == first.fact[1]
+    state = grading.read_state(puzzle, "3 # 1 4\n4 3 2 #\n1 ? 4 2\n3 4 3 2\n")
+    assert state == {("shaded", 0, 1): True, ("shaded", 1, 3): True}
+    wrong = grading.hint(puzzle, grading.read_state(puzzle, "# . ? ?\n? ? ? ?\n? ? ? ?\n? ? ? ?\n"))
+    assert wrong.status == "wrong"
+    with pytest.raises(ParseError) as caught:
+        grading.read_state(puzzle, "3 # 1 4\n4 x 2 #\n1 ? 4 2\n3 4 3 2\n", "s.txt")
+    assert str(caught.value).startswith("s.txt:2:3:") and "'x' is not a cell mark" in str(caught.value)
+    path, state_path = tmp_path / "h1.txt", tmp_path / "state.txt"
+    path.write_text(H1)
+    state_path.write_text("3 # 1 4\n4 3 2 #\n1 ? 4 2\n3 4 3 2\n")
+    out = CliRunner().invoke(main, ["hint", str(path), "--state", str(state_path)])
+    assert out.exit_code == 0 and "unshaded" in out.output, out.output

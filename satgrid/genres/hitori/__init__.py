@@ -25,11 +25,11 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from ...cnf import Clause
 from ...encoding import Encoding
-from ...errors import SatgridError, UnsupportedGenre
+from ...errors import ParseError, SatgridError, UnsupportedGenre
 from ...formats import puzzlink, pzprv3, tatham
 from ...grid import Grid as Geometry
 from ...model import Clue, Model, read
@@ -130,25 +130,35 @@ def parse(record: Record) -> HitoriPuzzle:
     return HitoriPuzzle(tuple(grid), record.name, Source(record.source, record.line))
 
 
+def _grid_tokens(lines: list[tuple[int, str]], puzzle: HitoriPuzzle, what: str,
+                 error: Callable[[str, int | None, int | None], Exception]) -> list[list[tuple[str, int, int]]]:
+    """The rows of a solution or state grid as ``(token, line, column)``: one character a cell, or
+    whitespace-separated tokens (as :func:`render` prints them); ``error(message, line, column)``."""
+    lines = [(n, t) for n, t in lines if t.strip()]
+    if len(lines) != puzzle.rows:
+        raise error(f"the {what} has {len(lines)} rows, the grid {puzzle.rows}", lines[0][0] if lines else None, None)
+    rows = []
+    for line, text in lines:
+        if len(text.split()) > 1:
+            tokens = [(m.group(), line, m.start() + 1) for m in _TOKEN.finditer(text)]
+        else:
+            tokens = [(ch, line, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
+        if len(tokens) != puzzle.cols:
+            raise error(f"{what} row has {len(tokens)} cells, the grid {puzzle.cols}", line, None)
+        rows.append(tokens)
+    return rows
+
+
 def parse_solution(record: Record, puzzle: HitoriPuzzle) -> Solution | None:
     """The solution in a block's ``solution:`` section (None when it has none): rows of ``#``
     (shaded) and ``.`` or ``+`` (unshaded), one character a cell, or whitespace-separated tokens
     as :func:`render` prints them, where an unshaded cell shows its number."""
-    lines = [(n, t) for n, t in record.solution_lines if t.strip()]
-    if not lines:
+    if not any(t.strip() for _, t in record.solution_lines):
         return None
-    if len(lines) != puzzle.rows:
-        raise record.error(f"the solution has {len(lines)} rows, the grid {puzzle.rows}", lines[0][0])
     rows = []
-    for r, (line, text) in enumerate(lines):
-        if len(text.split()) > 1:
-            tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
-        else:
-            tokens = [(ch, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
-        if len(tokens) != puzzle.cols:
-            raise record.error(f"solution row has {len(tokens)} cells, the grid {puzzle.cols}", line)
+    for r, tokens in enumerate(_grid_tokens(record.solution_lines, puzzle, "solution", record.error)):
         row = []
-        for c, (tok, col) in enumerate(tokens):
+        for c, (tok, line, col) in enumerate(tokens):
             if tok == "#":
                 row.append("#")
             elif tok in (".", "+") or tok == str(puzzle.grid[r][c]):
@@ -427,3 +437,43 @@ TATHAM = tatham.Codec(
     params=lambda gid: _SINGLES_FLAGS.fullmatch(gid.flags) is not None, fits=_singles_fits,
     decode=_from_singles, encode=_to_singles,
     signs=lambda gid: _singles_fits(gid) and any(ch in "56789" for ch in gid.desc), marked=True)
+
+
+# -- drawing and hints --------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+from ...grading import StateFormat, state_lines  # noqa: E402
+
+
+def DRAW(puzzle: HitoriPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The grid and its numbers; a solution's shaded cells black, their numbers grey on them."""
+    numbers = puzzle.numbers()
+    dark = {p for p in numbers if solution is not None and solution[p[0]][p[1]] == "#"}
+    out = svg.cells(puzzle, marks, numbers)
+    if solution is not None:
+        out += svg.shaded([(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
+                           if solution[r][c] == "#"], marks)
+    return [*out, *svg.border(puzzle), *svg.givens({p: str(v) for p, v in numbers.items() if p not in dark}),
+            *svg.labels({p: str(numbers[p]) for p in dark}, "clue", svg.GREY)]
+
+
+def _read_state(puzzle: HitoriPuzzle, text: str, source: str) -> dict:
+    """A hint's partial state: the grid, ``#`` shaded, ``.`` (or ``+``) unshaded, ``?`` (or
+    ``_``) or the cell's number undecided."""
+    def error(message: str, line: int | None, column: int | None) -> ParseError:
+        return ParseError(source, line, message, column)
+
+    state = {}
+    for r, tokens in enumerate(_grid_tokens(state_lines(text), puzzle, "state", error)):
+        for c, (tok, line, col) in enumerate(tokens):
+            if tok in ("#", ".", "+"):
+                state[("shaded", r, c)] = tok == "#"
+            elif tok not in ("?", "_") and tok != str(puzzle.grid[r][c]):
+                raise error(f"{tok!r} is not a cell mark for {cell_name(r, c)}: use '#' (shaded), '.' "
+                            "(unshaded), '?' or the cell's number (undecided)", line, col)
+    return state
+
+
+STATE = StateFormat(
+    _read_state, lambda puzzle, key, value: f"{cell_name(*key[1:])} is {'shaded' if value else 'unshaded'}",
+    lambda key, value: True,
+    "the grid: '#' shaded, '.' (or '+') unshaded, '?' or the cell's number undecided", clue="number")
