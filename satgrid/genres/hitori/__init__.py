@@ -394,7 +394,8 @@ def _singles_size(gid: tatham.GameId) -> tuple[int, int]:
 def _singles_fits(gid: tatham.GameId) -> bool:
     rows, cols = _singles_size(gid)
     top = _top(rows, cols)
-    return len(gid.desc) == rows * cols and all(0 < _SINGLES.find(ch) <= top for ch in gid.desc)
+    return (rows in SINGLES_SIDES and cols in SINGLES_SIDES and len(gid.desc) == rows * cols
+            and all(0 < _SINGLES.find(ch) <= top for ch in gid.desc))
 
 
 def _from_singles(gid: tatham.GameId) -> HitoriPuzzle:
@@ -428,15 +429,15 @@ def _to_singles(puzzle: HitoriPuzzle) -> str:
     return f"{puzzle.cols}x{puzzle.rows}:" + "".join(_SINGLES[v] for v in cells)  # type: ignore[index]
 
 
-#: Tatham's Singles game IDs ``WxH[d<difficulty>]:DESC``. Its sign: a digit 5-9 in a description
-#: that fits, which a square-grid Loopy ID (clues 0-4) never holds. Singles writes no sign in its
-#: params, but ``marked`` keeps it from being the fallback game: an ID is Singles' only when its
-#: description fits (or with ``--genre hitori``), so a broken Solo ID keeps Solo's own error.
+#: Tatham's Singles game IDs ``WxH[d<difficulty>]:DESC`` (Singles always writes both sides). Its
+#: sign: a digit 5-9 in a description that fits, which a square-grid Loopy ID (clues 0-4) never
+#: holds.
 TATHAM = tatham.Codec(
     game="Singles", program="sgt-singles",
-    params=lambda gid: _SINGLES_FLAGS.fullmatch(gid.flags) is not None, fits=_singles_fits,
+    params=lambda gid: gid.height is not None and _SINGLES_FLAGS.fullmatch(gid.flags) is not None,
+    fits=_singles_fits,
     decode=_from_singles, encode=_to_singles,
-    signs=lambda gid: _singles_fits(gid) and any(ch in "56789" for ch in gid.desc), marked=True)
+    signs=lambda gid: _singles_fits(gid) and any(ch in "56789" for ch in gid.desc))
 
 
 # -- drawing and hints --------------------------------------------------------------------------
