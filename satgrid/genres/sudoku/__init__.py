@@ -3,12 +3,12 @@
 Rules: fill the n x n grid with 1..n so that every row, column and box holds each value once;
 givens stay.
 
-Encoding (Lynce & Ouaknine, "Sudoku as a SAT problem", 2006, the *extended* encoding): one
-variable ``("digit", r, c, d)`` per cell and value; exactly one value per cell, and each value
-exactly once in each row, column and box (at-least-one and at-most-one for all four families,
-redundant but strong: unit propagation alone solves 44.6% of Royle's 17-clue puzzles, against 0%
-for the minimal encoding). A given is the digit literal itself, assumed, so one solver serves every
-puzzle of a size. See ``encodings/sudoku.md`` for sizes.
+Encoding (:func:`rules`, on :class:`~satgrid.model.Model`; Lynce & Ouaknine, "Sudoku as a SAT
+problem", 2006, the *extended* encoding): a one-hot layer ``("digit", r, c, d)``; exactly one value
+per cell, and each value exactly once in each row, column and box (at-least-one and at-most-one
+for all four families, redundant but strong: unit propagation alone solves 44.6% of Royle's
+17-clue puzzles, against 0% for the minimal encoding). A given is the digit literal itself,
+assumed, so one solver serves every puzzle of a size. See ``encodings/sudoku.md`` for sizes.
 """
 from __future__ import annotations
 
@@ -19,8 +19,10 @@ from typing import Any, Callable, ClassVar
 
 from ... import grid as geometry
 from .checker import check_sudoku
-from ...cnf import PAIRWISE_AMO_LIMIT, VarPool, at_least, at_most
-from ...encoding import ClueEncoding, Encoding
+from ...cnf import PAIRWISE_AMO_LIMIT
+from ...encoding import Encoding
+from ...grid import Cell
+from ...model import Clue, Model, read_numbers
 from ...puzzle import GivenSolution, Source, cell_name, printable
 from ...reader import Record, is_decimal, number, split_on_blank_lines
 from ...errors import UnsupportedGenre
@@ -292,41 +294,35 @@ def cache_key(puzzle: SudokuPuzzle) -> tuple:
     return (NAME, puzzle.size, puzzle.box_height, puzzle.box_width)
 
 
+def rules(m: Model, puzzle: SudokuPuzzle) -> None:
+    """Sudoku's rulebook: one value 1..n per cell, no value twice in a row, a column or a box (each
+    unit has n cells, so each value also occurs in it: the *extended* encoding's redundant
+    at-least-one clauses), and a given is the digit variable itself."""
+    grid = m.grid
+    digit = m.numbers("digit", range(1, puzzle.size + 1))
+    rows = [grid.row(r) for r in range(grid.rows)]
+    columns = [grid.column(c) for c in range(grid.cols)]
+    boxes = grid.boxes(puzzle.box_height, puzzle.box_width)
+    m.all_different("no digit twice in a row, a column or a box", digit, rows + columns + boxes)
+
+    @m.clue
+    def given(c: Clue, cell: Cell, d: int) -> None:
+        c.is_literal(digit[cell][d])
+
+
 def encode(puzzle: SudokuPuzzle) -> Encoding:
-    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
-    pool = VarPool()
-    x = {(r, c, d): pool.var("digit", r, c, d) for r in range(n) for c in range(n) for d in range(1, n + 1)}
-    assert x[n - 1, n - 1, n] == n ** 3  # decode relies on this numbering
-    grid = geometry.Grid.of(n, n)
-    groups = [[[x[r, c, d] for d in range(1, n + 1)] for r, c in grid.cells]]
-    units = ([grid.row(r) for r in range(n)], [grid.column(c) for c in range(n)], grid.boxes(h, w))
-    for d in range(1, n + 1):
-        groups += [[[x[r, c, d] for r, c in unit] for unit in family] for family in units]
-    clauses = []
-    for family in groups:
-        for lits in family:
-            clauses += at_least(lits, 1, pool)
-            clauses += at_most(lits, 1, pool)
-
-    def encode_clue(key: tuple[int, int], value: object) -> ClueEncoding:
-        r, c = key
-        return ClueEncoding(x[r, c, int(value)])  # type: ignore[call-overload]
-
-    return Encoding(pool, clauses, {("digit", *k): v for k, v in x.items()}, encode_clue,
-                    block_true_only=True)
+    """The model of :func:`rules` on the n x n grid (the same for every puzzle of a size and box
+    shape: givens are assumptions)."""
+    m = Model(geometry.Grid.of(puzzle.size, puzzle.size))
+    rules(m, puzzle)
+    return m.build()
 
 
 def decode(puzzle: SudokuPuzzle, encoding: Encoding, value) -> Solution:
-    """Read the digits off the model: ``encode`` numbers ("digit", r, c, d) as 1 + (r*n + c)*n +
-    d - 1, so the true literals among the first n**3 give the grid (0 marks a cell left empty,
-    which the checker rejects)."""
+    """The digit layer row by row (0 marks a cell left empty, which the checker rejects)."""
     n = puzzle.size
-    grid = [[0] * n for _ in range(n)]
-    for lit in value.model[: n ** 3]:
-        if lit > 0:
-            cell, d = divmod(lit - 1, n)
-            grid[cell // n][cell % n] = d + 1
-    return tuple(map(tuple, grid))
+    digits = list(read_numbers(encoding, "digit", value, empty=0).values())  # reading order
+    return tuple(tuple(digits[r * n:(r + 1) * n]) for r in range(n))
 
 
 def check(puzzle: SudokuPuzzle, solution: Solution) -> list[str]:
@@ -415,12 +411,13 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     """(variables, clauses) of :func:`encode` for an n x n grid (``connectivity`` does not apply):
     n**3 digit variables; 4 n**2 groups of n literals, each with one at-least-one clause and an
     at-most-one that is pairwise (n(n-1)/2 clauses) up to ``PAIRWISE_AMO_LIMIT`` literals, else a
-    sequential counter (n - 1 variables, 3n - 4 clauses)."""
+    sequential counter (n - 1 variables, 3n - 4 clauses); and the model builder's always-true
+    literal with its unit clause."""
     n = max(rows, cols)
     groups = 4 * n * n
     if n <= PAIRWISE_AMO_LIMIT:
-        return n ** 3, groups * (1 + n * (n - 1) // 2)
-    return n ** 3 + groups * (n - 1), groups * (1 + 3 * n - 4)
+        return n ** 3 + 1, groups * (1 + n * (n - 1) // 2) + 1
+    return n ** 3 + groups * (n - 1) + 1, groups * (1 + 3 * n - 4) + 1
 
 
 # -- formats ------------------------------------------------------------------------------------
