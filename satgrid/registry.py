@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .errors import UnsupportedGenre
+from .genres import hitori
 from .genres import nurikabe
 from .genres import slitherlink
 from .genres import sudoku
@@ -89,6 +90,7 @@ GENRES: dict[str, Genre] = {
     "sudoku": Genre.from_module(sudoku),
     "slitherlink": Genre.from_module(slitherlink),
     "nurikabe": Genre.from_module(nurikabe),
+    "hitori": Genre.from_module(hitori),
 }
 
 

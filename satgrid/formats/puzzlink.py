@@ -18,7 +18,7 @@ genre); nothing here knows a genre. The bodies (pzprjs ``src/variety-common/Enco
 * :data:`NUMBERS` (``decodeNumber16``): ``0``-``9``/``a``-``f`` a value 0-15, ``-hh`` 16-255,
   ``+hhh`` 256-4095, ``=hhh`` 4096+, ``%hhh``/``@hhh`` 8192+, ``*hhhh`` 12240+, ``$hhhhh``
   77776+, ``.`` a ``?`` clue, ``g``-``z`` a run of 1-20 blank cells; :func:`numbers` makes
-  pzprjs's other number bodies (``decodeNumber10``, ``decodeHitori``) from parameters;
+  pzprjs's other number bodies (``decodeNumber10``, a base-36 digit a cell) from parameters;
 * :data:`FOUR` (``decode4Cell``, clues 0-4): ``0``-``4`` a clue, ``5``-``9`` a clue then one
   blank, ``a``-``e`` a clue then two blanks, ``g``-``z`` 1-20 blanks, ``.`` a ``?`` clue (``f``
   reads as one blank);
@@ -130,7 +130,8 @@ def numbers(name: str, base: int = 16, singles: int = 16,
       1, 2, ... blank cells (``("g", 20)``: ``g``-``z``), or ``blank``, one character a blank cell.
 
     pzprjs's ``decodeNumber10`` is ``numbers(name, base=10, singles=10, wide=(), read_only=(),
-    runs=("a", 26))``; its ``decodeHitori`` is ``numbers(name, base=36, wide=(("-", 2, 0),),
+    runs=("a", 26))``; its base-36 body (a digit a cell, ``-`` and two digits from 36 up) is
+    ``numbers(name, base=36, singles=36, wide=(("-", 2, 0),),
     read_only=(), unknown="%", runs=None, blank=".")``.
     """
     digits = _DIGITS[:base]
