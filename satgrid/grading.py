@@ -32,7 +32,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable, Sequence
 
-from .errors import ParseError, SatgridError
+from .errors import SatgridError
 from .external import is_external
 from .puzzle import cell_name
 from .queries import PuzzleQueries
