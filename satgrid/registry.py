@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .errors import UnsupportedGenre
+from .genres import masyu
 from .genres import nurikabe
 from .genres import slitherlink
 from .genres import sudoku
@@ -80,6 +81,7 @@ GENRES: dict[str, Genre] = {
     "sudoku": Genre.from_module(sudoku),
     "slitherlink": Genre.from_module(slitherlink),
     "nurikabe": Genre.from_module(nurikabe),
+    "masyu": Genre.from_module(masyu),
 }
 
 #: Other names people use for a genre.

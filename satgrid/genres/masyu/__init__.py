@@ -1,0 +1,354 @@
+"""Masyu (Nikoli; Simon Tatham's Pearl; puzz.link ``mashu``).
+
+Rules (Nikoli's rulebook, as pzprjs ``mashu`` checks them): draw one loop through the centres
+of cells, by links between side-adjacent cells; it never branches or crosses itself and passes
+through every pearl. On a white pearl the loop goes straight, and it turns in at least one of
+the two cells before and after the pearl. On a black pearl the loop turns, and it goes straight
+through both cells next to the pearl.
+
+Encoding (``encodings/masyu.md`` has the clause counts and measurements): one variable per link,
+``("line", r, c, r2, c2)`` between cells ``(r, c)`` and ``(r2, c2)`` (the primary variables). The
+core's :class:`~satgrid.loop.SingleLoop` over the cells states "one loop" (degree 0 or 2,
+non-empty, connected: lazy subtour cuts or eager parent pointers). A pearl is a clue, its
+clauses behind the selector ``("clue", r, c, kind)``, so one base encoding serves every puzzle of
+a size. A pearl's cell is on the loop (a clause over its links), so the pearl is a *clue anchor*
+of the loop rule: a sub-loop that misses an active pearl cannot be the whole loop (stronger lazy
+cuts, no variable of their own; see :mod:`satgrid.genres.slitherlink`).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, ClassVar, Literal
+
+from .checker import check_masyu
+from ...cnf import Clause, VarPool
+from ...encoding import ClueEncoding, Encoding
+from ...grid import ORTHOGONAL, Grid
+from ...loop import SingleLoop
+from ...puzzle import GivenSolution, Source, cell_name
+from ...reader import Record, split_on_blank_lines
+
+NAME = "masyu"
+SUMMARY = "Masyu (Pearl): one loop through every pearl; straight on white, turning on black"
+EXAMPLES = "masyu.txt"
+
+Pearl = Literal["w", "b"]
+WHITE: Pearl = "w"
+BLACK: Pearl = "b"
+Cell = tuple[int, int]
+Pearls = tuple[tuple[Pearl | None, ...], ...]
+Links = tuple[tuple[int, ...], ...]
+#: ``(horizontal, vertical)``: ``horizontal[r][c]`` links ``(r, c)`` to ``(r, c + 1)`` (``rows``
+#: rows of ``cols - 1``), ``vertical[r][c]`` links ``(r, c)`` to ``(r + 1, c)`` (``rows - 1`` rows
+#: of ``cols``); 1 = on the loop.
+Solution = tuple[Links, Links]
+
+
+@dataclass(frozen=True)
+class MasyuPuzzle:
+    """Pearls (``"w"`` white, ``"b"`` black, None none) of a ``rows`` x ``cols`` Masyu."""
+
+    givens: Pearls
+    name: str = ""
+    source: Source = Source()
+    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
+    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
+    genre: ClassVar[str] = NAME
+
+    @property
+    def rows(self) -> int:
+        return len(self.givens)
+
+    @property
+    def cols(self) -> int:
+        return len(self.givens[0])
+
+    def clues(self) -> dict[Cell, Pearl]:
+        return {(r, c): k for r, row in enumerate(self.givens) for c, k in enumerate(row) if k is not None}
+
+    def with_clues(self, clues: dict[Cell, Pearl]) -> "MasyuPuzzle":
+        grid = tuple(tuple(clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows))
+        return MasyuPuzzle(grid, self.name, self.source)
+
+
+# -- parsing ------------------------------------------------------------------------------------
+#: What a cell of the text format may hold: a pearl, or ``.`` / ``-`` for none (case ignored).
+SYMBOLS: dict[str, Pearl | None] = {"w": WHITE, "b": BLACK, ".": None, "-": None}
+_TOKEN = re.compile(r"\S+")
+
+
+def split(record: Record) -> list[Record]:
+    """One record per grid: a ``puzzle ... end`` block, or grids separated by blank lines."""
+    if record.name:
+        return [record]
+    groups = split_on_blank_lines(record.lines)
+    return [record.part(g[0][0], g, str(i) if len(groups) > 1 else "") for i, g in enumerate(groups, 1)]
+
+
+def _cells(text: str) -> list[tuple[str, int]]:
+    """The cell tokens of a line with their 1-based columns: whitespace-separated tokens when the
+    line has inner whitespace, else one cell a character."""
+    if any(ch.isspace() for ch in text.strip()):
+        return [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
+    start = len(text) - len(text.lstrip())
+    return [(ch, start + i + 1) for i, ch in enumerate(text.strip())]
+
+
+def parse(record: Record) -> MasyuPuzzle:
+    """A Masyu from rows of characters or of whitespace-separated tokens: ``w`` a white pearl,
+    ``b`` a black one, ``.`` or ``-`` an empty cell (upper case too)."""
+    grid: list[tuple[Pearl | None, ...]] = []
+    for n, text in record.lines:
+        if not text.strip():
+            continue
+        cells = _cells(text)
+        record.check_cells(len(grid) + 1, len(cells), n)
+        if grid and len(cells) != len(grid[0]):
+            raise record.error(f"row has {len(cells)} cells, expected {len(grid[0])} (as in the first row)", n)
+        row = []
+        for token, col in cells:
+            if token.lower() not in SYMBOLS:
+                raise record.error(f"{token!r} is not a cell: use 'w' (white pearl), 'b' (black pearl) "
+                                   "or '.' (empty)", n, col)
+            row.append(SYMBOLS[token.lower()])
+        grid.append(tuple(row))
+    if not grid:
+        raise record.error("no Masyu grid found")
+    for key, size in (("rows", len(grid)), ("cols", len(grid[0]))):
+        stated = record.meta.get(key)
+        if stated is not None and stated.strip() != str(size):
+            raise record.error(f"the header says {key}: {stated} but the grid has {size}")
+    return MasyuPuzzle(tuple(grid), record.name, Source(record.source, record.line))
+
+
+def parse_solution(record: Record, puzzle: MasyuPuzzle) -> Solution | None:
+    """The solution drawn in a block's ``solution:`` section as :func:`render` draws it, or None
+    when the block has none: cell marks at even lines and columns (the pearl, ``+`` a loop cell,
+    ``.`` a cell off the loop), ``-`` and ``|`` the links between them, blank for no link."""
+    if not record.solution_lines:
+        return None
+    height, width = 2 * puzzle.rows - 1, 2 * puzzle.cols - 1
+    numbers = [n for n, _ in record.solution_lines]
+    if len(numbers) != height:
+        raise record.error(f"the solution drawing has {len(numbers)} lines, expected {height}", numbers[0])
+    lines = []
+    for n, text in record.solution_lines:
+        if len(text.rstrip()) > width:
+            raise record.error(f"the solution line is {len(text.rstrip())} characters wide, the drawing "
+                               f"{width}", n, width + 1)
+        lines.append(text.ljust(width))
+
+    def link(i: int, j: int, on: str) -> int:
+        ch = lines[i][j]
+        if ch not in (on, " "):
+            raise record.error(f"{ch!r} is not a link mark: use {on!r} on the loop, blank off", numbers[i], j + 1)
+        return int(ch == on)
+
+    for i in range(height):
+        for j in range(width):
+            ch = lines[i][j]
+            if i % 2 == 0 and j % 2 == 0:
+                pearl = puzzle.givens[i // 2][j // 2]
+                allowed = (pearl,) if pearl else ("+", ".")
+                if ch not in allowed:
+                    raise record.error(f"{ch!r} is not the mark of cell {cell_name(i // 2, j // 2)}: use "
+                                       + " or ".join(map(repr, allowed)), numbers[i], j + 1)
+            elif i % 2 and j % 2 and ch != " ":
+                raise record.error(f"{ch!r} between four cells: the drawing has a blank there", numbers[i], j + 1)
+    horizontal = tuple(tuple(link(2 * r, 2 * c + 1, "-") for c in range(puzzle.cols - 1)) for r in range(puzzle.rows))
+    vertical = tuple(tuple(link(2 * r + 1, 2 * c, "|") for c in range(puzzle.cols)) for r in range(puzzle.rows - 1))
+    return horizontal, vertical
+
+
+# -- encoding -----------------------------------------------------------------------------------
+def cache_key(puzzle: MasyuPuzzle) -> tuple:
+    """Every Masyu of one size has the same base encoding (pearls are assumptions)."""
+    return (NAME, puzzle.rows, puzzle.cols)
+
+
+def link_key(p: Cell, q: Cell) -> tuple:
+    """The variable key of the link between side-adjacent cells ``p`` and ``q``."""
+    a, b = sorted((p, q))
+    return ("line", *a, *b)
+
+
+def pearl_clauses(grid: Grid, line: Callable[[Cell, Cell], int], cell: Cell, kind: Pearl) -> list[Clause]:
+    """A pearl's rules over the links ``line(p, q)`` (no selector):
+
+    * on the loop: some link at the cell (the loop rule makes it two);
+    * white: no turn (no two perpendicular links), and not straight on through both neighbours
+      (``L & R -> not (LL & RR)``, with LL the link beyond L; a neighbour at the grid's edge
+      turns anyway);
+    * black: no straight pass (not both links of an axis), and each link continues straight
+      (``L -> LL``; a link with no cell beyond it cannot be on the loop).
+    """
+    r, c = cell
+    legs: dict[Cell, tuple[int, int | None]] = {}  # step -> (its link, the link one cell further)
+    for dr, dc in ORTHOGONAL:
+        near, far = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+        if near in grid:
+            legs[dr, dc] = (line(cell, near), line(near, far) if far in grid else None)
+    clauses = [[lit for lit, _ in legs.values()]]
+    axes = [(a, b) for a, b in (((-1, 0), (1, 0)), ((0, -1), (0, 1))) if a in legs and b in legs]
+    if kind == WHITE:
+        clauses += [[-legs[v][0], -legs[h][0]] for v in ((-1, 0), (1, 0)) for h in ((0, -1), (0, 1))
+                    if v in legs and h in legs]
+        for a, b in axes:
+            (x, beyond_x), (y, beyond_y) = legs[a], legs[b]
+            if beyond_x is not None and beyond_y is not None:
+                clauses.append([-x, -y, -beyond_x, -beyond_y])
+    else:
+        clauses += [[-legs[a][0], -legs[b][0]] for a, b in axes]
+        clauses += [[-x] if beyond is None else [-x, beyond] for x, beyond in legs.values()]
+    return clauses
+
+
+def build(rows: int, cols: int, anchored: bool = True) -> Encoding:
+    """The base encoding of every ``rows`` x ``cols`` Masyu: link variables 1..n (in
+    :meth:`~satgrid.grid.Grid.adjacent_pairs` order, so the loop rule walks models directly),
+    the loop rule, and :func:`pearl_clauses` behind each pearl's selector. ``anchored=False``
+    leaves the pearls out of the loop rule's cuts (kept for measurements)."""
+    grid = Grid.of(rows, cols)
+    pool = VarPool()
+    links = {(p, q): pool.var(*link_key(p, q)) for p, q in grid.adjacent_pairs()}
+    loop = SingleLoop("one loop", links, pool)
+
+    def line(p: Cell, q: Cell) -> int:
+        return links[(p, q) if p < q else (q, p)]
+
+    made: dict[tuple[Cell, Pearl], tuple[tuple[Clause, ...], object]] = {}
+
+    def rules(key: Cell, kind: Pearl) -> tuple[tuple[Clause, ...], object]:
+        if (key, kind) not in made:
+            anchor = (loop.name, loop.clue_anchor([key])) if anchored else None
+            made[key, kind] = (tuple(pearl_clauses(grid, line, key, kind)), anchor)
+        return made[key, kind]
+
+    def encoder(selectors: VarPool) -> Callable[[Cell, object], ClueEncoding]:
+        def encode_clue(key: Cell, value: object) -> ClueEncoding:
+            if value not in (WHITE, BLACK):
+                raise ValueError(f"a pearl is 'w' or 'b', not {value!r}")
+            clauses, anchor = rules(key, value)  # type: ignore[arg-type]
+            return ClueEncoding(selectors.var("clue", *key, value), clauses, anchor=anchor)
+        return encode_clue
+
+    primary = {link_key(p, q): lit for (p, q), lit in links.items()}
+    return Encoding(pool, [], primary, encoder(pool), rules=[loop], block_true_only=True, rebind=encoder)
+
+
+@lru_cache(maxsize=16)
+def _template(rows: int, cols: int) -> Encoding:
+    """The base encoding of a size, its loop rule's clauses made once; copies draw selectors
+    from pools of their own."""
+    base = build(rows, cols)
+    for rule in base.rules:
+        rule.clauses(base.pool)
+    return base
+
+
+def encode(puzzle: MasyuPuzzle) -> Encoding:
+    """The base encoding of the puzzle's size (a copy of one made once per size)."""
+    return _template(puzzle.rows, puzzle.cols).copy()
+
+
+def decode(puzzle: MasyuPuzzle, encoding: Encoding, value) -> Solution:
+    var = encoding.pool.var
+    rows, cols = puzzle.rows, puzzle.cols
+    horizontal = tuple(tuple(int(value(var("line", r, c, r, c + 1))) for c in range(cols - 1)) for r in range(rows))
+    vertical = tuple(tuple(int(value(var("line", r, c, r + 1, c))) for c in range(cols)) for r in range(rows - 1))
+    return horizontal, vertical
+
+
+def check(puzzle: MasyuPuzzle, solution: Solution) -> list[str]:
+    return check_masyu(puzzle.givens, *solution)
+
+
+# -- output -------------------------------------------------------------------------------------
+def _on_loop(solution: Solution, r: int, c: int) -> bool:
+    horizontal, vertical = solution
+    return bool((c > 0 and horizontal[r][c - 1]) or (c < len(horizontal[r]) and horizontal[r][c])
+                or (r > 0 and vertical[r - 1][c]) or (r < len(vertical) and vertical[r][c]))
+
+
+def render(puzzle: MasyuPuzzle, solution: Solution | None = None) -> str:
+    """The pearl rows (``w``, ``b``, ``.``) without a solution; with one, the loop drawn through
+    the cell centres: each cell's mark (its pearl, ``+`` on the loop, ``.`` off it) with ``-``
+    and ``|`` links between marks."""
+    if solution is None:
+        return "\n".join("".join(k or "." for k in row) for row in puzzle.givens)
+    horizontal, vertical = solution
+    lines = []
+    for r, row in enumerate(puzzle.givens):
+        marks = [k or ("+" if _on_loop(solution, r, c) else ".") for c, k in enumerate(row)]
+        links = ["-" if x else " " for x in horizontal[r]] + [""]
+        lines.append("".join(m + x for m, x in zip(marks, links)).rstrip())
+        if r < puzzle.rows - 1:
+            lines.append(" ".join("|" if x else " " for x in vertical[r]).rstrip())
+    return "\n".join(lines)
+
+
+def solution_json(puzzle: MasyuPuzzle, solution: Solution) -> dict[str, list[list[int]]]:
+    horizontal, vertical = solution
+    return {"horizontal": [list(row) for row in horizontal], "vertical": [list(row) for row in vertical]}
+
+
+def puzzle_json(puzzle: MasyuPuzzle) -> list[str]:
+    """The pearls as strings, one per row, ``.`` = no pearl (the text input format)."""
+    return ["".join(k or "." for k in row) for row in puzzle.givens]
+
+
+def differences(puzzle: MasyuPuzzle, a: Solution, b: Solution) -> list[Cell]:
+    """The cells the two loops pass differently (a link at them is on one loop only)."""
+    found = set()
+    for kind, la, lb in (("h", a[0], b[0]), ("v", a[1], b[1])):
+        for r, (ra, rb) in enumerate(zip(la, lb)):
+            for c, (x, y) in enumerate(zip(ra, rb)):
+                if x != y:
+                    found.update({(r, c), (r, c + 1) if kind == "h" else (r + 1, c)})
+    return sorted(found)
+
+
+def puzzle_meta(puzzle: MasyuPuzzle) -> dict[str, str]:
+    """Nothing beyond the grid."""
+    return {}
+
+
+def puzzle_from_json(record: Record, value: object) -> MasyuPuzzle:
+    """The inverse of :func:`puzzle_json`: rows of pearl characters, parsed as text rows, so
+    every check of :func:`parse` applies."""
+    if not isinstance(value, list) or not value or not all(isinstance(row, str) and row.strip()
+                                                           and not any(ch.isspace() for ch in row)
+                                                           for row in value):
+        raise record.error("not a list of pearl rows (strings such as '.w..b')")
+    return parse(record.part(record.line, [(record.line, row) for row in value], record.name))
+
+
+def solution_from_json(puzzle: MasyuPuzzle, value: object) -> Solution:
+    """The inverse of :func:`solution_json`; ValueError unless both link grids fit the puzzle."""
+    rows, cols = puzzle.rows, puzzle.cols
+
+    def grid(key: str, height: int, width: int) -> Links:
+        found = value.get(key) if isinstance(value, dict) else None
+        if not (isinstance(found, list) and len(found) == height
+                and all(isinstance(row, list) and len(row) == width
+                        and all(type(x) is int and x in (0, 1) for x in row) for row in found)):
+            raise ValueError(f"'{key}' is not {height} rows of {width} 0/1 links")
+        return tuple(tuple(row) for row in found)
+
+    return grid("horizontal", rows, cols - 1), grid("vertical", rows - 1, cols)
+
+
+def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
+    """(variables, clauses) expected of the encoding of a rows x cols grid: one variable per link
+    and about 8 degree clauses a cell, plus up to 7 clauses a pearl; the eager loop rule adds
+    parent pointers and ranks, whose clauses per cell grow with the rank's bits (log2 of the
+    cells). The figures behind the constants are in encodings/masyu.md."""
+    cells = rows * cols
+    links = 2 * cells
+    if connectivity != "eager":
+        return links, 15 * cells + 1
+    bits = math.log2(max(cells, 2))
+    return int(cells * (25 + 3.5 * bits)), int(cells * (80 + 8.5 * bits))
