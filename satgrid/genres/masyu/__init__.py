@@ -342,13 +342,12 @@ def solution_from_json(puzzle: MasyuPuzzle, value: object) -> Solution:
 
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
-    """(variables, clauses) expected of the encoding of a rows x cols grid: one variable per link
-    and about 8 degree clauses a cell, plus up to 7 clauses a pearl; the eager loop rule adds
-    parent pointers and ranks, whose clauses per cell grow with the rank's bits (log2 of the
-    cells). The figures behind the constants are in encodings/masyu.md."""
+    """(variables, clauses) expected of the encoding of a rows x cols grid: one variable per link,
+    at most 8 degree clauses a cell and 7 clauses a pearl (every cell a pearl at worst); the eager
+    loop rule adds parent pointers and ranks, whose clauses per cell grow with the rank's bits
+    (log2 of the cells). The figures behind the constants are in encodings/masyu.md."""
     cells = rows * cols
-    links = 2 * cells
     if connectivity != "eager":
-        return links, 15 * cells + 1
+        return 2 * cells, 15 * cells + 1
     bits = math.log2(max(cells, 2))
-    return int(cells * (25 + 3.5 * bits)), int(cells * (80 + 8.5 * bits))
+    return int(cells * (3 + 5.3 * bits)), int(cells * (26 + 13.1 * bits))
