@@ -78,6 +78,11 @@ class Encoding:
     block_true_only: bool = False
     #: Optional: ``encode_clue`` made for another pool (see :meth:`copy`).
     rebind: Callable[[VarPool], Callable[[ClueKey, object], ClueEncoding]] | None = None
+    #: Optional (made by :class:`~satgrid.model.Model`): the primary variables by layer name,
+    #: ``{layer: {key: literal}}`` (one-hot layers: ``{key: {value: literal}}``).
+    layers: dict[str, dict] = field(default_factory=dict)
+    #: Optional: ``(rule name, first clause, end)`` over :attr:`clauses`: which rule made which.
+    spans: list[tuple[str, int, int]] = field(default_factory=list)
 
     def copy(self) -> "Encoding":
         """An encoding for one more solver: its own pool (cuts, blocking clauses and, through

@@ -70,11 +70,15 @@ class Genre:
 #: * ``DRAW``: the SVG drawing from generic parts (:mod:`satgrid.render_svg`);
 #: * ``STATE``: the partial-solution format of ``hint`` (:mod:`satgrid.grading`);
 #: * ``OPTIONS``: the genre's own command-line options (:mod:`satgrid.cli`);
-#: * ``SAMPLES``: golden samples (puzzle text, expected status, expected solution).
+#: * ``SAMPLES``: golden samples (puzzle text, expected status, expected solution);
+#: * ``BLANK``, ``READ_CLUES``, ``SAMPLE``: what the generic generator needs
+#:   (:mod:`satgrid.generators.generic`): the puzzle of a size without clues, the puzzle with
+#:   every clue a solution supports, or a sampler of puzzles with every clue.
 #:
-#: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's generator.
+#: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
+#: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
-            "STATE", "OPTIONS", "SAMPLES")
+            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE")
 
 
 GENRES: dict[str, Genre] = {

@@ -28,14 +28,16 @@ from .. import api
 from ..errors import SatgridError, UnsupportedGenre
 from ..reader import Limits
 from ..registry import GENRES
+from . import generic
 
 
 def _generator(name: str):
     """The genre's ``generator`` module (``satgrid/genres/<name>/generator.py``) if it has one
-    (import errors inside it are not hidden)."""
+    (import errors inside it are not hidden), else the generic generator if the genre's record
+    supports it (:mod:`.generic`), else None."""
     module = f"satgrid.genres.{name}.generator"
     if importlib.util.find_spec(module) is None:
-        return None
+        return generic.for_genre(GENRES[name])
     return importlib.import_module(module)
 
 

@@ -1,0 +1,83 @@
+"""Runs one benchmark script against an old revision and the working tree, in one run.
+
+    .venv/bin/python bench/old_vs_new.py --old REV [--rounds 2] bench/bench_sudoku.py [ARGS...]
+
+The old revision is exported with ``git archive`` into a temporary folder; each bench script puts
+its own checkout first on ``sys.path``, so the old copy of the script measures the old package.
+Old and new runs alternate (old, new, old, new, ...), so both see the same machine load. Then
+every output line whose text (numbers aside) is the same in both prints once, each number as the
+median over the rounds of the new runs followed by ``(+x%)``, its change against the old median
+(a time that grew by x%). Lines that differ print as they are, old first.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
+def export(rev: str, into: Path) -> Path:
+    """The tree of ``rev`` written into ``into`` (``git archive``)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+def run(tree: Path, script: str, args: list[str]) -> list[str]:
+    done = subprocess.run([sys.executable, str(tree / script), *args], cwd=tree, capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{tree / script} failed:\n{done.stderr}")
+    return done.stdout.splitlines()
+
+
+def merge(old_runs: list[list[str]], new_runs: list[list[str]]) -> list[str]:
+    """The lines of the runs, numbers replaced by the new median and its change against the old."""
+    out = []
+    for i, line in enumerate(new_runs[0]):
+        skeleton = NUMBER.sub("#", line)
+        olds = [run[i] for run in old_runs if i < len(run) and NUMBER.sub("#", run[i]) == skeleton]
+        news = [run[i] for run in new_runs if i < len(run) and NUMBER.sub("#", run[i]) == skeleton]
+        if len(olds) != len(old_runs) or len(news) != len(new_runs):
+            out += [f"old: {old_runs[0][i]}" if i < len(old_runs[0]) else "old: (no line)", f"new: {line}"]
+            continue
+        numbers_old = [[float(x) for x in NUMBER.findall(text)] for text in olds]
+        numbers_new = [[float(x) for x in NUMBER.findall(text)] for text in news]
+        pieces = NUMBER.split(line)
+        text = pieces[0]
+        for k, piece in enumerate(pieces[1:]):
+            a = statistics.median(run[k] for run in numbers_old)
+            b = statistics.median(run[k] for run in numbers_new)
+            change = f" ({(b - a) / a * 100:+.0f}%)" if a > 0 and a != b else ""
+            text += f"{b:g}{change}{piece}"
+        out.append(text)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--old", required=True, help="the git revision to compare against")
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each, alternating")
+    parser.add_argument("script", help="a bench script, relative to the checkout (bench/bench_x.py)")
+    parser.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="satgrid-old-") as folder:
+        old_tree = export(options.old, Path(folder))
+        old_runs, new_runs = [], []
+        for _ in range(options.rounds):
+            old_runs.append(run(old_tree, options.script, options.args))
+            new_runs.append(run(ROOT, options.script, options.args))
+    print(f"# {options.script} {' '.join(options.args)}: new against old ({options.old}), "
+          f"medians of {options.rounds} alternating runs each")
+    print("\n".join(merge(old_runs, new_runs)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,418 @@
+"""The model builder: a genre states its rulebook as named rules over variable layers, and the
+builder lowers them to an :class:`~satgrid.encoding.Encoding`.
+
+A genre's rules read like its rulebook::
+
+    def rules(m: Model, puzzle) -> None:
+        shaded = m.cells("shaded")
+        m.not_adjacent("shaded cells do not touch", shaded)
+        m.connected("unshaded cells are connected", {p: -x for p, x in shaded.items()})
+
+        @m.clue
+        def number(c: Clue, cell, k):          # one clue: its clauses, behind its selector
+            c.exactly(..., k)
+
+The builder hides what every genre would otherwise repeat: the variable pool and readable keys,
+which variables are *primary* (a solution is read from and compared on them), clue selectors and
+the ``rebind`` of clue encodings to the pools of copies, and how a model is read back
+(:func:`read`, :func:`read_numbers`).
+
+**Names.** Every rule takes its name first, worded as the rulebook words it. The name labels the
+rule's clauses (:attr:`Model.spans`: which clauses each rule produced, for explanations and
+clause counts) and names its global rule (connectivity, loops), whose lazy cuts and eager
+clauses the session produces under that name.
+
+**Lowering.** Each rule decides its own: local rules are plain CNF (pairs, windows, cardinality
+constraints through :mod:`satgrid.cnf`, which picks direct clauses, sequential counters or
+totalizers by size); :meth:`Model.connected` and :meth:`Model.single_loop` are the core's global
+rules (:class:`~satgrid.connectivity.ConnectedSubgraph`, :class:`~satgrid.loop.SingleLoop`),
+lowered lazily by CEGAR cuts or eagerly by parent pointers and ranks, unchanged. Clause counts
+per rule are in ``encodings/rules.md``.
+
+**Clues.** A clue (a given number, a pearl) is switched on by assuming its selector literal, so
+one encoding serves a puzzle and every subset of its clues (audits), and, when the rules do not
+depend on the clues, every puzzle of a size. A genre's ``@m.clue`` function states one clue's
+clauses through a :class:`Clue`; rules that tie several clues together use
+:meth:`Model.switch`, the same selector literal in the base clauses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Callable, Hashable, Iterable, Mapping, Sequence
+
+from .cnf import Clause, VarPool, at_least, at_most, exactly
+from .connectivity import ConnectedSubgraph, Value, holds
+from .encoding import ClueEncoding, Encoding, GlobalRule
+from .grid import Cell, EdgeKey, Grid, transforms
+from .loop import SingleLoop
+
+Lits = Mapping[Hashable, int]
+ClueFunction = Callable[["Clue", Hashable, object], None]
+
+
+@dataclass
+class Clue:
+    """One clue being stated: its clauses (behind the selector the builder gives it), optional
+    clauses for the clue *broken*, an anchor for a global rule's cuts, or the one literal the clue
+    *is* (a Sudoku given: the digit itself). Cardinality helpers draw auxiliaries from the clue's
+    pool, which is the pool of the solver's copy of the encoding."""
+
+    pool: VarPool
+    clauses: list[Clause] = field(default_factory=list)
+    broken_clauses: list[Clause] = field(default_factory=list)
+    anchored: tuple[str, object] | None = None
+    literal: int | None = None
+
+    def require(self, clauses: Iterable[Clause]) -> None:
+        self.clauses += clauses
+
+    def exactly(self, lits: Sequence[int], k: int) -> None:
+        self.clauses += exactly(lits, k, self.pool)
+
+    def at_most(self, lits: Sequence[int], k: int) -> None:
+        self.clauses += at_most(lits, k, self.pool)
+
+    def at_least(self, lits: Sequence[int], k: int) -> None:
+        self.clauses += at_least(lits, k, self.pool)
+
+    def broken(self, clauses: Iterable[Clause]) -> None:
+        """Clauses that hold exactly when this clue is broken (audits ask for such solutions)."""
+        self.broken_clauses += clauses
+
+    def anchor(self, rule: "ConnectedSubgraph | SingleLoop", nodes: Iterable[Hashable]) -> None:
+        """While this clue is on, ``rule`` passes one of ``nodes`` (its cuts get stronger; no
+        clause or variable is added)."""
+        self.anchored = (rule.name, rule.clue_anchor(list(nodes)))
+
+    def is_literal(self, lit: int) -> None:
+        """This clue is the literal ``lit`` itself (no selector, no clause)."""
+        self.literal = lit
+
+
+@dataclass
+class Layer:
+    """A family of primary variables: ``kind`` "bool" (a literal per key) or "one-hot" (per key
+    a dict value -> literal, exactly one true)."""
+
+    name: str
+    kind: str
+    lits: dict
+
+
+class Model:
+    """Builds the encoding of one puzzle (or of every puzzle of a size) on a :class:`Grid`."""
+
+    def __init__(self, grid: Grid):
+        self.grid = grid
+        self.pool = VarPool()
+        self.clauses: list[Clause] = []
+        self.rules: list[GlobalRule] = []
+        self.layers: dict[str, Layer] = {}
+        #: ``(rule name, first clause, end)``: the clauses each rule produced, in order.
+        self.spans: list[tuple[str, int, int]] = []
+        self._clue: ClueFunction | None = None
+        self._loops: set[str] = set()  # layers whose every variable is an edge of one loop
+
+    # -- variable layers -------------------------------------------------------------------
+    def cells(self, name: str = "shaded", cells: Iterable[Cell] | None = None) -> dict[Cell, int]:
+        """A boolean per cell (``(name, r, c)``), primary."""
+        lits = {p: self.pool.var(name, *p) for p in (self.grid.cells if cells is None else cells)}
+        self.layers[name] = Layer(name, "bool", lits)
+        return lits
+
+    def numbers(self, name: str, domain: Sequence[int],
+                cells: Iterable[Cell] | None = None) -> dict[Cell, dict[int, int]]:
+        """An integer per cell over ``domain``, one-hot (``(name, r, c, v)``): exactly one value
+        per cell (rule "one {name} per cell"). Variables are numbered cell by cell in domain
+        order."""
+        lits = {p: {v: self.pool.var(name, *p, v) for v in domain}
+                for p in (self.grid.cells if cells is None else cells)}
+        self.layers[name] = Layer(name, "one-hot", lits)
+        self.require(f"one {name} per cell",
+                     (c for values in lits.values() for c in exactly(list(values.values()), 1, self.pool)))
+        return lits
+
+    def links(self, name: str = "line") -> dict[tuple[Cell, Cell], int]:
+        """A boolean per pair of side-adjacent cells ``(p, q)``, ``p`` before ``q`` in reading
+        order (``(name, r1, c1, r2, c2)``): lines through cell centres. Primary."""
+        lits = {(p, q): self.pool.var(name, *p, *q) for p, q in self.grid.adjacent_pairs()}
+        self.layers[name] = Layer(name, "bool", lits)
+        return lits
+
+    def edges(self, name: str = "edge") -> dict[EdgeKey, int]:
+        """A boolean per edge of the dot lattice (``(name, "h"|"v", i, j)``, numbered 1..n in
+        :attr:`~satgrid.grid.Grid.edge_keys` order when made first). Primary."""
+        lits = {key: self.pool.var(name, *key) for key in self.grid.edge_keys}
+        self.layers[name] = Layer(name, "bool", lits)
+        return lits
+
+    def true(self) -> int:
+        """A literal that is always true."""
+        lit = self.pool.var("true")
+        if not self.pool.has("true", "unit"):
+            self.pool.var("true", "unit")
+            self.require("true", [[lit]])
+        return lit
+
+    # -- rules -----------------------------------------------------------------------------
+    def require(self, name: str, clauses: Iterable[Clause]) -> None:
+        """Any named family of clauses."""
+        start = len(self.clauses)
+        self.clauses.extend(clauses)
+        if len(self.clauses) > start:
+            if self.spans and self.spans[-1][0] == name and self.spans[-1][2] == start:
+                start = self.spans.pop()[1]  # the same rule again: one span
+            self.spans.append((name, start, len(self.clauses)))
+
+    def exactly(self, name: str, lits: Sequence[int], k: int) -> None:
+        self.require(name, exactly(list(lits), k, self.pool))
+
+    count = exactly
+
+    def at_most(self, name: str, lits: Sequence[int], k: int) -> None:
+        self.require(name, at_most(list(lits), k, self.pool))
+
+    def at_least(self, name: str, lits: Sequence[int], k: int) -> None:
+        self.require(name, at_least(list(lits), k, self.pool))
+
+    def count_in(self, name: str, room: Iterable[Cell], lits: Lits, k: int) -> None:
+        """Exactly ``k`` of the room's cells are true in ``lits``."""
+        self.exactly(name, [lits[p] for p in room if p in lits], k)
+
+    def not_adjacent(self, name: str, lits: Lits) -> None:
+        """No two side-adjacent cells are both true: a binary clause per pair."""
+        self.require(name, ([-lits[p], -lits[q]] for p, q in self.grid.adjacent_pairs()
+                            if p in lits and q in lits))
+
+    def no_2x2(self, name: str, lits: Lits) -> None:
+        """No 2x2 window is all true: a clause per window."""
+        self.require(name, ([-lits[p] for p in window] for window in self.grid.windows()
+                            if all(p in lits for p in window)))
+
+    def all_different(self, name: str, numbers: Mapping[Cell, Mapping[int, int]],
+                      units: Iterable[Sequence[Cell]]) -> None:
+        """In each unit no value repeats: at most one cell per value. When a unit has as many
+        cells as values, each value also occurs (pigeonhole: implied, and it propagates)."""
+        clauses: list[Clause] = []
+        for unit in units:
+            domain = list(numbers[unit[0]])
+            for v in domain:
+                lits = [numbers[p][v] for p in unit if v in numbers[p]]
+                clauses += at_most(lits, 1, self.pool)
+                if len(unit) == len(domain):
+                    clauses += at_least(lits, 1, self.pool)
+        self.require(name, clauses)
+
+    def connected(self, name: str, lits: Lits, links: Iterable[tuple[Hashable, Hashable]] | None = None,
+                  anchor: Hashable | None = None, anchors: Sequence[tuple[int, Sequence[Hashable]]] = (),
+                  max_true: int | None = None) -> ConnectedSubgraph:
+        """The true nodes of ``lits`` form one connected region (with ``anchor``: each reaches the
+        anchor node). ``links`` default to side adjacency of the cells in ``lits``. ``anchors``:
+        ``(lit, nodes)``, while ``lit`` holds some node of ``nodes`` is true."""
+        if links is None:
+            links = ((p, q) for p, q in self.grid.adjacent_pairs() if p in lits and q in lits)
+        rule = ConnectedSubgraph(name, dict(lits), [(p, q, None) for p, q in links], anchor=anchor,
+                                 anchors=anchors, max_true=max_true)
+        return self.rule(rule)
+
+    def single_loop(self, name: str, lines: Lits, through: Iterable[Hashable] = (),
+                    cut_form: str = "exit") -> SingleLoop:
+        """The true ``lines`` form one simple closed loop. ``lines`` is a :meth:`links` layer
+        (loops through cell centres; vertices are cells) or an :meth:`edges` layer (loops on the
+        dot lattice; vertices are dots). ``through``: vertices the loop must visit."""
+        edges = {self._ends(key): lit for key, lit in lines.items()}
+        rule = SingleLoop(name, edges, self.pool, cut_form=cut_form)  # type: ignore[arg-type]
+        visits = list(through)
+        if visits:
+            self.require(f"{name}: passes through", (rule.incident[v] for v in visits))
+        for layer in self.layers.values():
+            if layer.lits is lines or (layer.kind == "bool" and set(layer.lits) == set(lines)):
+                self._loops.add(layer.name)
+        return self.rule(rule)
+
+    def rule(self, rule: GlobalRule) -> GlobalRule:
+        """Adds a global rule (an object with ``clauses``, ``cuts`` and ``eager_clauses``)."""
+        self.rules.append(rule)
+        return rule
+
+    def sightline_count(self, name: str, cell: Cell, open_lits: Lits, k: int) -> None:
+        """From ``cell``, the cells seen in the four directions up to the first closed cell (a
+        cell whose ``open_lits`` literal is false, or the border), ``cell`` included, are exactly
+        ``k``. Lowering: :meth:`sightlines`, then exactly ``k - 1`` of their literals. (In a
+        clue: ``c.exactly([s for line in m.sightlines(cell, open_lits) for s in line], k - 1)``.)"""
+        self.exactly(name, [s for line in self.sightlines(cell, open_lits) for s in line], k - 1)
+
+    def sightlines(self, cell: Cell, open_lits: Lits) -> list[list[int]]:
+        """Per direction, literals "the i-th cell from ``cell`` is seen" (made once per cell)."""
+        out = []
+        for line in self.grid.sightlines(cell, lambda p: p not in open_lits):
+            chain, before = [], None
+            for i, p in enumerate(line):
+                if not self.pool.has("seen", *cell, *p):
+                    s = self.pool.var("seen", *cell, *p)
+                    o = open_lits[p]
+                    if before is None:
+                        self.require("sightline", [[-s, o], [s, -o]])
+                    else:
+                        self.require("sightline", [[-s, o], [-s, before], [s, -o, -before]])
+                s = self.pool.var("seen", *cell, *p)
+                chain.append(s)
+                before = s
+            out.append(chain)
+        return out
+
+    def shapes_in_rooms(self, name: str, rooms: Sequence[Sequence[Cell]], lits: Lits,
+                        shapes: Iterable[Iterable[Cell]]) -> dict[int, dict[int, int]]:
+        """In each room the true cells of ``lits`` form exactly one of ``shapes`` (up to rotation
+        and reflection; e.g. the tetrominoes). Lowering: a literal per placement of a shape
+        inside the room, exactly one per room, and a cell is true iff a chosen placement covers
+        it. Returns, per room index, ``{shape index: literal "the room holds that shape"}``."""
+        kinds = [sorted({tuple(sorted(image)) for image in transforms(s)}) for s in shapes]
+        out: dict[int, dict[int, int]] = {}
+        clauses: list[Clause] = []
+        for i, room in enumerate(rooms):
+            inside, placed = set(room), []
+            kind_lits: dict[int, list[int]] = {}
+            covers: dict[Cell, list[int]] = {p: [] for p in room}
+            for k, variants in enumerate(kinds):
+                for variant in variants:
+                    for r0, c0 in room:
+                        dr, dc = r0 - variant[0][0], c0 - variant[0][1]
+                        cells = [(r + dr, c + dc) for r, c in variant]
+                        if all(p in inside for p in cells):
+                            x = self.pool.var(name, "placement", i, k, *cells)
+                            placed.append(x)
+                            kind_lits.setdefault(k, []).append(x)
+                            for p in cells:
+                                covers[p].append(x)
+            clauses += exactly(placed, 1, self.pool)
+            for p, xs in covers.items():
+                clauses += [[-lits[p], *xs], *([lits[p], -x] for x in xs)]
+            out[i] = {}
+            for k, xs in kind_lits.items():
+                y = out[i][k] = self.pool.var(name, "shape", i, k)
+                clauses += [[-y, *xs], *([y, -x] for x in xs)]
+        self.require(name, clauses)
+        return out
+
+    def equal_shapes_apart(self, name: str, rooms: Sequence[Sequence[Cell]], lits: Lits,
+                           shape_of: Mapping[int, Mapping[int, int]]) -> None:
+        """Two true cells side by side in different rooms never belong to equal shapes
+        (``shape_of`` from :meth:`shapes_in_rooms`)."""
+        room_of = {p: i for i, room in enumerate(rooms) for p in room}
+        clauses = []
+        for p, q in self.grid.adjacent_pairs():
+            a, b = room_of.get(p), room_of.get(q)
+            if a is None or b is None or a == b or p not in lits or q not in lits:
+                continue
+            for k, y in shape_of[a].items():
+                z = shape_of[b].get(k)
+                if z is not None:
+                    clauses.append([-lits[p], -lits[q], -y, -z])
+        self.require(name, clauses)
+
+    # -- clues -----------------------------------------------------------------------------
+    def clue(self, function: ClueFunction) -> ClueFunction:
+        """Decorator: ``function(c, key, value)`` states clue ``key = value`` through ``c``."""
+        self._clue = function
+        return function
+
+    def switch(self, key: Hashable, value: object) -> int:
+        """The selector literal of clue ``key = value``, for rules that tie clues together."""
+        return self.pool.var("clue", *_flat(key), value)
+
+    # -- the result ------------------------------------------------------------------------
+    def build(self) -> Encoding:
+        """The encoding: the rules' clauses, global rules, primary layers, and clue encoders
+        that draw selectors (and auxiliaries) from the pool of each copy."""
+        primary = {(layer.name, *_flat(key), *((v,) if layer.kind == "one-hot" else ())): lit
+                   for layer in self.layers.values()
+                   for key, value in layer.lits.items()
+                   for v, lit in (value.items() if layer.kind == "one-hot" else [(None, value)])}
+        block_true_only = all(layer.kind == "one-hot" or layer.name in self._loops
+                              for layer in self.layers.values())
+        clue_function = self._clue
+        true = self.true() if clue_function is not None else None
+        #: Shared by every copy: clue encodings that drew no variable but their selector.
+        made: dict[tuple[Hashable, object, int], ClueEncoding] = {}
+
+        def rebind(pool: VarPool) -> Callable[[Hashable, object], ClueEncoding]:
+            def encode_clue(key: Hashable, value: object) -> ClueEncoding:
+                if clue_function is None:
+                    raise ValueError("this genre has no clues")
+                selector = pool.var("clue", *_flat(key), value)
+                known = made.get((key, value, selector))
+                if known is not None:
+                    return known
+                top = pool.top
+                c = Clue(pool)
+                clue_function(c, key, value)
+                if c.literal is not None:
+                    return ClueEncoding(c.literal)
+                clauses = c.clauses or [[true]]  # a switch only: never a bare literal clue
+                encoded = ClueEncoding(selector, tuple(clauses), tuple(c.broken_clauses), c.anchored)
+                if pool.top == top:
+                    if len(made) >= 100_000:
+                        made.clear()
+                    made[key, value, selector] = encoded
+                return encoded
+            return encode_clue
+
+        return Encoding(self.pool, self.clauses, primary, rebind(self.pool), self.rules,
+                        block_true_only=block_true_only, rebind=rebind,
+                        layers={name: layer.lits for name, layer in self.layers.items()},
+                        spans=list(self.spans))
+
+    # -- internals -------------------------------------------------------------------------
+    def _ends(self, key: Hashable) -> tuple[Hashable, Hashable]:
+        if isinstance(key, tuple) and len(key) == 3 and key[0] in ("h", "v"):
+            return Grid.edge_ends(key)  # type: ignore[arg-type]
+        return key  # type: ignore[return-value]
+
+
+def _flat(key: Hashable) -> tuple:
+    """A key as a flat tuple: ``((r, c), (r2, c2))`` -> ``(r, c, r2, c2)``."""
+    if not isinstance(key, tuple):
+        return (key,)
+    return tuple(x for part in key for x in (_flat(part) if isinstance(part, tuple) else (part,)))
+
+
+# -- reading an assignment ----------------------------------------------------------------------
+def read(encoding: Encoding, layer: str, value: Value) -> dict:
+    """A boolean layer's values: ``{key: bool}``."""
+    lits = encoding.layers[layer]
+    return dict(zip(lits, holds(value, lits.values())))
+
+
+def read_numbers(encoding: Encoding, layer: str, value: Value) -> dict[Cell, int | None]:
+    """A one-hot layer's values: ``{cell: value}`` (None where no value is true)."""
+    out: dict[Cell, int | None] = {}
+    for p, values in encoding.layers[layer].items():
+        truth = holds(value, values.values())
+        out[p] = next((v for v, t in zip(values, truth) if t), None)
+    return out
+
+
+# -- the size of a genre's statement ------------------------------------------------------------
+def statement_lines(function: Callable[..., object]) -> int:
+    """The lines of code of ``function`` (a genre's ``rules``): its source without the ``def``
+    line, docstrings (its own and those of functions inside it), comments and blank lines."""
+    import ast
+    import inspect
+    import textwrap
+
+    source = textwrap.dedent(inspect.getsource(function))
+    tree = ast.parse(source)
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                skip.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    outer = tree.body[0]
+    start = outer.body[0].lineno  # type: ignore[attr-defined]
+    lines = source.splitlines()[start - 1:]
+    return sum(1 for n, text in enumerate(lines, start)
+               if n not in skip and text.strip() and not text.strip().startswith("#"))
