@@ -21,13 +21,13 @@ import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, ClassVar, Literal
+from itertools import product
+from typing import ClassVar, Literal
 
 from .checker import check_masyu
-from ...cnf import Clause, VarPool
-from ...encoding import ClueEncoding, Encoding
-from ...grid import ORTHOGONAL, Grid
-from ...loop import SingleLoop
+from ...encoding import Encoding
+from ...grid import Grid
+from ...model import Clue, Model, read
 from ...puzzle import GivenSolution, Source, cell_name
 from ...reader import Record, split_on_blank_lines
 
@@ -170,73 +170,63 @@ def cache_key(puzzle: MasyuPuzzle) -> tuple:
 
 
 def link_key(p: Cell, q: Cell) -> tuple:
-    """The variable key of the link between side-adjacent cells ``p`` and ``q``."""
+    """The variable key of the link between side-adjacent cells ``p`` and ``q`` (the builder's
+    :meth:`~satgrid.model.Model.links`)."""
     a, b = sorted((p, q))
     return ("line", *a, *b)
 
 
-def pearl_clauses(grid: Grid, line: Callable[[Cell, Cell], int], cell: Cell, kind: Pearl) -> list[Clause]:
-    """A pearl's rules over the links ``line(p, q)`` (no selector):
+VERTICAL: tuple[Cell, Cell] = ((-1, 0), (1, 0))
+HORIZONTAL: tuple[Cell, Cell] = ((0, -1), (0, 1))
 
-    * on the loop: some link at the cell (the loop rule makes it two);
-    * white: no turn (no two perpendicular links), and not straight on through both neighbours
-      (``L & R -> not (LL & RR)``, with LL the link beyond L; a neighbour at the grid's edge
+
+def rules(m: Model, anchored: bool = True) -> None:
+    """Masyu's rulebook, pearls as clues. A pearl's clauses, over its legs (the link from the
+    pearl to a neighbour, and the link from that neighbour one cell further, None past the
+    grid's edge):
+
+    * on the loop: some link at the cell (the loop rule makes it two); it anchors the loop's cuts
+      (``anchored=False`` leaves that out, for measurements);
+    * white: no two perpendicular links, and ``L & R -> not (LL & RR)`` (a neighbour at the edge
       turns anyway);
-    * black: no straight pass (not both links of an axis), and each link continues straight
-      (``L -> LL``; a link with no cell beyond it cannot be on the loop).
+    * black: not both links of an axis, and each link goes straight on, ``L -> LL`` (``not L``
+      at the edge).
     """
-    r, c = cell
-    legs: dict[Cell, tuple[int, int | None]] = {}  # step -> (its link, the link one cell further)
-    for dr, dc in ORTHOGONAL:
-        near, far = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
-        if near in grid:
-            legs[dr, dc] = (line(cell, near), line(near, far) if far in grid else None)
-    clauses = [[lit for lit, _ in legs.values()]]
-    axes = [(a, b) for a, b in (((-1, 0), (1, 0)), ((0, -1), (0, 1))) if a in legs and b in legs]
-    if kind == WHITE:
-        clauses += [[-legs[v][0], -legs[h][0]] for v in ((-1, 0), (1, 0)) for h in ((0, -1), (0, 1))
-                    if v in legs and h in legs]
-        for a, b in axes:
-            (x, beyond_x), (y, beyond_y) = legs[a], legs[b]
-            if beyond_x is not None and beyond_y is not None:
-                clauses.append([-x, -y, -beyond_x, -beyond_y])
-    else:
-        clauses += [[-legs[a][0], -legs[b][0]] for a, b in axes]
-        clauses += [[-x] if beyond is None else [-x, beyond] for x, beyond in legs.values()]
-    return clauses
+    line = m.links("line")
+    loop = m.single_loop("one loop", line)
+
+    def link(p: Cell, q: Cell) -> int:
+        return line[(p, q) if p < q else (q, p)]
+
+    @m.clue
+    def pearl(c: Clue, cell: Cell, kind: object) -> None:
+        (row, col), legs = cell, {}
+        for dr, dc in VERTICAL + HORIZONTAL:
+            near, far = (row + dr, col + dc), (row + 2 * dr, col + 2 * dc)
+            if near in m.grid:
+                legs[dr, dc] = (link(cell, near), link(near, far) if far in m.grid else None)
+        axes = [[legs[step] for step in axis if step in legs] for axis in (VERTICAL, HORIZONTAL)]
+        c.require([[x for x, _ in legs.values()]])  # the loop passes through the pearl
+        if anchored:
+            c.anchor(loop, [cell])
+        if kind == WHITE:
+            c.require([-v, -h] for (v, _), (h, _) in product(*axes))  # straight through
+            c.require([-x, -y, -xx, -yy] for (x, xx), (y, yy) in (a for a in axes if len(a) == 2)
+                      if xx is not None and yy is not None)  # and a turn next to it
+        elif kind == BLACK:
+            c.require([-x, -y] for (x, _), (y, _) in (a for a in axes if len(a) == 2))  # a turn
+            c.require([-x] if xx is None else [-x, xx] for x, xx in legs.values())  # straight on
+        else:
+            raise ValueError(f"a pearl is 'w' or 'b', not {kind!r}")
 
 
 def build(rows: int, cols: int, anchored: bool = True) -> Encoding:
-    """The base encoding of every ``rows`` x ``cols`` Masyu: link variables 1..n (in
-    :meth:`~satgrid.grid.Grid.adjacent_pairs` order, so the loop rule walks models directly),
-    the loop rule, and :func:`pearl_clauses` behind each pearl's selector. ``anchored=False``
-    leaves the pearls out of the loop rule's cuts (kept for measurements)."""
-    grid = Grid.of(rows, cols)
-    pool = VarPool()
-    links = {(p, q): pool.var(*link_key(p, q)) for p, q in grid.adjacent_pairs()}
-    loop = SingleLoop("one loop", links, pool)
-
-    def line(p: Cell, q: Cell) -> int:
-        return links[(p, q) if p < q else (q, p)]
-
-    made: dict[tuple[Cell, Pearl], tuple[tuple[Clause, ...], object]] = {}
-
-    def rules(key: Cell, kind: Pearl) -> tuple[tuple[Clause, ...], object]:
-        if (key, kind) not in made:
-            anchor = (loop.name, loop.clue_anchor([key])) if anchored else None
-            made[key, kind] = (tuple(pearl_clauses(grid, line, key, kind)), anchor)
-        return made[key, kind]
-
-    def encoder(selectors: VarPool) -> Callable[[Cell, object], ClueEncoding]:
-        def encode_clue(key: Cell, value: object) -> ClueEncoding:
-            if value not in (WHITE, BLACK):
-                raise ValueError(f"a pearl is 'w' or 'b', not {value!r}")
-            clauses, anchor = rules(key, value)  # type: ignore[arg-type]
-            return ClueEncoding(selectors.var("clue", *key, value), clauses, anchor=anchor)
-        return encode_clue
-
-    primary = {link_key(p, q): lit for (p, q), lit in links.items()}
-    return Encoding(pool, [], primary, encoder(pool), rules=[loop], block_true_only=True, rebind=encoder)
+    """The base encoding of every ``rows`` x ``cols`` Masyu (:func:`rules` on the builder): link
+    variables 1..n in :meth:`~satgrid.grid.Grid.adjacent_pairs` order (the loop rule walks a
+    model's first n entries), pearls behind their selectors."""
+    m = Model(Grid.of(rows, cols))
+    rules(m, anchored)
+    return m.build()
 
 
 @lru_cache(maxsize=16)
@@ -255,10 +245,10 @@ def encode(puzzle: MasyuPuzzle) -> Encoding:
 
 
 def decode(puzzle: MasyuPuzzle, encoding: Encoding, value) -> Solution:
-    var = encoding.pool.var
+    on = read(encoding, "line", value)
     rows, cols = puzzle.rows, puzzle.cols
-    horizontal = tuple(tuple(int(value(var("line", r, c, r, c + 1))) for c in range(cols - 1)) for r in range(rows))
-    vertical = tuple(tuple(int(value(var("line", r, c, r + 1, c))) for c in range(cols)) for r in range(rows - 1))
+    horizontal = tuple(tuple(int(on[(r, c), (r, c + 1)]) for c in range(cols - 1)) for r in range(rows))
+    vertical = tuple(tuple(int(on[(r, c), (r + 1, c)]) for c in range(cols)) for r in range(rows - 1))
     return horizontal, vertical
 
 
