@@ -463,3 +463,26 @@ def test_real_subprocess(tmp_path):
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["status"] == "unique"
+
+
+# -- generation -----------------------------------------------------------------------------------
+def test_pearls_read_off_a_loop_hold_every_published_pearl():
+    """READ_CLUES puts a pearl wherever the loop obeys a pearl's rule: on each published solution
+    that is every published pearl, and the loop solves the full pearl set."""
+    for name, problem, solution in puzzlekit_blocks()[:12]:
+        known = from_directions(solution)
+        full = ma.read_pearls(ma.blank(len(problem), len(problem[0])), known)
+        given = {(r, c): {"1": "w", "2": "b"}.get(t, t) for r, row in enumerate(problem)
+                 for c, t in enumerate(row) if t != "-"}
+        assert given.items() <= full.clues().items(), name
+        assert ma.check(full, known) == []
+        assert all(natural_pearl(known, r, c) == k for (r, c), k in full.clues().items())
+
+
+def test_generic_generator_makes_small_unique_minimal_puzzles():
+    from satgrid.generators import GENERATORS
+
+    puzzle = GENERATORS["masyu"](5, 5, random.Random(1))
+    result = api.solve(puzzle, audit=True)
+    assert result.status == "unique" and result.minimal is True
+    assert GENERATORS["masyu"](5, 5, random.Random(1)) == puzzle

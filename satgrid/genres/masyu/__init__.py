@@ -34,6 +34,7 @@ from ...reader import Record, split_on_blank_lines
 NAME = "masyu"
 SUMMARY = "Masyu (Pearl): one loop through every pearl; straight on white, turning on black"
 EXAMPLES = "masyu.txt"
+ALIASES = ("pearl", "mashu")
 
 Pearl = Literal["w", "b"]
 WHITE: Pearl = "w"
@@ -256,13 +257,54 @@ def check(puzzle: MasyuPuzzle, solution: Solution) -> list[str]:
     return check_masyu(puzzle.givens, *solution)
 
 
-# -- output -------------------------------------------------------------------------------------
-def _on_loop(solution: Solution, r: int, c: int) -> bool:
+# -- reading a drawing ----------------------------------------------------------------------------
+def exits(solution: Solution) -> dict[Cell, list[Cell]]:
+    """The steps (``(-1, 0)`` up, ...) by which the loop leaves each cell it passes."""
     horizontal, vertical = solution
-    return bool((c > 0 and horizontal[r][c - 1]) or (c < len(horizontal[r]) and horizontal[r][c])
-                or (r > 0 and vertical[r - 1][c]) or (r < len(vertical) and vertical[r][c]))
+    found: dict[Cell, list[Cell]] = {}
+    for r, row in enumerate(horizontal):
+        for c, x in enumerate(row):
+            if x:
+                found.setdefault((r, c), []).append((0, 1))
+                found.setdefault((r, c + 1), []).append((0, -1))
+    for r, row in enumerate(vertical):
+        for c, x in enumerate(row):
+            if x:
+                found.setdefault((r, c), []).append((1, 0))
+                found.setdefault((r + 1, c), []).append((-1, 0))
+    return found
 
 
+def blank(rows: int, cols: int) -> MasyuPuzzle:
+    """The puzzle of a size without pearls (the generic generator's ``BLANK``)."""
+    return MasyuPuzzle(tuple((None,) * cols for _ in range(rows)))
+
+
+def read_pearls(puzzle: MasyuPuzzle, solution: Solution) -> MasyuPuzzle:
+    """``puzzle`` with a pearl wherever the loop obeys a pearl's rule (the generic generator's
+    ``READ_CLUES``): white where it goes straight and turns next door, black where it turns and
+    goes straight on in both next cells."""
+    out = exits(solution)
+
+    def straight(p: Cell) -> bool:
+        (a, b), (c, d) = out[p]
+        return a + c == 0 and b + d == 0
+
+    pearls: dict[Cell, Pearl] = {}
+    for (r, c), steps in out.items():
+        nexts = [straight((r + dr, c + dc)) for dr, dc in steps]
+        if straight((r, c)) and not all(nexts):
+            pearls[r, c] = WHITE
+        elif not straight((r, c)) and all(nexts):
+            pearls[r, c] = BLACK
+    return puzzle.with_clues(pearls)
+
+
+BLANK = blank
+READ_CLUES = read_pearls
+
+
+# -- output -------------------------------------------------------------------------------------
 def render(puzzle: MasyuPuzzle, solution: Solution | None = None) -> str:
     """The pearl rows (``w``, ``b``, ``.``) without a solution; with one, the loop drawn through
     the cell centres: each cell's mark (its pearl, ``+`` on the loop, ``.`` off it) with ``-``
@@ -270,9 +312,10 @@ def render(puzzle: MasyuPuzzle, solution: Solution | None = None) -> str:
     if solution is None:
         return "\n".join("".join(k or "." for k in row) for row in puzzle.givens)
     horizontal, vertical = solution
+    on_loop = exits(solution)
     lines = []
     for r, row in enumerate(puzzle.givens):
-        marks = [k or ("+" if _on_loop(solution, r, c) else ".") for c, k in enumerate(row)]
+        marks = [k or ("+" if (r, c) in on_loop else ".") for c, k in enumerate(row)]
         links = ["-" if x else " " for x in horizontal[r]] + [""]
         lines.append("".join(m + x for m, x in zip(marks, links)).rstrip())
         if r < puzzle.rows - 1:
