@@ -206,6 +206,37 @@ def test_pearls_anchor_the_loop_cuts():
     session.close()
 
 
+def test_enclosure_cut_bars_every_loop_inside_the_sub_loop():
+    """The cut of a sub-loop S that misses an active pearl bars S and every loop inside the
+    region S encloses (satgrid.genres.masyu.enclosing), also one that shares no link with S;
+    the pearl outside stays reachable."""
+    from satgrid.solver import Assignment
+
+    puzzle = ma.MasyuPuzzle(((None, None, None, "w", None, None, None),) + ((None,) * 7,) * 6)
+    encoding = ma.encode(puzzle)
+    session = Session(encoding)
+    white = PuzzleQueries(session, puzzle.clues()).selectors[0, 3]
+
+    def ring(top: int, left: int, bottom: int, right: int) -> list[tuple]:
+        cells = ([(top, c) for c in range(left, right + 1)] + [(r, right) for r in range(top + 1, bottom + 1)]
+                 + [(bottom, c) for c in range(right - 1, left - 1, -1)] + [(r, left) for r in range(bottom - 1, top, -1)])
+        return [ma.link_key(p, q) for p, q in zip(cells, cells[1:] + cells[:1])]
+
+    big, sub, inner = ring(0, 0, 1, 6), ring(2, 2, 5, 5), ring(3, 3, 4, 4)
+    assert not set(sub) & set(inner)
+    on = {encoding.primary[key] for key in big + sub} | {white}
+    model = [v if v in on else -v for v in range(1, encoding.pool.top + 1)]
+    [cut] = session.cuts(Assignment(model), encoding.pool)
+    assert -white in cut[-1]
+    links = encoding.primary
+    with Solver(name="cadical153", bootstrap_with=cut) as solver:
+        inside = [links[k] for k in inner] + [-v for k, v in links.items() if k not in inner] + [white]
+        assert not solver.solve(assumptions=inside)
+        through = [links[k] for k in big] + [-v for k, v in links.items() if k not in big] + [white]
+        assert solver.solve(assumptions=through)
+    session.close()
+
+
 # -- real puzzles ---------------------------------------------------------------------------------
 def puzzlekit_blocks() -> list[tuple[str, list[list[str]], list[list[str]]]]:
     """(name, problem rows, solution rows) of the shared puzzlekit file: each grid after its

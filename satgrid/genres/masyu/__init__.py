@@ -25,6 +25,7 @@ from itertools import product
 from typing import ClassVar, Literal
 
 from .checker import check_masyu
+from .enclosing import EnclosingLoop
 from ...encoding import Encoding
 from ...grid import Grid
 from ...model import Clue, Model, read
@@ -194,7 +195,7 @@ def rules(m: Model, anchored: bool = True) -> None:
       at the edge).
     """
     line = m.links("line")
-    loop = m.single_loop("one loop", line)
+    loop = m.rule(EnclosingLoop("one loop", dict(line), m.pool, grid=m.grid))
 
     def link(p: Cell, q: Cell) -> int:
         return line[(p, q) if p < q else (q, p)]
