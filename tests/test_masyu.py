@@ -510,10 +510,21 @@ def test_pearls_read_off_a_loop_hold_every_published_pearl():
         assert all(natural_pearl(known, r, c) == k for (r, c), k in full.clues().items())
 
 
-def test_generic_generator_makes_small_unique_minimal_puzzles():
+@pytest.mark.parametrize("rows, cols, seed", [(5, 5, 1), (8, 10, 2)])
+def test_generic_generator_makes_unique_minimal_puzzles(rows, cols, seed):
     from satgrid.generators import GENERATORS
 
-    puzzle = GENERATORS["masyu"](5, 5, random.Random(1))
+    puzzle = GENERATORS["masyu"](rows, cols, random.Random(seed))
+    assert (puzzle.rows, puzzle.cols) == (rows, cols)
     result = api.solve(puzzle, audit=True)
     assert result.status == "unique" and result.minimal is True
-    assert GENERATORS["masyu"](5, 5, random.Random(1)) == puzzle
+    assert GENERATORS["masyu"](rows, cols, random.Random(seed)) == puzzle
+
+
+def test_sampled_loops_hold_a_pearl_on_every_cell():
+    rng = random.Random(7)
+    for rows, cols in [(6, 6), (7, 11)]:
+        full = ma.sample(rows, cols, rng)
+        result = api.solve(full)
+        on_loop = ma.exits(result.solution)
+        assert set(full.clues()) <= set(on_loop) and len(full.clues()) >= 8

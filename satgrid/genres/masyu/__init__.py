@@ -18,6 +18,7 @@ cuts, no variable of their own; see :mod:`satgrid.genres.slitherlink`).
 from __future__ import annotations
 
 import math
+import random
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -27,10 +28,12 @@ from typing import ClassVar, Literal
 from .checker import check_masyu
 from .enclosing import EnclosingLoop
 from ...encoding import Encoding
+from ...errors import SatgridError
 from ...grid import Grid
 from ...model import Clue, Model, read
 from ...puzzle import GivenSolution, Source, cell_name
 from ...reader import Record, split_on_blank_lines
+from ...session import Session
 
 NAME = "masyu"
 SUMMARY = "Masyu (Pearl): one loop through every pearl; straight on white, turning on black"
@@ -301,8 +304,52 @@ def read_pearls(puzzle: MasyuPuzzle, solution: Solution) -> MasyuPuzzle:
     return puzzle.with_clues(pearls)
 
 
+#: Draws of :func:`sample` before it gives up (a draw fails when its spread cells admit no loop).
+SAMPLE_DRAWS = 20
+
+
+def sample(rows: int, cols: int, rng: random.Random) -> MasyuPuzzle:
+    """A random loop on which every cell can hold a pearl, with every pearl (the generic
+    generator's ``SAMPLE``).
+
+    Random loops of the clue-less rules are small, and their full pearl sets rarely make them
+    unique: a loop cell where no pearl fits (a turn next to a turn, a straight between
+    straights) leaves stretches that can move. Simon Tatham's Pearl biases its loop generator
+    towards cells that take pearls (pearl.c, ``pearl_loopgen_bias``); this sampler asks for that
+    of every loop cell: each loop cell's links switch on the white or the black pearl's rules
+    there (the pearls' own clauses, behind their selectors). A few cells spread over the grid
+    (a k x k pattern of blocks, one cell each) must be on the loop, so it spans the grid; the
+    links start from random phases. Measured in encodings/masyu.md.
+    """
+    puzzle = blank(rows, cols)
+    grid = Grid.of(rows, cols)
+    k = 2 if max(rows, cols) <= 10 else 3
+    for _ in range(SAMPLE_DRAWS):
+        encoding = encode(puzzle)
+        session = Session(encoding)
+        try:
+            links = encoding.layers["line"]
+            at: dict[Cell, list[int]] = {p: [] for p in grid.cells}
+            for (p, q), lit in links.items():
+                at[p].append(lit)
+                at[q].append(lit)
+            session.add([[-lit, session.selector(p, WHITE), session.selector(p, BLACK)]
+                         for p, lits in at.items() for lit in lits])
+            spread = [(rng.randrange(rows * i // k, rows * (i + 1) // k), rng.randrange(cols * j // k, cols * (j + 1) // k))
+                      for i in range(k) for j in range(k)]
+            session.add([at[p] for p in spread])
+            session.prefer([lit if rng.random() < 0.5 else -lit for lit in links.values()])
+            outcome = session.solve()
+            if outcome.status == "sat":
+                return read_pearls(puzzle, decode(puzzle, encoding, outcome.assignment))
+        finally:
+            session.close()
+    raise SatgridError(f"no {rows}x{cols} loop with a pearl on every cell through {SAMPLE_DRAWS} random sets of cells")
+
+
 BLANK = blank
 READ_CLUES = read_pearls
+SAMPLE = sample
 
 
 # -- output -------------------------------------------------------------------------------------
