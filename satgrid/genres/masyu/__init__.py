@@ -22,7 +22,6 @@ import random
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import product
 from typing import ClassVar, Literal
 
 from .checker import check_masyu
@@ -186,41 +185,40 @@ HORIZONTAL: tuple[Cell, Cell] = ((0, -1), (0, 1))
 
 
 def rules(m: Model, anchored: bool = True) -> None:
-    """Masyu's rulebook, pearls as clues. A pearl's clauses, over its legs (the link from the
-    pearl to a neighbour, and the link from that neighbour one cell further, None past the
-    grid's edge):
+    """Masyu's rulebook, pearls as clues. A pearl's clauses speak of its legs: per step (up,
+    down, left, right) the link to the neighbour and the link from there one cell further, a
+    false literal past the grid's edge. An axis is the pair of legs up/down or left/right.
 
-    * on the loop: some link at the cell (the loop rule makes it two); it anchors the loop's cuts
-      (``anchored=False`` leaves that out, for measurements);
-    * white: no two perpendicular links, and ``L & R -> not (LL & RR)`` (a neighbour at the edge
-      turns anyway);
-    * black: not both links of an axis, and each link goes straight on, ``L -> LL`` (``not L``
-      at the edge).
+    * white: straight through, ``U <-> D``, ``L <-> R``, ``U | L``, ``not (U & L)``; and a turn
+      next to it, ``not (L & R & LL & RR)`` per axis;
+    * black: a turn, exactly one leg of each axis; straight on, ``L -> LL`` per leg.
+
+    Both put the loop through the pearl's cell (two links there), so the pearl anchors the
+    loop's cuts (``anchored=False`` leaves that out, for measurements). Stated with equivalences
+    rather than as "no turn" alone, so that unit propagation follows a pearl along its axes.
     """
     line = m.links("line")
     loop = m.rule(EnclosingLoop("one loop", dict(line), m.pool, grid=m.grid))
+    false = -m.true()
 
     def link(p: Cell, q: Cell) -> int:
-        return line[(p, q) if p < q else (q, p)]
+        return line[(p, q) if p < q else (q, p)] if q in m.grid else false
 
     @m.clue
     def pearl(c: Clue, cell: Cell, kind: object) -> None:
-        (row, col), legs = cell, {}
-        for dr, dc in VERTICAL + HORIZONTAL:
-            near, far = (row + dr, col + dc), (row + 2 * dr, col + 2 * dc)
-            if near in m.grid:
-                legs[dr, dc] = (link(cell, near), link(near, far) if far in m.grid else None)
-        axes = [[legs[step] for step in axis if step in legs] for axis in (VERTICAL, HORIZONTAL)]
-        c.require([[x for x, _ in legs.values()]])  # the loop passes through the pearl
+        (row, col) = cell
+        leg = {(dr, dc): (link(cell, (row + dr, col + dc)),
+                          link((row + dr, col + dc), (row + 2 * dr, col + 2 * dc)) if (row + dr, col + dc) in m.grid else false)
+               for dr, dc in VERTICAL + HORIZONTAL}
+        (u, uu), (d, dd), (lt, ll), (rt, rr) = leg.values()
         if anchored:
             c.anchor(loop, [cell])
         if kind == WHITE:
-            c.require([-v, -h] for (v, _), (h, _) in product(*axes))  # straight through
-            c.require([-x, -y, -xx, -yy] for (x, xx), (y, yy) in (a for a in axes if len(a) == 2)
-                      if xx is not None and yy is not None)  # and a turn next to it
+            c.require([[-u, d], [-d, u], [-lt, rt], [-rt, lt], [u, lt], [-u, -lt]])  # straight through
+            c.require([[-u, -d, -uu, -dd], [-lt, -rt, -ll, -rr]])  # and a turn next to it
         elif kind == BLACK:
-            c.require([-x, -y] for (x, _), (y, _) in (a for a in axes if len(a) == 2))  # a turn
-            c.require([-x] if xx is None else [-x, xx] for x, xx in legs.values())  # straight on
+            c.require([[u, d], [-u, -d], [lt, rt], [-lt, -rt]])  # a turn
+            c.require([-x, xx] for x, xx in leg.values())  # straight on in both next cells
         else:
             raise ValueError(f"a pearl is 'w' or 'b', not {kind!r}")
 
