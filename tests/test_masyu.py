@@ -336,7 +336,10 @@ BLOCK = "puzzle x\ngenre: masyu\ngivens:\nb.\n..\nsolution:\n{}\nend\n"
 
 
 @pytest.mark.parametrize("drawing, message, line, column", [
-    ("b-+\n| |", "2 lines, expected 3", 7, None),
+    ("b-+\n| |", "the solution has 2 lines: a drawing has 3, rows of direction tokens 2", 7, None),
+    ("se sw\nne nx", "'nx' is not a direction token", 8, 4),
+    ("se sw\nne -", "towards r2c2, whose token does not come back", 7, 4),
+    ("es ws\nnw ne", "'nw' at r2c1 leaves the grid", 8, 1),
     ("b-+\n| |\n+-+-+", "5 characters wide", 9, 4),
     ("b=+\n| |\n+-+", "'=' is not a link mark", 7, 2),
     ("b-+\n|x|\n+-+", "'x' between four cells", 8, 2),
@@ -348,6 +351,19 @@ def test_bad_solution_drawings(drawing, message, line, column):
     error = puzzle.given_solution.error
     assert message in error
     assert f"<text>:{line}:{column}: " in error if column else f"<text>:{line}: " in error
+
+
+def test_solutions_drawn_or_as_direction_tokens_read_alike():
+    drawn = api.load_text(BLOCK.format("b-+\n| |\n+-+"))[0].given_solution.error
+    tokens = api.load_text(BLOCK.format("se sw\nne nw"))[0].given_solution.error
+    assert drawn.replace(":7:", ":X:") == tokens.replace(":7:", ":X:") != ""
+    # a drawing whose link lines are blank (the reader drops blank lines) reads as drawn
+    puzzle = ma.blank(4, 3)
+    solution = (((1, 1), (1, 1), (0, 0), (0, 0)), ((1, 0, 1), (0, 0, 0), (0, 0, 0)))  # round the top 2x3
+    drawing = ma.render(puzzle, solution)
+    assert drawing.splitlines()[3] == ""
+    [again] = api.load_text(f"puzzle x\ngenre: masyu\ngivens:\n{ma.render(puzzle)}\nsolution:\n{drawing}\nend\n")
+    assert again.given_solution.solution == solution
 
 
 def test_a_given_solution_that_breaks_a_rule_is_reported():

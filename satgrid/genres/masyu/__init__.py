@@ -128,18 +128,33 @@ def parse(record: Record) -> MasyuPuzzle:
     return MasyuPuzzle(tuple(grid), record.name, Source(record.source, record.line))
 
 
+#: The puzzlekit dataset's solution tokens: the two directions the loop leaves a cell by.
+DIRECTIONS: dict[str, Cell] = {"n": (-1, 0), "s": (1, 0), "w": (0, -1), "e": (0, 1)}
+
+
 def parse_solution(record: Record, puzzle: MasyuPuzzle) -> Solution | None:
-    """The solution drawn in a block's ``solution:`` section as :func:`render` draws it, or None
-    when the block has none: cell marks at even lines and columns (the pearl, ``+`` a loop cell,
-    ``.`` a cell off the loop), ``-`` and ``|`` the links between them, blank for no link."""
+    """The solution in a block's ``solution:`` section, or None when the block has none: drawn
+    as :func:`render` draws it (cell marks at even lines and columns: the pearl, ``+`` a loop
+    cell, ``.`` a cell off the loop; ``-`` and ``|`` the links between them, blank for no link),
+    or as rows of direction tokens, one a cell, as the puzzlekit dataset writes them (``ns``,
+    ``ew``, ``ne``, ``nw``, ``se``, ``sw``: the directions the loop leaves by; ``-`` or ``.`` off
+    the loop)."""
     if not record.solution_lines:
         return None
+    given: list[tuple[int, str]] = []
+    for n, text in record.solution_lines:  # readers drop blank lines: a drawing may have some
+        given += [(m, "") for m in range(given[-1][0] + 1, n)] if given else []
+        given.append((n, text))
+    if puzzle.rows > 1 and len(given) == puzzle.rows and all(
+            t in ("-", ".") or (len(t) == 2 and set(t.lower()) <= set(DIRECTIONS)) for t in given[0][1].split()):
+        return _directions(record, puzzle, given)
     height, width = 2 * puzzle.rows - 1, 2 * puzzle.cols - 1
-    numbers = [n for n, _ in record.solution_lines]
+    numbers = [n for n, _ in given]
     if len(numbers) != height:
-        raise record.error(f"the solution drawing has {len(numbers)} lines, expected {height}", numbers[0])
+        raise record.error(f"the solution has {len(numbers)} lines: a drawing has {height}, rows of "
+                           f"direction tokens {puzzle.rows}", numbers[0])
     lines = []
-    for n, text in record.solution_lines:
+    for n, text in given:
         if len(text.rstrip()) > width:
             raise record.error(f"the solution line is {len(text.rstrip())} characters wide, the drawing "
                                f"{width}", n, width + 1)
@@ -164,6 +179,32 @@ def parse_solution(record: Record, puzzle: MasyuPuzzle) -> Solution | None:
                 raise record.error(f"{ch!r} between four cells: the drawing has a blank there", numbers[i], j + 1)
     horizontal = tuple(tuple(link(2 * r, 2 * c + 1, "-") for c in range(puzzle.cols - 1)) for r in range(puzzle.rows))
     vertical = tuple(tuple(link(2 * r + 1, 2 * c, "|") for c in range(puzzle.cols)) for r in range(puzzle.rows - 1))
+    return horizontal, vertical
+
+
+def _directions(record: Record, puzzle: MasyuPuzzle, lines: list[tuple[int, str]]) -> Solution:
+    """A solution from rows of direction tokens (:func:`parse_solution`); each link must be
+    named from both of its cells."""
+    steps: dict[Cell, tuple[set[Cell], int, int]] = {}
+    for r, (n, text) in enumerate(lines):
+        tokens = _cells(text)
+        if len(tokens) != puzzle.cols:
+            raise record.error(f"the solution row has {len(tokens)} cells, the grid {puzzle.cols}", n)
+        for c, (token, col) in enumerate(tokens):
+            out = set() if token in ("-", ".") else {DIRECTIONS.get(ch) for ch in token.lower()}
+            if None in out or len(out) not in (0, 2) or len(token) > 2:
+                raise record.error(f"{token!r} is not a direction token: use two of n, s, e, w (ns, ew, ne, "
+                                   "nw, se, sw) or '-' off the loop", n, col)
+            if any((r + dr, c + dc) not in Grid.of(puzzle.rows, puzzle.cols) for dr, dc in out):
+                raise record.error(f"{token!r} at {cell_name(r, c)} leaves the grid", n, col)
+            steps[r, c] = (out, n, col)  # type: ignore[assignment]
+    for (r, c), (out, n, col) in steps.items():
+        for dr, dc in out:
+            if (-dr, -dc) not in steps[r + dr, c + dc][0]:
+                raise record.error(f"the loop leaves {cell_name(r, c)} towards {cell_name(r + dr, c + dc)}, "
+                                   "whose token does not come back", n, col)
+    horizontal = tuple(tuple(int((0, 1) in steps[r, c][0]) for c in range(puzzle.cols - 1)) for r in range(puzzle.rows))
+    vertical = tuple(tuple(int((1, 0) in steps[r, c][0]) for c in range(puzzle.cols)) for r in range(puzzle.rows - 1))
     return horizontal, vertical
 
 
