@@ -544,3 +544,75 @@ def test_sampled_loops_hold_a_pearl_on_every_cell():
         result = api.solve(full)
         on_loop = ma.exits(result.solution)
         assert set(full.clues()) <= set(on_loop) and len(full.clues()) >= 8
+
+
+# -- formats: puzz.link, pzprv3 (checked by the puz.link engine), Tatham's Pearl --------------------
+from satgrid.genres.masyu import codecs  # noqa: E402
+
+NODE = __import__("shutil").which("node")
+PZPR_SCRIPT = ROOT / "tests" / "pzpr_check.js"
+
+
+def run_pzpr(items: list[str]) -> list[dict]:
+    if NODE is None or not (ROOT / "tests" / "node" / "node_modules" / "pzpr").exists():
+        pytest.skip("node or pzpr (tests/node, `make pzpr`) not installed: the puz.link engine cannot run")
+    done = subprocess.run([NODE, str(PZPR_SCRIPT)], input=json.dumps(items), capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def real_puzzles() -> list[tuple[ma.MasyuPuzzle, ma.Solution]]:
+    """The puzzlekit puzzles and the bundled examples, with their known solutions."""
+    pearls = {"w": "w", "b": "b", "1": "w", "2": "b", "-": "."}
+    found = []
+    for _, problem, solution in puzzlekit_blocks():
+        [puzzle] = api.load_text("\n".join("".join(pearls[t] for t in row) for row in problem), genre="masyu")
+        found.append((puzzle, from_directions(solution)))
+    for puzzle in api.load([str(ROOT / "satgrid" / "data" / "masyu.txt")]):
+        found.append((puzzle, puzzle.given_solution.solution))
+    return found
+
+
+def test_pzpr_accepts_every_answer_and_reads_every_url():
+    puzzles = real_puzzles()
+    broken = []
+    for puzzle, (h, v) in puzzles:
+        flipped = [list(row) for row in v]
+        flipped[0][0] ^= 1
+        broken.append(codecs.pzprv3(puzzle, (h, tuple(map(tuple, flipped)))))
+    reports = run_pzpr([codecs.url(p) for p, _ in puzzles] + [codecs.pzprv3(p, s) for p, s in puzzles] + broken)
+    n = len(puzzles)
+    for (puzzle, _), on_url, on_file, on_broken in zip(puzzles, reports[:n], reports[n:2 * n], reports[2 * n:]):
+        qnums = [codecs.QNUM[k] if k else -1 for row in puzzle.givens for k in row]
+        assert (on_url["pid"], on_url["rows"], on_url["cols"], on_url["clues"]) == ("mashu", puzzle.rows, puzzle.cols, qnums)
+        assert on_url["url"].split("?")[1] == codecs.url(puzzle).split("?")[1]
+        assert codecs.from_url(on_url["url"]).givens == puzzle.givens
+        assert on_file["complete"] is True, on_file["text"]
+        assert on_broken["complete"] is False
+        assert on_file["file"].split("\n")[:4 + puzzle.rows] == codecs.pzprv3(puzzle).split("\n")[:4 + puzzle.rows]
+
+
+def test_pzpr_accepts_the_answers_of_generated_puzzles():
+    from satgrid.generators import GENERATORS
+
+    puzzles = [GENERATORS["masyu"](7, 9, random.Random(seed)) for seed in (11, 12)]
+    files = [codecs.pzprv3(p, api.solve(p).solution) for p in puzzles]
+    assert all(report["complete"] for report in run_pzpr(files))
+
+
+def test_url_and_game_id_round_trips_and_errors():
+    for puzzle, _ in real_puzzles()[-4:]:
+        assert codecs.from_url(codecs.url(puzzle)).givens == puzzle.givens
+        assert codecs.from_url(codecs.url(puzzle).replace("mashu", "masyu")).givens == puzzle.givens
+        assert codecs.from_tatham(codecs.tatham(puzzle)).givens == puzzle.givens
+    for record in split_records(*read_text(str(ROOT / "satgrid" / "data" / "masyu.txt")), {"masyu"}, None):
+        assert codecs.tatham(ma.parse(record)) == record.meta["tatham"]  # as sgt-pearl wrote it
+    for bad, message in [("https://puzz.link/p?mashu/3/3/00", "the body has 2 characters"),
+                         ("https://puzz.link/p?mashu/2/1/2", "a pearl past the 2 cells"),
+                         ("https://puzz.link/p?nurikabe/3/3/0", "not a puzz.link Masyu URL")]:
+        with pytest.raises(ParseError, match=message):
+            codecs.from_url(bad)
+    for bad, message in [("3x3:Bb", "describes 3 cells"), ("3x3:X", "not a Pearl game ID")]:
+        with pytest.raises(ParseError, match=message):
+            codecs.from_tatham(bad)
