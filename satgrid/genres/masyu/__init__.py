@@ -6,14 +6,14 @@ through every pearl. On a white pearl the loop goes straight, and it turns in at
 the two cells before and after the pearl. On a black pearl the loop turns, and it goes straight
 through both cells next to the pearl.
 
-Encoding (``encodings/masyu.md`` has the clause counts and measurements): one variable per link,
-``("line", r, c, r2, c2)`` between cells ``(r, c)`` and ``(r2, c2)`` (the primary variables). The
-core's :class:`~satgrid.loop.SingleLoop` over the cells states "one loop" (degree 0 or 2,
-non-empty, connected: lazy subtour cuts or eager parent pointers). A pearl is a clue, its
-clauses behind the selector ``("clue", r, c, kind)``, so one base encoding serves every puzzle of
-a size. A pearl's cell is on the loop (a clause over its links), so the pearl is a *clue anchor*
-of the loop rule: a sub-loop that misses an active pearl cannot be the whole loop (stronger lazy
-cuts, no variable of their own; see :mod:`satgrid.genres.slitherlink`).
+Encoding (:func:`rules`, on the model builder; ``encodings/masyu.md`` has the clause counts and
+measurements): a variable per link, ``("line", r, c, r2, c2)`` between cells ``(r, c)`` and
+``(r2, c2)`` (the primary variables). One loop: the core's :class:`~satgrid.loop.SingleLoop`
+over the cells (degree 0 or 2, non-empty, connected: lazy subtour cuts or eager parent pointers),
+with the enclosure cuts of :mod:`.enclosing`. A pearl is a clue, its clauses behind the selector
+``("clue", r, c, kind)``, so one base encoding serves every puzzle of a size. A pearl puts the
+loop through its cell, so it is a *clue anchor* of the loop rule: a sub-loop that misses an
+active pearl cannot be the whole loop (stronger lazy cuts, no variable of their own).
 """
 from __future__ import annotations
 
