@@ -616,3 +616,19 @@ def test_url_and_game_id_round_trips_and_errors():
     for bad, message in [("3x3:Bb", "describes 3 cells"), ("3x3:X", "not a Pearl game ID")]:
         with pytest.raises(ParseError, match=message):
             codecs.from_tatham(bad)
+
+
+# -- hint state -----------------------------------------------------------------------------------
+def test_state_reads_links_on_crossed_and_undecided():
+    [puzzle] = api.load_text("masyu\n.b.\n...\n...\n")
+    state = ma.read_state(puzzle, ". b-+\n  x |\n. . +\n\n. . .\n", "s.txt")
+    assert state == {ma.link_key((0, 1), (0, 2)): True, ma.link_key((0, 2), (1, 2)): True,
+                     ma.link_key((0, 1), (1, 1)): False}
+    assert ma.describe_link(puzzle, ma.link_key((0, 1), (1, 1)), False) == "the link r1c2-r2c2 is crossed out"
+    for text, message, line, column in [(". b-+\n", "the state has 1 lines", None, None),
+                                        (". b=+\n\n\n\n.\n", "'=' is not a link mark", 1, 4),
+                                        (". b-+\n |\n\n\n.\n", "'|' between four cells", 2, 2),
+                                        (". b-+\n   | x\n\n\n.\n", "6 characters wide", 2, 6)]:
+        with pytest.raises(ParseError) as info:
+            ma.read_state(puzzle, text, "s.txt")
+        assert message in info.value.message and (info.value.line, info.value.column) == (line, column)

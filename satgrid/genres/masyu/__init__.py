@@ -27,7 +27,7 @@ from typing import ClassVar, Literal
 from .checker import check_masyu
 from .enclosing import EnclosingLoop
 from ...encoding import Encoding
-from ...errors import SatgridError
+from ...errors import ParseError, SatgridError
 from ...grid import Grid
 from ...model import Clue, Model, read
 from ...puzzle import GivenSolution, Source, cell_name
@@ -471,3 +471,47 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
         return 2 * cells, 15 * cells + 1
     bits = math.log2(max(cells, 2))
     return int(cells * (3 + 5.3 * bits)), int(cells * (26 + 13.1 * bits))
+
+
+# -- hint state ---------------------------------------------------------------------------------
+def read_state(puzzle: MasyuPuzzle, text: str, source: str) -> dict[tuple, bool]:
+    """A hint's partial solution, laid out as :func:`render` draws a solution: ``-`` and ``|``
+    links on the loop, ``x`` links crossed out, blank (or ``?``) undecided; cell marks (pearls,
+    ``+``, ``.``) are not read. ParseError with the line and column of a bad mark."""
+    lines = [(n, t.rstrip("\r")) for n, t in enumerate(text.split("\n"), 1)]
+    while lines and not lines[-1][1].strip():
+        lines.pop()
+    height, width = 2 * puzzle.rows - 1, 2 * puzzle.cols - 1
+    if len(lines) != height:
+        raise ParseError(source, None, f"the state has {len(lines)} lines; a {puzzle.rows}x{puzzle.cols} "
+                                       f"drawing has {height} (cells, then links: '-'/'|' on, 'x' crossed)")
+    state: dict[tuple, bool] = {}
+    for i, (n, line) in enumerate(lines):
+        if len(line.rstrip()) > width:
+            raise ParseError(source, n, f"the line is {len(line.rstrip())} characters wide, the drawing {width}",
+                             width + 1)
+        for j, ch in enumerate(line.ljust(width)):
+            r, c = i // 2, j // 2
+            if i % 2 == 0 and j % 2 == 0:
+                if ch not in " ?+.wbWB":
+                    raise ParseError(source, n, f"{ch!r} is not a cell mark: a pearl, '+', '.' or blank", j + 1)
+                continue
+            if i % 2 == 1 and j % 2 == 1:
+                if ch not in " ?":
+                    raise ParseError(source, n, f"{ch!r} between four cells: leave it blank", j + 1)
+                continue
+            on, key = ("-", link_key((r, c), (r, c + 1))) if i % 2 == 0 else ("|", link_key((r, c), (r + 1, c)))
+            if ch == on:
+                state[key] = True
+            elif ch in "xX":
+                state[key] = False
+            elif ch not in " ?":
+                raise ParseError(source, n, f"{ch!r} is not a link mark: use {on!r} (on the loop), 'x' (crossed) "
+                                            "or blank (undecided)", j + 1)
+    return state
+
+
+def describe_link(puzzle: MasyuPuzzle, key: tuple, value: bool) -> str:
+    """One link's value in words: ``the link r1c2-r1c3 is on the loop`` (or ``crossed out``)."""
+    _, r, c, r2, c2 = key
+    return f"the link {cell_name(r, c)}-{cell_name(r2, c2)} is {'on the loop' if value else 'crossed out'}"
