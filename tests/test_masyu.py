@@ -632,3 +632,12 @@ def test_state_reads_links_on_crossed_and_undecided():
         with pytest.raises(ParseError) as info:
             ma.read_state(puzzle, text, "s.txt")
         assert message in info.value.message and (info.value.line, info.value.column) == (line, column)
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/cadical"), reason="cadical not installed (Debian package cadical)")
+def test_external_solver_gives_the_same_answers():
+    for puzzle in api.load([str(ROOT / "satgrid" / "data" / "masyu.txt")])[:2]:
+        for connectivity in ("lazy", "eager"):
+            result = api.solve(puzzle, unique=True, options=api.Options(solver="external:cadical",
+                                                                      connectivity=connectivity))
+            assert result.status == "unique" and result.solution == puzzle.given_solution.solution
