@@ -36,6 +36,8 @@ from ...grid import ORTHOGONAL, fixed_polyominoes
 from ...loop import SingleLoop
 from ...puzzle import GivenSolution, Source
 from ...reader import Record, number, split_on_blank_lines
+from ...errors import ParseError
+from ...formats import puzzlink, pzprv3, tatham
 
 NAME = "slitherlink"
 SUMMARY = "Slitherlink (Loopy): one closed loop on the dot lattice; a cell's number counts its loop sides"
@@ -491,3 +493,167 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
         return edges, 8 * cells + 1
     bits = math.log2(max(cells, 2))
     return int(cells * (25 + 3.5 * bits)), int(cells * (80 + 8.5 * bits))
+
+
+# -- formats ------------------------------------------------------------------------------------
+ALIASES = ("slither", "loopy")
+_NO_UNKNOWN = f"a '?' clue: satgrid's Slitherlink has clues 0-{MAX_CLUE} only"
+
+
+def _from_url(cells: puzzlink.Cells) -> SlitherlinkPuzzle:
+    return SlitherlinkPuzzle(cells.numbers(0, MAX_CLUE, "clue", unknown=_NO_UNKNOWN), "", cells.source)
+
+
+PUZZLINK = puzzlink.Codec(pids=("slither", "slitherlink"), body=puzzlink.FOUR, read=_from_url,
+                          write=lambda puzzle: puzzle.givens)
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[SlitherlinkPuzzle, Solution | None]:
+    """The clue grid, then (the answer) the lattice's vertical and horizontal edges."""
+    for r, row in enumerate(grids["clue grid"]):
+        for c, v in enumerate(row):
+            if v == "?":
+                raise grids.error("clue grid", r, c, _NO_UNKNOWN)
+    puzzle = SlitherlinkPuzzle(tuple(map(tuple, grids["clue grid"])), "", grids.source)
+    if "vertical edges" not in grids:
+        return puzzle, None
+    vertical, horizontal = (tuple(map(tuple, grids[name])) for name in ("vertical edges", "horizontal edges"))
+    return puzzle, (horizontal, vertical) if any(map(any, vertical + horizontal)) else None
+
+
+def _to_pzprv3(puzzle: SlitherlinkPuzzle, solution: Solution | None) -> dict[str, object]:
+    rows, cols = puzzle.rows, puzzle.cols
+    horizontal, vertical = solution if solution is not None else (
+        [[0] * cols for _ in range(rows + 1)], [[0] * (cols + 1) for _ in range(rows)])
+    return {"clue grid": puzzle.givens, "background colour grid": [[0] * cols for _ in range(rows)],
+            "vertical edges": [[int(e) for e in row] for row in vertical],
+            "horizontal edges": [[int(e) for e in row] for row in horizontal]}
+
+
+#: pzprjs writes ``slither`` files as pzprv3.1: clues, background colours, then the edges.
+PZPRV3 = pzprv3.Codec(
+    pids=("slither", "slitherlink"), version="pzprv3.1",
+    sections=(pzprv3.Section("clue grid", pzprv3.clues(0, MAX_CLUE)),
+              pzprv3.Section("background colour grid", pzprv3.IGNORED, answer=True, version="pzprv3.1"),
+              pzprv3.Section("vertical edges", pzprv3.EDGES, (0, 1), answer=True),
+              pzprv3.Section("horizontal edges", pzprv3.EDGES, (1, 0), answer=True)),
+    read=_from_pzprv3, write=_to_pzprv3)
+
+#: Loopy's params: ``WxH``, then ``t<type>`` (0 = the square grid) and ``d<difficulty>``.
+_LOOPY_PARAMS = re.compile(r"^(t[0-9]+)?(d[a-z])?$")
+
+
+def _loopy_params(gid: tatham.GameId) -> bool:
+    return gid.height is not None and _LOOPY_PARAMS.match(gid.flags) is not None
+
+
+def _loopy_cells(gid: tatham.GameId) -> int:
+    return (number(gid.width) or 0) * (number(gid.height or gid.width) or 0)
+
+
+def _loopy_tiling(gid: tatham.GameId) -> None:
+    tiling = gid.flags[1:].split("d")[0] if gid.flags.startswith("t") else "0"
+    if tiling != "0":
+        raise gid.error(f"Loopy grid type t{tiling} is not the square grid (t0): satgrid solves "
+                        "square-grid Slitherlink only", gid.column(3))
+
+
+def decode_loopy(gid: tatham.GameId) -> SlitherlinkPuzzle:
+    """A Slitherlink from a Loopy game ID (:func:`parse` reads Loopy descriptions); a description
+    of the wrong length is reported at the character that goes past the grid, or at its end."""
+    try:
+        return parse(Record(gid.source, gid.line, "", NAME, {}, [(gid.line, gid.text)]))
+    except ParseError as exc:
+        count, _ = tatham.run_cells(gid.desc, digits=True)
+        cells = _loopy_cells(gid)
+        if exc.column is not None or count == cells:
+            raise
+        at, total = gid.lead + gid.match.end(5) + 1, 0
+        for k, ch in enumerate(gid.desc):
+            total += ord(ch) - ord("a") + 1 if "a" <= ch <= "z" else 1
+            if total > cells:
+                at = gid.column(5, k)
+                break
+        raise gid.error(f"the game ID describes {count} cells, a {gid.width}x{gid.height or gid.width} grid has {cells}",
+                        at) from None
+
+
+def encode_loopy(puzzle: SlitherlinkPuzzle) -> str:
+    """The Loopy game ID (loopy.c: faces row by row, a digit a clue, runs of up to 26 blank faces)."""
+    return f"{puzzle.cols}x{puzzle.rows}t0:" + tatham.encode_runs(v for row in puzzle.givens for v in row)
+
+
+TATHAM = tatham.Codec(
+    game="Loopy", program="sgt-loopy", params=_loopy_params,
+    fits=lambda gid: tatham.run_cells(gid.desc, digits=True) == (_loopy_cells(gid), None),
+    decode=decode_loopy, encode=encode_loopy, signs=lambda gid: "t" in gid.flags, marked=True,
+    hint="write Loopy IDs with t0 ({width}x{height}t0:...)", check=_loopy_tiling)
+
+
+# -- drawing and hints ---------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+from ...errors import ParseError  # noqa: E402
+from ...genre_options import GENERATE, Option, whole_numbers  # noqa: E402
+from ...grading import StateFormat, state_lines  # noqa: E402
+from ...puzzle import cell_name  # noqa: E402
+
+
+def DRAW(puzzle: SlitherlinkPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The dot lattice, clues, the loop as thick lines."""
+    clues = puzzle.clues()
+    out = svg.highlights(clues, marks)
+    if solution is not None:
+        horizontal, vertical = solution
+        out += svg.edge_lines([key for key in geometry.Grid.of(puzzle.rows, puzzle.cols).edge_keys
+                               if (horizontal if key[0] == "h" else vertical)[key[1]][key[2]]], marks)
+    return [*out, *svg.lattice(puzzle), *svg.givens({k: str(v) for k, v in clues.items()}, svg.CELL * 0.55)]
+
+
+def _read_state(puzzle: SlitherlinkPuzzle, text: str, source: str) -> dict:
+    """A hint's partial state: the dot lattice as :func:`render` prints it, ``-``/``|`` on the
+    loop, ``x`` crossed, blank (or ``?``) undecided."""
+    rows, cols = puzzle.rows, puzzle.cols
+    lines = state_lines(text)
+    while lines and not lines[-1][1].strip():
+        lines.pop()
+    if len(lines) != 2 * rows + 1:
+        raise ParseError(source, None, f"the state has {len(lines)} lines; a {rows}x{cols} lattice "
+                                       f"has {2 * rows + 1} ('+' dots, '-'/'|' on, 'x' crossed, blank undecided)")
+    state = {}
+    for index, (n, line) in enumerate(lines):
+        line = line.ljust(2 * cols + 1)
+        i, horizontal = divmod(index, 2)
+        positions = range(1, 2 * cols, 2) if horizontal == 0 else range(0, 2 * cols + 1, 2)
+        on = "-" if horizontal == 0 else "|"
+        for j, pos in enumerate(positions):
+            ch = line[pos]
+            key = ("edge", "h", i, j) if horizontal == 0 else ("edge", "v", i, j)
+            if ch == on:
+                state[key] = True
+            elif ch in "xX":
+                state[key] = False
+            elif ch not in " ?":
+                raise ParseError(source, n, f"{ch!r} is not an edge mark: use '{on}' (on the loop), "
+                                            "'x' (crossed) or a blank (undecided)", pos + 1)
+    return state
+
+
+def _describe(puzzle: SlitherlinkPuzzle, key, value: bool) -> str:
+    _, kind, i, j = key
+    if kind == "h":
+        where = f"top of {cell_name(i, j)}" if i < puzzle.rows else f"bottom of {cell_name(i - 1, j)}"
+    else:
+        where = f"left of {cell_name(i, j)}" if j < puzzle.cols else f"right of {cell_name(i, j - 1)}"
+    return f"the edge at the {where} is {'on the loop' if value else 'crossed'}"
+
+
+STATE = StateFormat(_read_state, _describe, lambda key, value: True,
+                    "the dot lattice as 'solve' prints it: '+' dots, '-' and '|' edges on the loop, "
+                    "'x' crossed, blank (or '?') undecided")
+
+
+OPTIONS = (
+    Option("--ratios", "Slitherlink: weights of the loop-growth rules shrink/extend/fatten "
+           "[default: 33/33/34; 33/67/0 tight corridors, 33/7/60 broad loops].",
+           GENERATE, whole_numbers("/", 3, "33/33/34"), "A/B/C"),
+)
