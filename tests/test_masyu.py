@@ -547,7 +547,8 @@ def test_sampled_loops_hold_a_pearl_on_every_cell():
 
 
 # -- formats: puzz.link, pzprv3 (checked by the puz.link engine), Tatham's Pearl --------------------
-from satgrid.genres.masyu import codecs  # noqa: E402
+from satgrid import formats  # noqa: E402
+from satgrid.formats import puzzlink, pzprv3, tatham  # noqa: E402
 
 NODE = __import__("shutil").which("node")
 PZPR_SCRIPT = ROOT / "tests" / "pzpr_check.js"
@@ -580,42 +581,77 @@ def test_pzpr_accepts_every_answer_and_reads_every_url():
     for puzzle, (h, v) in puzzles:
         flipped = [list(row) for row in v]
         flipped[0][0] ^= 1
-        broken.append(codecs.pzprv3(puzzle, (h, tuple(map(tuple, flipped)))))
-    reports = run_pzpr([codecs.url(p) for p, _ in puzzles] + [codecs.pzprv3(p, s) for p, s in puzzles] + broken)
+        broken.append(pzprv3.write(puzzle, (h, tuple(map(tuple, flipped)))))
+    reports = run_pzpr([puzzlink.encode(p) for p, _ in puzzles] + [pzprv3.write(p, s) for p, s in puzzles] + broken)
     n = len(puzzles)
-    for (puzzle, _), on_url, on_file, on_broken in zip(puzzles, reports[:n], reports[n:2 * n], reports[2 * n:]):
-        qnums = [codecs.QNUM[k] if k else -1 for row in puzzle.givens for k in row]
+    for (puzzle, solution), on_url, on_file, on_broken in zip(puzzles, reports[:n], reports[n:2 * n], reports[2 * n:]):
+        qnums = [ma.QNUM[k] if k else -1 for row in puzzle.givens for k in row]
         assert (on_url["pid"], on_url["rows"], on_url["cols"], on_url["clues"]) == ("mashu", puzzle.rows, puzzle.cols, qnums)
-        assert on_url["url"].split("?")[1] == codecs.url(puzzle).split("?")[1]
-        assert codecs.from_url(on_url["url"]).givens == puzzle.givens
+        assert on_url["url"].split("?")[1] == puzzlink.encode(puzzle).split("?")[1]
         assert on_file["complete"] is True, on_file["text"]
         assert on_broken["complete"] is False
-        assert on_file["file"].split("\n")[:4 + puzzle.rows] == codecs.pzprv3(puzzle).split("\n")[:4 + puzzle.rows]
+        # satgrid reads back what pzpr writes: the URL, and the file with its answer
+        [again] = api.load_text(on_url["url"])
+        assert again.givens == puzzle.givens
+        [loaded] = formats.read_with_solutions(on_file["file"])
+        assert loaded.puzzle.givens == puzzle.givens and loaded.solution == solution
 
 
 def test_pzpr_accepts_the_answers_of_generated_puzzles():
     from satgrid.generators import GENERATORS
 
     puzzles = [GENERATORS["masyu"](7, 9, random.Random(seed)) for seed in (11, 12)]
-    files = [codecs.pzprv3(p, api.solve(p).solution) for p in puzzles]
+    files = [pzprv3.write(p, api.solve(p).solution) for p in puzzles]
     assert all(report["complete"] for report in run_pzpr(files))
 
 
-def test_url_and_game_id_round_trips_and_errors():
-    for puzzle, _ in real_puzzles()[-4:]:
-        assert codecs.from_url(codecs.url(puzzle)).givens == puzzle.givens
-        assert codecs.from_url(codecs.url(puzzle).replace("mashu", "masyu")).givens == puzzle.givens
-        assert codecs.from_tatham(codecs.tatham(puzzle)).givens == puzzle.givens
+def test_url_and_game_id_round_trips():
+    for puzzle, solution in real_puzzles()[-6:]:
+        [from_url] = api.load_text(puzzlink.encode(puzzle))
+        [from_masyu_pid] = api.load_text(puzzlink.encode(puzzle).replace("mashu", "masyu"))
+        [from_id] = api.load_text(tatham.encode(puzzle))
+        [(from_file, answer)] = [(f.puzzle, f.solution) for f in formats.read_with_solutions(pzprv3.write(puzzle, solution))]
+        assert from_url.givens == from_masyu_pid.givens == from_id.givens == from_file.givens == puzzle.givens
+        assert answer == solution and from_url.genre == "masyu"
     for record in split_records(*read_text(str(ROOT / "satgrid" / "data" / "masyu.txt")), {"masyu"}, None):
-        assert codecs.tatham(ma.parse(record)) == record.meta["tatham"]  # as sgt-pearl wrote it
-    for bad, message in [("https://puzz.link/p?mashu/3/3/00", "the body has 2 characters"),
-                         ("https://puzz.link/p?mashu/2/1/2", "a pearl past the 2 cells"),
-                         ("https://puzz.link/p?nurikabe/3/3/0", "not a puzz.link Masyu URL")]:
-        with pytest.raises(ParseError, match=message):
-            codecs.from_url(bad)
-    for bad, message in [("3x3:Bb", "describes 3 cells"), ("3x3:X", "not a Pearl game ID")]:
-        with pytest.raises(ParseError, match=message):
-            codecs.from_tatham(bad)
+        assert tatham.encode(ma.parse(record)) == record.meta["tatham"]  # as sgt-pearl wrote it
+        [read] = api.load_text(record.meta["tatham"])
+        assert read.givens == ma.parse(record).givens
+
+
+@pytest.mark.parametrize("text, message, column", [
+    ("https://puzz.link/p?mashu/3/3/00", "the body describes 6 cells", None),
+    ("6x6:BhWgBaWWaWaWaWaWgX", "bad character 'X' in a Pearl description", 22),
+    ("3x3:BBBBBBBBBB", "past the 9 cells", 14),
+    ("3x3:BBBB", "the description has 4 cells, a 3x3 grid has 9", 9),
+    ("pzprv3\nmashu\n2\n2\n1 - \n. . \n", "a '?' pearl", 3),
+])
+def test_format_errors_name_their_place(text, message, column):
+    with pytest.raises(ParseError) as info:
+        api.load_text(text, source="f.txt")
+    assert message in info.value.message
+    if column is not None:
+        assert info.value.column == column
+
+
+def test_cli_convert_round_trips(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text((ROOT / "satgrid" / "data" / "masyu.txt").read_text())
+    puzzles = api.load([str(path)])
+    for target in ("url", "tatham", "text"):
+        out = run("convert", str(path), "--to", target)
+        assert out.exit_code == 0, out.output
+        (tmp_path / f"c.{target}").write_text(out.output)
+        assert [p.givens for p in api.load([str(tmp_path / f"c.{target}")], genre="masyu")] == [p.givens for p in puzzles]
+    out = run("convert", str(path), "--to", "pzprv3", "--solution")
+    assert out.exit_code == 0 and out.output.count("pzprv3\nmashu") == 4
+    (tmp_path / "c.pzprv3").write_text(out.output)
+    again = api.load([str(tmp_path / "c.pzprv3")])
+    assert [p.given_solution.solution for p in again] == [p.given_solution.solution for p in puzzles]
+    svg = run("convert", str(path), "--to", "svg", "--solution", "-o", str(tmp_path / "m.svg"))
+    assert svg.exit_code == 0, svg.output
+    drawn = (tmp_path / "m-1.svg").read_text()
+    assert drawn.count("white-circle") == 7 and drawn.count("black-circle") == 2 and 'class="loop"' in drawn
 
 
 # -- hint state -----------------------------------------------------------------------------------
@@ -641,3 +677,18 @@ def test_external_solver_gives_the_same_answers():
             result = api.solve(puzzle, unique=True, options=api.Options(solver="external:cadical",
                                                                       connectivity=connectivity))
             assert result.status == "unique" and result.solution == puzzle.given_solution.solution
+
+
+def test_cli_hint_and_grade(tmp_path):
+    data = str(ROOT / "satgrid" / "data" / "masyu.txt")
+    first = run("hint", data, "--puzzle", "pearl-6x6de")
+    assert first.exit_code == 0 and first.output.startswith("the link r1c1-r2c1 is on the loop: unit propagation")
+    state = tmp_path / "s.txt"
+    state.write_text("b-+\n|\n+\n" + "\n" * 7 + ".\n")
+    second = run("hint", data, "--puzzle", "pearl-6x6de", "--state", str(state))
+    assert second.exit_code == 0 and "the link r1c2-r2c2 is crossed out" in second.output
+    state.write_text("bx+\n|\n+\n" + "\n" * 7 + ".\n")  # crossing a link the loop takes
+    wrong = CliRunner().invoke(main, ["hint", data, "--puzzle", "pearl-6x6de", "--state", str(state)])
+    assert "the state is wrong: the link r1c1-r1c2 is crossed out contradicts the solution" in wrong.output
+    graded = run("grade", data, "--format", "json")
+    assert [json.loads(line)["grade"] for line in graded.output.splitlines()] == [1, 1, 1, 1]

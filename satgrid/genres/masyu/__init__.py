@@ -31,8 +31,11 @@ from ...errors import ParseError, SatgridError
 from ...grid import Grid
 from ...model import Clue, Model, read
 from ...puzzle import GivenSolution, Source, cell_name
-from ...reader import Record, split_on_blank_lines
+from ...reader import Record, number, split_on_blank_lines
 from ...session import Session
+from ... import render_svg as svg
+from ...formats import puzzlink, pzprv3, tatham
+from ...grading import StateFormat, state_lines
 
 NAME = "masyu"
 SUMMARY = "Masyu (Pearl): one loop through every pearl; straight on white, turning on black"
@@ -473,12 +476,138 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     return int(cells * (3 + 5.3 * bits)), int(cells * (26 + 13.1 * bits))
 
 
+# -- formats ------------------------------------------------------------------------------------
+#: pzprjs's ``Cell.qnum`` of a pearl (``mashu``): 1 white, 2 black (its ``uramashu`` swaps them).
+QNUM: dict[Pearl, int] = {WHITE: 1, BLACK: 2}
+PEARL_OF: dict[int, Pearl] = {v: k for k, v in QNUM.items()}
+
+
+def _qnums(puzzle: MasyuPuzzle) -> list[list[int | None]]:
+    return [[QNUM[k] if k else None for k in row] for row in puzzle.givens]
+
+
+def _from_url(cells: puzzlink.Cells) -> MasyuPuzzle:
+    return MasyuPuzzle(tuple(tuple(PEARL_OF.get(v) for v in row) for row in cells.values), "", cells.source)  # type: ignore[arg-type]
+
+
+#: puz.link ``mashu`` (``masyu`` read too): pzprjs's ``decodeCircle``, three cells a base-27 digit.
+PUZZLINK = puzzlink.Codec(pids=("mashu", "masyu"), body=puzzlink.CIRCLES, read=_from_url, write=_qnums)
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[MasyuPuzzle, Solution | None]:
+    """The pearl grid, then (the answer) the links across the borders between cells."""
+    for r, row in enumerate(grids["pearl grid"]):
+        for c, v in enumerate(row):
+            if v == "?":
+                raise grids.error("pearl grid", r, c, "a '?' pearl: satgrid's Masyu has white (1) and black (2) pearls")
+    puzzle = MasyuPuzzle(tuple(tuple(PEARL_OF.get(v) for v in row) for row in grids["pearl grid"]), "", grids.source)
+    if "horizontal links" not in grids:
+        return puzzle, None
+    horizontal, vertical = (tuple(map(tuple, grids[name])) for name in ("horizontal links", "vertical links"))
+    return puzzle, (horizontal, vertical) if any(map(any, horizontal + vertical)) else None
+
+
+def _to_pzprv3(puzzle: MasyuPuzzle, solution: Solution | None) -> dict[str, object]:
+    rows, cols = puzzle.rows, puzzle.cols
+    horizontal, vertical = solution if solution is not None else (((0,) * (cols - 1),) * rows, ((0,) * cols,) * (rows - 1))
+    return {"pearl grid": _qnums(puzzle), "horizontal links": horizontal, "vertical links": vertical}
+
+
+#: pzprjs's ``mashu`` file: ``decodeCellQnum`` (1 white, 2 black), then ``decodeBorderLine`` on
+#: the borders between cells: a link crosses the border between its two cells.
+PZPRV3 = pzprv3.Codec(
+    pids=("mashu",),
+    sections=(pzprv3.Section("pearl grid", pzprv3.clues(1, 2)),
+              pzprv3.Section("horizontal links", pzprv3.EDGES, (0, -1), answer=True),
+              pzprv3.Section("vertical links", pzprv3.EDGES, (-1, 0), answer=True)),
+    read=_from_pzprv3, write=_to_pzprv3)
+
+#: Pearl's params: ``WxH``, then ``d<difficulty>`` and ``n`` (pearl.c ``decode_params``).
+_PEARL_PARAMS = re.compile(r"^(d[a-z])?n?$")
+
+
+def _pearl_cells(desc: str) -> tuple[int, int | None]:
+    """Cells a Pearl description describes, and the index of its first foreign character."""
+    count = 0
+    for i, ch in enumerate(desc):
+        if "a" <= ch <= "z":
+            count += ord(ch) - ord("a") + 1
+        elif ch in "BW":
+            count += 1
+        else:
+            return count, i
+    return count, None
+
+
+def _pearl_size(gid: tatham.GameId) -> tuple[int, int]:
+    return number(gid.height or gid.width) or 0, number(gid.width) or 0
+
+
+def decode_pearl(gid: tatham.GameId) -> MasyuPuzzle:
+    """A Masyu from a Pearl game ID ``WxH:DESC`` (pearl.c ``new_game_desc``): cells row by row,
+    ``W`` a white pearl (the loop goes straight), ``B`` a black one (a corner), ``a``-``z`` a run
+    of 1-26 cells without one."""
+    rows, cols = _pearl_size(gid)
+    if not (1 <= rows <= tatham.MAX_SIZE and 1 <= cols <= tatham.MAX_SIZE):
+        raise gid.error(f"a {gid.width}x{gid.height or gid.width} (width x height) Pearl grid is out of range "
+                        f"1..{tatham.MAX_SIZE}", gid.lead + 1)
+    cells: list[Pearl | None] = []
+    for i, ch in enumerate(gid.desc):
+        if ch not in "BW" and not "a" <= ch <= "z":
+            raise gid.error(f"bad character {ch!r} in a Pearl description (B, W, a-z)", gid.column(5, i))
+        cells += [None] * (ord(ch) - ord("a") + 1) if "a" <= ch <= "z" else [SYMBOLS[ch.lower()]]
+        if len(cells) > rows * cols:
+            raise gid.error(f"the description goes past the {rows * cols} cells of a {cols}x{rows} grid",
+                            gid.column(5, i))
+    if len(cells) != rows * cols:
+        raise gid.error(f"the description has {len(cells)} cells, a {cols}x{rows} grid has {rows * cols}",
+                        gid.column(5, len(gid.desc)))
+    givens = tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(rows))
+    return MasyuPuzzle(givens, "", Source(gid.source, gid.line))  # type: ignore[arg-type]
+
+
+def encode_pearl(puzzle: MasyuPuzzle) -> str:
+    """The Pearl game ID: runs of up to 26 cells without a pearl as ``a``-``z``, pearls ``W``/``B``."""
+    out, run = [], 0
+    for k in [*(k for row in puzzle.givens for k in row), "end"]:
+        if k is None:
+            run += 1
+            continue
+        while run:
+            out.append(chr(ord("a") + min(run, 26) - 1))
+            run -= min(run, 26)
+        if k != "end":
+            out.append(k.upper())
+    return f"{puzzle.cols}x{puzzle.rows}:" + "".join(out)
+
+
+#: Simon Tatham's Pearl: its descriptions hold ``B`` and ``W``, which no other game writes.
+TATHAM = tatham.Codec(
+    game="Pearl", program="sgt-pearl",
+    params=lambda gid: _PEARL_PARAMS.match(gid.flags) is not None,
+    fits=lambda gid: _pearl_cells(gid.desc) == (_pearl_size(gid)[0] * _pearl_size(gid)[1], None),
+    decode=decode_pearl, encode=encode_pearl, signs=lambda gid: any(ch in "BW" for ch in gid.desc))
+
+
+# -- drawing ------------------------------------------------------------------------------------
+def DRAW(puzzle: MasyuPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The grid, the loop through the cell centres, pearls as white and black circles."""
+    pearls = puzzle.clues()
+    out = svg.cells(puzzle, marks, pearls)
+    if solution is not None:
+        horizontal, vertical = solution
+        out += svg.centre_lines([((r, c), (r, c + 1)) for r, row in enumerate(horizontal) for c, x in enumerate(row) if x]
+                                + [((r, c), (r + 1, c)) for r, row in enumerate(vertical) for c, x in enumerate(row) if x],
+                                marks)
+    return [*out, *svg.border(puzzle), *svg.circles({p: "white" if k == WHITE else "black" for p, k in pearls.items()})]
+
+
 # -- hint state ---------------------------------------------------------------------------------
 def read_state(puzzle: MasyuPuzzle, text: str, source: str) -> dict[tuple, bool]:
     """A hint's partial solution, laid out as :func:`render` draws a solution: ``-`` and ``|``
     links on the loop, ``x`` links crossed out, blank (or ``?``) undecided; cell marks (pearls,
     ``+``, ``.``) are not read. ParseError with the line and column of a bad mark."""
-    lines = [(n, t.rstrip("\r")) for n, t in enumerate(text.split("\n"), 1)]
+    lines = state_lines(text)
     while lines and not lines[-1][1].strip():
         lines.pop()
     height, width = 2 * puzzle.rows - 1, 2 * puzzle.cols - 1
@@ -515,3 +644,8 @@ def describe_link(puzzle: MasyuPuzzle, key: tuple, value: bool) -> str:
     """One link's value in words: ``the link r1c2-r1c3 is on the loop`` (or ``crossed out``)."""
     _, r, c, r2, c2 = key
     return f"the link {cell_name(r, c)}-{cell_name(r2, c2)} is {'on the loop' if value else 'crossed out'}"
+
+
+STATE = StateFormat(read_state, describe_link, lambda key, value: True,
+                    "the drawing 'solve' prints: cells (pearls, '+', '.'), '-' and '|' links on the loop, "
+                    "'x' crossed out, blank (or '?') undecided", clue="pearl")
