@@ -522,7 +522,9 @@ PZPRV3 = pzprv3.Codec(
               pzprv3.Section("vertical links", pzprv3.EDGES, (-1, 0), answer=True)),
     read=_from_pzprv3, write=_to_pzprv3)
 
-#: Pearl's params: ``WxH``, then ``d<difficulty>`` and ``n`` (pearl.c ``decode_params``).
+#: Pearl's params: ``WxH``, then ``d<difficulty>`` and ``n`` (pearl.c ``decode_params``). Pearl
+#: also reads ``W`` alone as ``WxW``, but always writes ``WxH``; only that form is taken as
+#: Pearl's, so a bare ``6#seed`` stays Solo's.
 _PEARL_PARAMS = re.compile(r"^(d[a-z])?n?$")
 
 
@@ -584,7 +586,7 @@ def encode_pearl(puzzle: MasyuPuzzle) -> str:
 #: Simon Tatham's Pearl: its descriptions hold ``B`` and ``W``, which no other game writes.
 TATHAM = tatham.Codec(
     game="Pearl", program="sgt-pearl",
-    params=lambda gid: _PEARL_PARAMS.match(gid.flags) is not None,
+    params=lambda gid: gid.height is not None and _PEARL_PARAMS.match(gid.flags) is not None,
     fits=lambda gid: _pearl_cells(gid.desc) == (_pearl_size(gid)[0] * _pearl_size(gid)[1], None),
     decode=decode_pearl, encode=encode_pearl, signs=lambda gid: any(ch in "BW" for ch in gid.desc))
 
