@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from .errors import UnsupportedGenre
 from .genres import hitori
+from .genres import masyu
 from .genres import nurikabe
 from .genres import slitherlink
 from .genres import sudoku
@@ -91,6 +92,7 @@ GENRES: dict[str, Genre] = {
     "slitherlink": Genre.from_module(slitherlink),
     "nurikabe": Genre.from_module(nurikabe),
     "hitori": Genre.from_module(hitori),
+    "masyu": Genre.from_module(masyu),
 }
 
 
