@@ -29,7 +29,8 @@ rules (:class:`~satgrid.connectivity.ConnectedSubgraph`, :class:`~satgrid.loop.S
 lowered lazily by CEGAR cuts or eagerly by parent pointers and ranks, unchanged. Clause counts
 per rule are in ``encodings/rules.md``.
 
-**Clues.** A clue (a given number, a pearl) is switched on by assuming its selector literal, so
+**Clues.** A clue (a given number, a circle in a cell) is switched on by assuming its selector
+literal, so
 one encoding serves a puzzle and every subset of its clues (audits), and, when the rules do not
 depend on the clues, every puzzle of a size. A genre's ``@m.clue`` function states one clue's
 clauses through a :class:`Clue`; rules that tie several clues together use
@@ -56,7 +57,7 @@ ClueFunction = Callable[["Clue", Hashable, object], None]
 class Clue:
     """One clue being stated: its clauses (behind the selector the builder gives it), optional
     clauses for the clue *broken*, an anchor for a global rule's cuts, or the one literal the clue
-    *is* (a Sudoku given: the digit itself). Cardinality helpers draw auxiliaries from the clue's
+    *is* (a given digit: the digit variable itself). Cardinality helpers draw auxiliaries from the clue's
     pool, which is the pool of the solver's copy of the encoding."""
 
     pool: VarPool
@@ -215,8 +216,8 @@ class Model:
         """In each unit no value repeats: at most one cell per value. When a unit has as many
         cells as values, each value also occurs (pigeonhole: implied, and it propagates).
         Clauses go value by value, then unit by unit, at-least-one before at-most-one (the
-        order of the hand-written Sudoku encoding it replaced; the solver's search, and so its
-        speed and the solutions it finds first, depend on the order)."""
+        order of the hand-written encoding it replaced; the solver's search, and so its speed
+        and the solutions it finds first, depend on the order)."""
         units = [list(unit) for unit in units]
         domains = [list(numbers[unit[0]]) for unit in units]
         clauses: list[Clause] = []
@@ -396,15 +397,15 @@ class Model:
                 c = Clue(pool)
                 clue_function(c, key, value)
                 if c.literal is not None:
-                    # no selector drawn: unused variables would only widen the solver's range
-                    # (a Sudoku session met 729 givens: +20% CPU per SAT call)
+                    # no selector drawn: unused variables only widen the solver's range and slow
+                    # every SAT call (measured in encodings/rules.md)
                     return ClueEncoding(c.literal)
                 auxiliaries = pool.top != top
                 selector = pool.var(*name)
                 # A switch only: the clause "selector" (a tautology behind the selector; in a
                 # plain export it switches the tied rules on), never a bare literal clue. No
-                # always-true variable in the base: its unit clause changed MiniSat's search and
-                # 10x10 Slitherlink per-puzzle medians grew 12% (encodings/slitherlink.md).
+                # always-true variable in the base: its unit clause changed the solver's search
+                # and made it slower (measured in encodings/rules.md).
                 clauses = c.clauses or [[selector]]
                 encoded = ClueEncoding(selector, tuple(clauses), tuple(c.broken_clauses), c.anchored)
                 if not auxiliaries:
@@ -449,7 +450,7 @@ def read_numbers(encoding: Encoding, layer: str, value: Value, empty: object = N
 
     A layer numbered consecutively (:attr:`OneHot.first`) read off a solver's model is one pass
     over the slice of the model that holds it: each true variable names its cell and value by
-    its offset (a 9x9 Sudoku: 729 entries, about as fast as indexing the model by hand)."""
+    its offset (about as fast as indexing the model by hand)."""
     lits = encoding.layers[layer]
     first = getattr(lits, "first", None)
     model = getattr(value, "model", None)
@@ -479,8 +480,8 @@ def made_once(maxsize: int = 16) -> Callable[[Callable[..., Encoding]], Callable
     and each call returns an :meth:`~satgrid.encoding.Encoding.copy` (a pool of its own for the
     solver's selectors, cuts and blocking clauses; clauses, rules and clue encodings shared).
 
-    A generator makes a solver per puzzle; building the encoding anew for each had been about a
-    fifth of 10x10 Slitherlink generation (encodings/slitherlink.md). The decorated function's
+    A generator makes a solver per puzzle; building the encoding anew for each had been a large
+    part of generation time (measured in encodings/rules.md). The decorated function's
     ``template(*args)`` is the shared original, which nothing may allocate on."""
     def decorate(build: Callable[..., Encoding]) -> Callable[..., Encoding]:
         @lru_cache(maxsize=maxsize)

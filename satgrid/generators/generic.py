@@ -9,7 +9,7 @@ off a solution.
    solution (numbers that a shading leaves open), gives a sampler of its own: ``SAMPLE(rows, cols, rng)``, a puzzle
    with every clue.
 2. **Every clue read off.** ``READ_CLUES(blank, solution)``: the puzzle with every clue the
-   solution supports (a Masyu pearl wherever the loop obeys a pearl's rule).
+   solution supports (e.g. a circle wherever a loop obeys a circle's rule).
 3. **Unique?** With every clue on, the solution must be the only one; if not, another random
    solution is drawn (at most :data:`ATTEMPTS`).
 4. **Greedy deletion** in random order, the core's
