@@ -30,9 +30,8 @@ lowered lazily by CEGAR cuts or eagerly by parent pointers and ranks, unchanged.
 per rule are in ``encodings/rules.md``.
 
 **Clues.** A clue (a given number, a circle in a cell) is switched on by assuming its selector
-literal, so
-one encoding serves a puzzle and every subset of its clues (audits), and, when the rules do not
-depend on the clues, every puzzle of a size. A genre's ``@m.clue`` function states one clue's
+literal, so one encoding serves a puzzle and every subset of its clues (audits), and, when the
+rules do not depend on the clues, every puzzle of a size. A genre's ``@m.clue`` function states one clue's
 clauses through a :class:`Clue`; rules that tie several clues together use
 :meth:`Model.switch`, the same selector literal in the base clauses.
 """
