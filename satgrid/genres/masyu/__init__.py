@@ -651,3 +651,13 @@ def describe_link(puzzle: MasyuPuzzle, key: tuple, value: bool) -> str:
 STATE = StateFormat(read_state, describe_link, lambda key, value: True,
                     "the drawing 'solve' prints: cells (pearls, '+', '.'), '-' and '|' links on the loop, "
                     "'x' crossed out, blank (or '?') undecided", clue="pearl")
+
+
+# -- golden samples -----------------------------------------------------------------------------
+#: (the genre's text, the status of ``solve --unique``, the solution or None), checked against
+#: brute force when written; run through every path by tests/test_genres.py.
+SAMPLES = (
+    ("b . .\n. . w\n. . .\n", "unique", (((1, 1), (0, 0), (1, 1)), ((1, 0, 1), (1, 0, 1)))),
+    ("b . .\n. . .\n. . .\n", "multiple", None),  # round the border, or in through the centre
+    ("b . .\n. . .\n. . w\n", "unsatisfiable", None),  # a white pearl in a corner cannot go straight
+)

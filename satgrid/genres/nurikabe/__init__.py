@@ -439,3 +439,15 @@ PUZZLEKIT = puzzlekit.Codec(
     solver="nurikabe",
     write=_puzzlekit_rows,
 )
+
+
+# -- golden samples -----------------------------------------------------------------------------
+#: (the genre's text, the status of ``solve --unique``, the solution or None): n1 of
+#: satgrid/data/nurikabe.txt with R. Hui's published solution, and two tiny grids checked
+#: against brute force; run through every path by tests/test_genres.py.
+SAMPLES = (
+    (". 1 . . .\n. . . . 2\n. . . . .\n3 . . . .\n. . . 2 .\n", "unique",
+     ("#.###", "###..", "#.###", "..#.#", "###.#")),
+    ("2 .\n. .\n", "multiple", None),  # the island runs right or down
+    ("1 1\n", "unsatisfiable", None),  # two numbers side by side share an island
+)

@@ -617,3 +617,13 @@ OPTIONS = (
            "[default: 33/33/34; 33/67/0 tight corridors, 33/7/60 broad loops].",
            GENERATE, whole_numbers("/", 3, "33/33/34"), "A/B/C"),
 )
+
+
+# -- golden samples -----------------------------------------------------------------------------
+#: (the genre's text, the status of ``solve --unique``, the solution or None), checked against
+#: brute force when written; run through every path by tests/test_genres.py.
+SAMPLES = (
+    ("33\n..\n", "unique", (((1, 1), (1, 1), (0, 0)), ((1, 0, 1), (0, 0, 0)))),  # round the top row
+    ("..\n..\n", "multiple", None),
+    ("44\n", "unsatisfiable", None),  # the middle edge would meet three edges at its dots
+)

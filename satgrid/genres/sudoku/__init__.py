@@ -734,3 +734,14 @@ def GUESS(record: Record) -> bool:
     widths = {len(w[0]) for w in words if len(w) == 1}
     square = len(widths) == 1 and len(words) in widths
     return bool(words) and all(len(w) == 1 for w in words) and min(widths) >= 16 and not square
+
+
+# -- golden samples -----------------------------------------------------------------------------
+#: (the genre's text, the status of ``solve --unique``, the solution or None); checked against
+#: brute force when written, run through every path by tests/test_genres.py.
+SAMPLES = (
+    ("genre: sudoku\nbox: 2x2\n. 2 . 4\n3 . 1 .\n. 1 . 3\n4 . 2 .\n", "unique",
+     ((1, 2, 3, 4), (3, 4, 1, 2), (2, 1, 4, 3), (4, 3, 2, 1))),
+    ("genre: sudoku\nbox: 2x2\n1 . . .\n. . . .\n. . . .\n. . . 1\n", "multiple", None),
+    ("genre: sudoku\nbox: 2x2\n1 2 . .\n. . . 4\n. . 3 .\n. . . .\n", "unsatisfiable", None),  # r1c3
+)
