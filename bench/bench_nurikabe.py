@@ -17,6 +17,7 @@ Rows:
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -34,7 +35,8 @@ from satgrid.queries import PuzzleQueries  # noqa: E402
 from satgrid.session import Session  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
-SHARED = ROOT.parent / "shared" / "data" / "nurikabe" / "jwiki.txt"
+#: ``shared/`` stands beside the checkout; SATGRID_SHARED points elsewhere (as in the tests).
+SHARED = Path(os.environ.get("SATGRID_SHARED", ROOT.parent / "shared")) / "data" / "nurikabe" / "jwiki.txt"
 SIZES = {"10x10": (10, 10), "30x30": (30, 30), "40x40": (40, 40)}
 
 

@@ -50,6 +50,12 @@ def vocabulary() -> None:
         m.count_in("count_in (10 cells, k=3)", ten.row(0), s, 3)
         m.exactly("exactly (100 cells, k=30)", list(s.values()), 30)
 
+    seeds = {(1, 1): 4, (1, 8): 3, (5, 5): 6, (8, 2): None, (8, 8): 2}
+
+    def islands(m: Model) -> None:
+        s = m.cells()
+        m.clue(m.islands_with_one_seed("islands_with_one_seed", {p: -x for p, x in s.items()}, seeds).size)
+
     cases = [
         ("10x10 cells", ten, cells),
         ("10x10 links", ten, lambda m: m.single_loop("single_loop (cell centres)", m.links())),
@@ -60,6 +66,7 @@ def vocabulary() -> None:
         ("10x10 sightline", ten, lambda m: m.sightline_count(
             "sightline_count (centre, k=7)", (4, 4), {p: -x for p, x in m.cells().items()}, 7)),
         ("10x10 in 10 rooms of 2x5", ten, shapes),
+        ("10x10 with 5 seeds (sizes 4, 3, 6, none, 2)", ten, islands),
     ]
     for label, grid, build in cases:
         m = Model(grid)
@@ -74,6 +81,10 @@ def vocabulary() -> None:
         for rule in encoding.rules:
             print(f"  {len(rule.clauses(encoding.pool)):>7}  {rule.name} (both lowerings); eager lowering "
                   f"{len(rule.eager_clauses(encoding.pool.copy()))} more")
+        if build is islands:
+            sized = {p: n for p, n in seeds.items() if n is not None}
+            print(f"  {sum(len(encoding.encode_clue(p, n).clauses) for p, n in sized.items()):>7}  "
+                  f"the {len(sized)} sizes (clues, behind their selectors)")
 
 
 def main() -> None:

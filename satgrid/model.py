@@ -29,22 +29,23 @@ rules (:class:`~satgrid.connectivity.ConnectedSubgraph`, :class:`~satgrid.loop.S
 lowered lazily by CEGAR cuts or eagerly by parent pointers and ranks, unchanged. Clause counts
 per rule are in ``encodings/rules.md``.
 
-**Clues.** A clue (a given number, a pearl) is switched on by assuming its selector literal, so
-one encoding serves a puzzle and every subset of its clues (audits), and, when the rules do not
-depend on the clues, every puzzle of a size. A genre's ``@m.clue`` function states one clue's
+**Clues.** A clue (a given number, a circle in a cell) is switched on by assuming its selector
+literal, so one encoding serves a puzzle and every subset of its clues (audits), and, when the
+rules do not depend on the clues, every puzzle of a size. A genre's ``@m.clue`` function states one clue's
 clauses through a :class:`Clue`; rules that tie several clues together use
 :meth:`Model.switch`, the same selector literal in the base clauses.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
+from functools import lru_cache, wraps
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 from .cnf import Clause, VarPool, at_least, at_most, exactly
 from .connectivity import ConnectedSubgraph, Value, holds
 from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
+from .islands import SeededIslands
 from .loop import SingleLoop
 
 Lits = Mapping[Hashable, int]
@@ -55,7 +56,7 @@ ClueFunction = Callable[["Clue", Hashable, object], None]
 class Clue:
     """One clue being stated: its clauses (behind the selector the builder gives it), optional
     clauses for the clue *broken*, an anchor for a global rule's cuts, or the one literal the clue
-    *is* (a Sudoku given: the digit itself). Cardinality helpers draw auxiliaries from the clue's
+    *is* (a given digit: the digit variable itself). Cardinality helpers draw auxiliaries from the clue's
     pool, which is the pool of the solver's copy of the encoding."""
 
     pool: VarPool
@@ -166,10 +167,10 @@ class Model:
         return lits
 
     def true(self) -> int:
-        """A literal that is always true."""
+        """A literal that is always true (one variable: its unit clause is added once, with no
+        marker variable, which would shift the solver's search)."""
         lit = self.pool.var("true")
-        if not self.pool.has("true", "unit"):
-            self.pool.var("true", "unit")
+        if not any(name == "true" for name, _, _ in self.spans):
             self.require("true", [[lit]])
         return lit
 
@@ -204,17 +205,18 @@ class Model:
                             if p in lits and q in lits))
 
     def no_2x2(self, name: str, lits: Lits) -> None:
-        """No 2x2 window is all true: a clause per window."""
-        self.require(name, ([-lits[p] for p in window] for window in self.grid.windows()
-                            if all(p in lits for p in window)))
+        """No 2x2 window is all true: a clause per window, its literals column by column (the
+        solver watches the first two, so its search, and so generated puzzles, follow this order)."""
+        self.require(name, ([-lits[a], -lits[c], -lits[b], -lits[d]] for a, b, c, d in self.grid.windows()
+                            if a in lits and b in lits and c in lits and d in lits))
 
     def all_different(self, name: str, numbers: Mapping[Cell, Mapping[int, int]],
                       units: Iterable[Sequence[Cell]]) -> None:
         """In each unit no value repeats: at most one cell per value. When a unit has as many
         cells as values, each value also occurs (pigeonhole: implied, and it propagates).
         Clauses go value by value, then unit by unit, at-least-one before at-most-one (the
-        order of the hand-written Sudoku encoding it replaced; the solver's search, and so its
-        speed and the solutions it finds first, depend on the order)."""
+        order of the hand-written encoding it replaced; the solver's search, and so its speed
+        and the solutions it finds first, depend on the order)."""
         units = [list(unit) for unit in units]
         domains = [list(numbers[unit[0]]) for unit in units]
         clauses: list[Clause] = []
@@ -336,6 +338,23 @@ class Model:
                     clauses.append([-lits[p], -lits[q], -y, -z])
         self.require(name, clauses)
 
+    def islands_with_one_seed(self, name: str, white: Lits, seeds: Mapping[Cell, int | None],
+                              eager_from: int | None = None) -> SeededIslands:
+        """Every island (4-connected region of true cells of ``white``, a literal per cell of the
+        grid) holds exactly one of ``seeds``, and a seed with a size has an island of that many
+        cells (``{seed: size, or None for any size}``); seeds are white. Sizes are clues: state
+        them with ``m.clue(islands.size)`` (a size switched off leaves a seed of any size).
+
+        Lowering (:mod:`satgrid.islands`): each seed's *reach* (BFS distance below its size
+        through cells that neither are nor touch another seed), labels "white and in this seed's
+        island" on it, cells touching two seeds not white, the size clue as a cardinality over
+        the labels with local connectivity (from ``eager_from`` on: parent pointers), a literal
+        ``all`` (every size on) behind which a white cell lies in some reach, and the global rule
+        :class:`~satgrid.islands.Islands` (lazy cuts, or eager island numbers). Returns the
+        :class:`~satgrid.islands.SeededIslands` built: its ``size`` clue, ``all``, ``selectors``,
+        ``crowded`` cells and each seed's ``reach`` and ``rim``."""
+        return SeededIslands(self, name, white, seeds, eager_from)
+
     # -- clues -----------------------------------------------------------------------------
     def clue(self, function: ClueFunction) -> ClueFunction:
         """Decorator: ``function(c, key, value)`` states clue ``key = value`` through ``c``."""
@@ -350,14 +369,17 @@ class Model:
     def build(self) -> Encoding:
         """The encoding: the rules' clauses, global rules, primary layers, and clue encoders
         that draw selectors (and auxiliaries) from the pool of each copy."""
-        primary = {(layer.name, *_flat(key), *((v,) if layer.kind == "one-hot" else ())): lit
-                   for layer in self.layers.values()
-                   for key, value in layer.lits.items()
-                   for v, lit in (value.items() if layer.kind == "one-hot" else [(None, value)])}
+        primary: dict = {}
+        for layer in self.layers.values():  # one loop per kind: built for every puzzle
+            name = layer.name
+            if layer.kind == "one-hot":
+                primary.update(((name, *_flat(key), v), lit)
+                               for key, values in layer.lits.items() for v, lit in values.items())
+            else:
+                primary.update(((name, *_flat(key)), lit) for key, lit in layer.lits.items())
         block_true_only = all(layer.kind == "one-hot" or layer.name in self._loops
                               for layer in self.layers.values())
         clue_function = self._clue
-        true = self.true() if clue_function is not None else None
         #: Shared by every copy: clue encodings that drew no variable but their selector.
         made: dict[tuple[Hashable, object, int], ClueEncoding] = {}
 
@@ -374,12 +396,16 @@ class Model:
                 c = Clue(pool)
                 clue_function(c, key, value)
                 if c.literal is not None:
-                    # no selector drawn: unused variables would only widen the solver's range
-                    # (a Sudoku session met 729 givens: +20% CPU per SAT call)
+                    # no selector drawn: unused variables only widen the solver's range and slow
+                    # every SAT call (measured in encodings/rules.md)
                     return ClueEncoding(c.literal)
                 auxiliaries = pool.top != top
                 selector = pool.var(*name)
-                clauses = c.clauses or [[true]]  # a switch only: never a bare literal clue
+                # A switch only: the clause "selector" (a tautology behind the selector; in a
+                # plain export it switches the tied rules on), never a bare literal clue. No
+                # always-true variable in the base: its unit clause changed the solver's search
+                # and made it slower (measured in encodings/rules.md).
+                clauses = c.clauses or [[selector]]
                 encoded = ClueEncoding(selector, tuple(clauses), tuple(c.broken_clauses), c.anchored)
                 if not auxiliaries:
                     if len(made) >= 100_000:
@@ -404,7 +430,10 @@ def _flat(key: Hashable) -> tuple:
     """A key as a flat tuple: ``((r, c), (r2, c2))`` -> ``(r, c, r2, c2)``."""
     if not isinstance(key, tuple):
         return (key,)
-    return tuple(x for part in key for x in (_flat(part) if isinstance(part, tuple) else (part,)))
+    for part in key:
+        if isinstance(part, tuple):
+            return tuple(x for part in key for x in (_flat(part) if isinstance(part, tuple) else (part,)))
+    return key  # a cell: already flat (the common case, once per primary variable)
 
 
 # -- reading an assignment ----------------------------------------------------------------------
@@ -420,7 +449,7 @@ def read_numbers(encoding: Encoding, layer: str, value: Value, empty: object = N
 
     A layer numbered consecutively (:attr:`OneHot.first`) read off a solver's model is one pass
     over the slice of the model that holds it: each true variable names its cell and value by
-    its offset (a 9x9 Sudoku: 729 entries, about as fast as indexing the model by hand)."""
+    its offset (about as fast as indexing the model by hand)."""
     lits = encoding.layers[layer]
     first = getattr(lits, "first", None)
     model = getattr(value, "model", None)
@@ -440,6 +469,34 @@ def read_numbers(encoding: Encoding, layer: str, value: Value, empty: object = N
         truth = holds(value, values.values())
         out[p] = next((v for v, t in zip(values, truth) if t), empty)
     return out
+
+
+# -- one encoding per key, copied ---------------------------------------------------------------
+def made_once(maxsize: int = 16) -> Callable[[Callable[..., Encoding]], Callable[..., Encoding]]:
+    """Decorator for an encoder whose encoding depends only on its (hashable) arguments, as when
+    every clue is a selector and the genre's ``cache_key`` is the grid size: the encoding is
+    built once per arguments (the last ``maxsize`` kept), its global rules' clauses made on it,
+    and each call returns an :meth:`~satgrid.encoding.Encoding.copy` (a pool of its own for the
+    solver's selectors, cuts and blocking clauses; clauses, rules and clue encodings shared).
+
+    A generator makes a solver per puzzle; building the encoding anew for each had been a large
+    part of generation time (measured in encodings/rules.md). The decorated function's
+    ``template(*args)`` is the shared original, which nothing may allocate on."""
+    def decorate(build: Callable[..., Encoding]) -> Callable[..., Encoding]:
+        @lru_cache(maxsize=maxsize)
+        def template(*args: Hashable) -> Encoding:
+            base = build(*args)
+            for rule in base.rules:
+                rule.clauses(base.pool)
+            return base
+
+        @wraps(build)
+        def copy(*args: Hashable) -> Encoding:
+            return template(*args).copy()
+
+        copy.template = template  # type: ignore[attr-defined]
+        return copy
+    return decorate
 
 
 # -- the size of a genre's statement ------------------------------------------------------------

@@ -163,7 +163,7 @@ def test_clues_switches_and_copies():
         c.exactly([shaded[q] for q in grid.neighbours(cell)], k)
 
     encoding = m.build()
-    assert [name for name, _, _ in encoding.spans] == ["shaded cells do not touch", "true"]
+    assert [name for name, _, _ in encoding.spans] == ["shaded cells do not touch"]
     clue = encoding.encode_clue((0, 0), 2)
     assert clue.selector == m.switch((0, 0), 2) and clue.clauses
     assert all_solutions(m, "shaded", {(0, 0): 2}) == {((0, 1), (1, 0))}
@@ -212,3 +212,48 @@ def test_a_literal_clue_draws_no_selector():
     top = twin.pool.top
     clue = twin.encode_clue((1, 0), 2)
     assert clue.selector == digit[1, 0][2] and clue.clauses == () and twin.pool.top == top
+
+
+def test_made_once_builds_once_and_hands_out_copies():
+    """An encoder decorated with made_once builds once per arguments (its global rules' clauses
+    made then); each call returns a copy with a pool of its own, clauses and rules shared."""
+    from satgrid.model import made_once
+
+    built = []
+
+    @made_once(maxsize=4)
+    def loops(rows: int, cols: int):
+        built.append((rows, cols))
+        m = Model(Grid.of(rows, cols))
+        m.single_loop("one loop", m.edges())
+        return m.build()
+
+    a, b, c = loops(2, 2), loops(2, 2), loops(2, 3)
+    assert built == [(2, 2), (2, 3)]
+    assert a.pool is not b.pool and a.clauses is b.clauses and a.rules is b.rules
+    template = loops.template(2, 2)
+    top = template.pool.top
+    assert template.rules[0]._clauses is not None  # the loop rule's clauses made on the template
+    a.pool.fresh("cut")
+    assert template.pool.top == top and b.pool.top == top and c.pool is not a.pool
+
+
+def test_a_switch_only_clue_switches_its_tied_rules_on():
+    """A clue whose clauses live in the base behind ``m.switch`` (none of its own) is the clause
+    "selector": assumed, the tied rule holds; in a plain export the selector is forced; the base
+    has no variable beyond the layer and the switch."""
+    m = Model(Grid.of(1, 2))
+    shaded = m.cells()
+    switch = m.switch((0, 0), 1)
+    m.require("a switched-on number shades its cell", [[-switch, shaded[0, 0]]])
+
+    @m.clue
+    def number(c, cell, k):
+        pass
+
+    encoding = m.build()
+    assert encoding.pool.top == 3
+    clue = encoding.copy().encode_clue((0, 0), 1)
+    assert clue.selector == switch and clue.plain() == [[switch]]
+    assert all_solutions(m, "shaded", {(0, 0): 1}) == {((0, 0),), ((0, 0), (0, 1))}
+    assert len(all_solutions(m, "shaded")) == 4

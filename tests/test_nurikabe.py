@@ -365,3 +365,20 @@ def test_cli_subprocess_with_genre_option(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "unique" in done.stdout and "# 1 # # #" in done.stdout
+
+
+# -- the rules on the model builder ---------------------------------------------------------------
+def test_rules_are_short_and_name_their_clauses():
+    """The rulebook fits in 60 lines of code, and the encoding's clauses and global rules carry
+    the rules' names."""
+    from satgrid.model import statement_lines
+
+    assert statement_lines(nk.rules) <= 60
+    [puzzle] = api.load_text(N1)
+    encoding = nk.encode(puzzle)
+    names = [name for name, _, _ in encoding.spans]
+    assert names[:2] == ["numbered cells are white", "no 2x2 block is all black"]
+    assert "with every size on, a black cell has a black neighbour" in names
+    assert [rule.name for rule in encoding.rules] == ["each island holds one number, and has its size",
+                                                      "the black cells form one wall"]
+    assert set(encoding.layers) == {"black"} and len(encoding.primary) == 25

@@ -1,0 +1,330 @@
+"""Islands with one seed: the core rule for genres whose white cells fall into islands around
+given numbered cells.
+
+Rule (:meth:`satgrid.model.Model.islands_with_one_seed`): every white region ("island", 4-connected
+white cells) holds exactly one seed cell; a seed with a size ``n`` has an island of exactly ``n``
+cells, a seed without one (``None``, a ``?`` number) an island of any size. Seeds are white.
+
+Lowering (clause counts in ``encodings/rules.md``; proofs and measurements in the encodings
+document of the genre that first used it):
+
+1. **Reach** (:func:`reach`): island ``i`` of size ``n`` covers only cells at BFS distance < ``n``
+   from its seed through cells that neither are nor touch another seed (any distance without a
+   size). Proof: an island is connected, so each of its cells lies on a path of island cells from
+   the seed of fewer than ``n`` steps; a white cell touching another seed is in that seed's island.
+2. **Crowded cells** (:func:`crowded`): a cell touching two seeds is not white (a unit clause):
+   white, it would join two islands. This holds whatever sizes are known.
+3. **Labels** ``("label", seed, cell)`` = "the cell is white and in this seed's island", only on
+   the seed's reach: a label implies white, spreads to white neighbours inside the reach, and the
+   seed carries its own.
+4. **Sizes are clues** (:meth:`SeededIslands.size`, behind the clue's selector, so a size switched
+   off turns the seed into a seed without size: an exact relaxation for audits): exactly ``n``
+   labelled cells (:func:`satgrid.cnf.exactly`), a labelled cell's neighbour outside the reach is
+   not white, and a labelled cell other than the seed has a labelled neighbour (local
+   connectivity; from ``eager_from`` on, the core's parent pointers inside the reach instead).
+5. ``all`` (the literal ``("all",)``) holds iff every sized seed's clue is on; behind it, a white
+   cell carries the label of some seed that reaches it (cells no seed reaches are not white).
+6. **Global rule** :class:`Islands`: every white region holds exactly one seed. Lazy: CEGAR cuts
+   (a region without a seed grows or vanishes; a labelled cell of such a region has a labelled
+   path out while its clue is on; a region with two seeds loses a cell of a shortest path between
+   them). Eager: every white cell reaches a seed (the core's anchored
+   :class:`~satgrid.connectivity.ConnectedSubgraph` over a virtual node joined to the seeds) and
+   carries a binary island number, equal across white neighbours and fixed on each seed.
+
+Labels on size-bounded reaches rather than a label per seed on every cell keep the CNF small
+(measured in the encodings documents).
+
+The encoder works on cell indices (reading order, the tables of :class:`~satgrid.grid.Grid`):
+lists indexed by cell beat dicts of tuples here (n7's encoding is built in a few milliseconds).
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Hashable, Iterable, Mapping, Sequence
+
+from .cnf import Clause, VarPool, exactly
+from .connectivity import ConnectedSubgraph, Keep, holds
+from .errors import SatgridError
+from .grid import Cell, Grid
+from .puzzle import cell_name
+
+if TYPE_CHECKING:
+    from .model import Clue, Model
+
+Near = Sequence[Sequence[int]]
+
+
+# -- reach ---------------------------------------------------------------------------------------
+def touching(seeds: Iterable[int], near: Near, size: int) -> list[list[int]]:
+    """For each cell index, the seeds (indices) it is or touches."""
+    touch: list[list[int]] = [[] for _ in range(size)]
+    for p in seeds:
+        touch[p].append(p)
+        for q in near[p]:
+            touch[q].append(p)
+    return touch
+
+
+def reach_indices(start: int, size: int | None, near: Near, touch: list[list[int]]) -> dict[int, int]:
+    """:func:`reach` on cell indices (``touch`` from :func:`touching`)."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        p = queue.popleft()
+        d = dist[p]
+        if size is not None and d >= size - 1:
+            continue
+        for q in near[p]:
+            if q not in dist and all(t == start for t in touch[q]):
+                dist[q] = d + 1
+                queue.append(q)
+    return dist
+
+
+def reach(grid: Grid, seeds: Iterable[Cell], seed: Cell, size: int | None) -> dict[Cell, int]:
+    """Cells the island of ``seed`` can cover, with their BFS distance: paths of fewer than
+    ``size`` steps (any length for None) through cells that neither are nor touch another of
+    ``seeds`` (see the module doc for the proof)."""
+    cells = grid.cells
+    touch = touching((grid.index(p) for p in seeds), grid.near, len(cells))
+    return {cells[q]: d for q, d in reach_indices(grid.index(seed), size, grid.near, touch).items()}
+
+
+def crowded(grid: Grid, seeds: Iterable[Cell]) -> set[Cell]:
+    """Cells (not seeds) touching two different seeds: white, they would join two islands."""
+    seeds = set(seeds)
+    count: dict[Cell, int] = {}
+    for p in seeds:
+        for q in grid.neighbours(p):
+            if q not in seeds:
+                count[q] = count.get(q, 0) + 1
+    return {q for q, k in count.items() if k >= 2}
+
+
+# -- the rule as built -------------------------------------------------------------------------------
+class SeededIslands:
+    """What :meth:`~satgrid.model.Model.islands_with_one_seed` built: the labels on each seed's
+    reach, the ``all`` literal, the crowded cells, the global rule, and :meth:`size` (the clue
+    "this seed's island has n cells")."""
+
+    def __init__(self, m: "Model", name: str, white: Mapping[Cell, int],
+                 seeds: Mapping[Cell, int | None], eager_from: int | None = None):
+        grid = m.grid
+        pool = m.pool
+        cells, near = grid.cells, grid.near
+        size = len(cells)
+        self.name, self.grid, self.eager_from = name, grid, eager_from
+        self.seeds: dict[Cell, int | None] = dict(seeds)
+        numbers = {grid.index(p): v for p, v in seeds.items()}
+        sized = {p: v for p, v in numbers.items() if v is not None}
+        self._white = white_lit = [white[p] for p in cells]
+        touch = touching(numbers, near, size)
+        self._dark = dark = [len(touch[q]) >= 2 and q not in numbers for q in range(size)]
+        #: Cells touching two seeds: never white.
+        self.crowded: list[Cell] = [cells[p] for p in range(size) if dark[p]]
+        m.require(f"{name}: a cell touching two seeds is not white",
+                  ([-white_lit[p]] for p in range(size) if dark[p]))
+
+        # Labels on each seed's reach; a label spreads to white neighbours inside the reach.
+        self._reach = reaches = {i: reach_indices(i, sized.get(i), near, touch) for i in numbers}
+        self._labels = labels = {}
+        labels_of: list[list[int]] = [[] for _ in range(size)]
+        clauses: list[Clause] = []
+        for i, dist in reaches.items():
+            ci = cells[i]
+            own = labels[i] = {q: pool.var("label", *ci, *cells[q]) for q in dist}
+            for q, lit in own.items():
+                labels_of[q].append(lit)
+                white_q = white_lit[q]
+                clauses.append([-lit, white_q])
+                for s in near[q]:
+                    other = own.get(s)
+                    if other is not None:
+                        clauses.append([-lit, -white_lit[s], other])
+            clauses.append([own[i]])
+        m.require(f"{name}: labels spread over each seed's reach", clauses)
+
+        # ``all`` <-> every sized seed's clue is on; then a white cell carries a label.
+        self.all = everything = pool.var("all")
+        self.selectors = {cells[p]: m.switch(cells[p], v) for p, v in sized.items()}
+        sel = list(self.selectors.values())
+        m.require(f"{name}: all sizes are on",
+                  [*([-everything, s] for s in sel), [everything, *(-s for s in sel)]])
+        m.require(f"{name}: with all sizes on, a white cell is in a reach",
+                  ([-white_lit[p], -everything, *labels_of[p]] for p in range(size)
+                   if p not in numbers and not dark[p]))
+
+        open_cells = {cells[p]: white_lit[p] for p in range(size) if not dark[p]}
+        self.rule = m.rule(Islands(
+            name, open_cells, [cells[p] for p in numbers],
+            [(cells[p], cells[q]) for p, q in grid.links if not dark[p] and not dark[q]],
+            {(cells[i], cells[q]): lit for i, own in labels.items() for q, lit in own.items()},
+            self.selectors))
+
+    def reach(self, seed: Cell) -> list[Cell]:
+        """The cells the island of ``seed`` can cover (with its size, if it has one)."""
+        cells = self.grid.cells
+        return [cells[q] for q in self._reach[self.grid.index(seed)]]
+
+    def rim(self, seed: Cell) -> list[Cell]:
+        """The reach of ``seed`` and the cells beside it, in reading order, seeds left out: an
+        island smaller than the grid has a non-white cell there."""
+        near, cells = self.grid.near, self.grid.cells
+        dist = self._reach[self.grid.index(seed)]
+        rim = {s for q in dist for s in near[q]} | set(dist)
+        return [cells[q] for q in sorted(rim) if cells[q] not in self.seeds]
+
+    def size(self, c: "Clue", key: Hashable, value: object) -> None:
+        """The clue "the island of seed ``key`` has ``value`` cells" (``value`` at most the size
+        the encoding was built for: a smaller one reaches less far than the labels)."""
+        grid = self.grid
+        own = self.seeds.get(key) if isinstance(key, tuple) and len(key) == 2 else None
+        if own is None or not isinstance(value, int) or not 1 <= value <= own:
+            where = cell_name(*key) if isinstance(key, tuple) and len(key) == 2 else repr(key)
+            raise SatgridError(f"{self.name}: clue {value!r} at {where} does not fit this encoding "
+                               f"(it was built for {own!r} there)")
+        i = grid.index(key)  # type: ignore[arg-type]
+        near, dark, white = grid.near, self._dark, self._white
+        dist, label = self._reach[i], self._labels[i]
+        # The seed's own label (always true) first: the clue is never an empty list of clauses.
+        clauses = [[label[i]], *exactly([label[q] for q in dist if q != i], value - 1, c.pool)]
+        eager = value > 1 and self.eager_from is not None and value >= self.eager_from
+        local = value > 1 and not eager
+        for q, lit in label.items():
+            inside = []
+            for s in near[q]:
+                other = label.get(s)
+                if other is not None:
+                    inside.append(other)
+                elif not dark[s]:  # the island stops at its reach
+                    clauses.append([-lit, -white[s]])
+            if q != i and local:
+                clauses.append([-lit, *inside])  # an island cell has an island neighbour
+        if eager:
+            cells = grid.cells
+            clauses += ConnectedSubgraph(
+                f"island{key}", {cells[q]: label[q] for q in dist},
+                [(cells[q], cells[s], None) for q in dist for s in near[q] if s in dist and q < s],
+                anchor=key, max_true=value,
+            ).eager_clauses(c.pool)
+        c.require(clauses)
+
+
+class Islands:
+    """Global rule: every white region holds exactly one seed.
+
+    Lazy cuts (both hold in every solution, whatever clues are switched on): a white region
+    without a seed grows or loses a cell (``t_S -> some white cell next to S``); a white region
+    with two seeds is cut along a shortest path between them inside the region (some cell of the
+    path is not white). Eager lowering: every white cell reaches a seed (the core's anchored
+    connected-subgraph rule over a virtual node linked to all seeds) and carries a binary island
+    number, equal across white neighbours and fixed on each seed.
+
+    ``white``: the cells that can be white (node i of the white region is the i-th key);
+    ``labels``: ``{(seed, cell): literal}``; ``selectors``: ``{seed: selector}`` of the sized
+    seeds.
+    """
+
+    def __init__(self, name: str, white: dict[Cell, int], seeds: list[Cell], links: list[tuple[Cell, Cell]],
+                 labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int]):
+        self.name = name
+        self.white, self.seeds, self.links = white, seeds, links
+        self.labels, self.selectors = labels, selectors
+        self.region = ConnectedSubgraph(f"{name}: white", dict(white), [(p, q, None) for p, q in links])
+        # Index arrays over the white region's nodes (the cuts run once per CEGAR iteration).
+        index = {p: j for j, p in enumerate(white)}
+        self._black = [-x for x in white.values()]
+        self._adjacent: list[list[int]] = [[] for _ in self._black]
+        for p, q in links:
+            self._adjacent[index[p]].append(index[q])
+            self._adjacent[index[q]].append(index[p])
+        self._seeded = [False] * len(self._black)
+        for p in seeds:
+            self._seeded[index[p]] = True
+        #: Per sized seed: its selector and its labels by node index; per node: the sized seeds
+        #: labelling it.
+        self._labels_at: list[list[tuple[int, int]]] = [[] for _ in self._black]
+        ids = {i: k for k, i in enumerate(selectors)}
+        self._clues: list[tuple[int, dict[int, int]]] = [(sel, {}) for sel in selectors.values()]
+        for (i, q), lit in labels.items():
+            k = ids.get(i)
+            if k is not None and q in index:
+                self._clues[k][1][index[q]] = lit
+                self._labels_at[index[q]].append((k, lit))
+
+    def clauses(self, pool: VarPool) -> list[Clause]:
+        return []
+
+    def cuts(self, value, pool: VarPool, keep: Keep | None = None) -> list[list[Clause]]:
+        """Cuts for white regions without a seed (grow out, or a labelled path out) and for
+        regions with two seeds (a cell of the path between them is not white). ``keep``: see
+        :data:`satgrid.connectivity.Keep` (asked of the built cuts; they are few)."""
+        cuts = []
+        seeded = self._seeded
+        for region in self.region.component_indices(value):
+            seeds = [j for j in region if seeded[j]]
+            if not seeds:
+                inside = set(region)
+                cuts.append(self._grow(region, inside, pool))
+                cuts += self._reconnect(region, inside, value, pool)
+            elif len(seeds) > 1:
+                cuts.append([[self._black[j] for j in self._path(set(region), seeds[0])]])
+        return cuts if keep is None else [cut for cut in cuts if keep(cut[-1])]
+
+    def _grow(self, region: list[int], inside: set[int], pool: VarPool) -> list[Clause]:
+        black, adjacent, t = self._black, self._adjacent, pool.fresh("cut")
+        border = {q for p in region for q in adjacent[p] if q not in inside}
+        return [*([black[p], t] for p in region), [-t, *sorted(-black[q] for q in border)]]
+
+    def _reconnect(self, region: list[int], inside: set[int], value, pool: VarPool) -> list[list[Clause]]:
+        """For each switched-on clue i labelling ``region``: island i is connected and holds its
+        seed, so a labelled cell of ``region`` has a labelled path out of it. The cut depends on
+        clue i, so it carries i's selector (sound for every later query)."""
+        seen = [(k, lit) for p in region for k, lit in self._labels_at[p]]
+        if not seen:
+            return []
+        truth = holds(value, [x for pair in seen for x in (pair[1], self._clues[pair[0]][0])])
+        on = {k for j, (k, _) in enumerate(seen) if truth[2 * j] and truth[2 * j + 1]}
+        cuts = []
+        for k in sorted(on):
+            selector, labels = self._clues[k]
+            t = pool.fresh("cut")
+            labelled = [labels[p] for p in region if p in labels]
+            border = {labels[q] for p in region for q in self._adjacent[p] if q not in inside and q in labels}
+            cuts.append([*([-x, t] for x in labelled), [-selector, -t, *sorted(border)]])
+        return cuts
+
+    def _path(self, region: set[int], start: int) -> list[int]:
+        """The unseeded cells of a shortest path inside ``region`` from ``start`` to another
+        seed."""
+        parent: dict[int, int | None] = {start: None}
+        queue = deque([start])
+        while queue:
+            p = queue.popleft()
+            for q in self._adjacent[p]:
+                if q in region and q not in parent:
+                    parent[q] = p
+                    if self._seeded[q]:
+                        path, at = [], parent[q]
+                        while at is not None and at != start:
+                            path.append(at)
+                            at = parent[at]
+                        return path
+                    queue.append(q)
+        raise AssertionError("a region with two seeds connects them")
+
+    def eager_clauses(self, pool: VarPool) -> list[Clause]:
+        white, root, true = self.white, "seeds", pool.var("true")
+        nodes: dict = dict(white)
+        nodes[root] = true
+        links: list = [(p, q, None) for p, q in self.links] + [(root, p, None) for p in self.seeds]
+        clauses = [[true], *ConnectedSubgraph(f"{self.name}: reach a seed", nodes, links,
+                                              anchor=root).eager_clauses(pool)]
+        bits = max(1, (len(self.seeds) - 1).bit_length())
+        ident = {p: [pool.var("island", *p, b) for b in range(bits)] for p in white}
+        for i, p in enumerate(self.seeds):
+            clauses += [[x if i >> b & 1 else -x] for b, x in enumerate(ident[p])]
+        for p, q in self.links:
+            for x, y in zip(ident[p], ident[q]):
+                clauses += [[-white[p], -white[q], -x, y], [-white[p], -white[q], x, -y]]
+        return clauses

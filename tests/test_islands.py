@@ -1,0 +1,85 @@
+"""The core rule islands_with_one_seed (satgrid/islands.py) on its own: solution sets against brute
+force on tiny grids, in both lowerings, with every size, some sizes and no size switched on; the
+reach and crowded-cell helpers; a size that does not fit the encoding is refused."""
+from __future__ import annotations
+
+import pytest
+
+from satgrid.errors import SatgridError
+from satgrid.grid import Grid
+from satgrid.islands import crowded, reach
+from satgrid.model import Model
+
+from .test_model import all_solutions, brute
+
+CASES = [
+    (Grid.of(3, 3), {(0, 0): 2, (2, 2): None}),
+    (Grid.of(3, 4), {(0, 0): 3, (0, 3): 1, (2, 2): None}),
+    (Grid.of(2, 4), {(0, 0): 1, (1, 3): 4}),
+    (Grid.of(3, 3), {(1, 1): 5}),
+]
+
+
+def islands_ok(grid: Grid, seeds: dict, sizes: dict, white: set) -> bool:
+    """Every island holds exactly one seed; a seed whose size is on has an island of that size."""
+    if not set(seeds) <= white:
+        return False
+    for island in grid.components(white):
+        inside = [p for p in island if p in seeds]
+        if len(inside) != 1 or sizes.get(inside[0], len(island)) != len(island):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("connectivity", ["lazy", "eager"])
+@pytest.mark.parametrize("grid, seeds", CASES)
+def test_islands_with_one_seed_match_brute_force(grid, seeds, connectivity):
+    m = Model(grid)
+    white = m.cells("white")
+    islands = m.islands_with_one_seed("islands with one seed", white, seeds)
+    m.clue(islands.size)
+    sized = {p: n for p, n in seeds.items() if n is not None}
+    for on in (sized, dict(list(sized.items())[:1]), {}):
+        expected = brute(grid.cells, lambda cells: islands_ok(grid, seeds, on, cells))
+        assert expected, on
+        assert all_solutions(m, "white", on, connectivity) == expected, on
+
+
+def test_a_size_switched_on_smaller_than_built_and_eager_islands():
+    """A size below the one the labels were built for still reaches inside its labels; the
+    eager island lowering (``eager_from``) gives the same solutions."""
+    grid = Grid.of(3, 3)
+    seeds = {(0, 0): 3, (2, 2): None}
+    for eager_from in (None, 2):
+        m = Model(grid)
+        white = m.cells("white")
+        m.clue(m.islands_with_one_seed("islands", white, seeds, eager_from=eager_from).size)
+        for n in (1, 2, 3):
+            expected = brute(grid.cells, lambda cells: islands_ok(grid, seeds, {(0, 0): n}, cells))
+            assert all_solutions(m, "white", {(0, 0): n}) == expected
+
+
+def test_a_size_that_does_not_fit_is_refused():
+    m = Model(Grid.of(2, 2))
+    islands = m.islands_with_one_seed("islands", m.cells("white"), {(0, 0): 2, (1, 1): None})
+    m.clue(islands.size)
+    encoding = m.build()
+    for key, value in (((0, 0), 3), ((1, 1), 1), ((0, 1), 1), ((0, 0), "2")):
+        with pytest.raises(SatgridError, match="does not fit"):
+            encoding.encode_clue(key, value)
+
+
+def test_reach_rim_and_crowded_cells():
+    grid = Grid.of(3, 4)
+    seeds = [(0, 0), (0, 2), (2, 3)]
+    # (0, 1) touches two seeds; (1, 2) touches (0, 2) only.
+    assert crowded(grid, seeds) == {(0, 1)}
+    assert reach(grid, seeds, (0, 0), 3) == {(0, 0): 0, (1, 0): 1, (2, 0): 2, (1, 1): 2}
+    assert reach(grid, seeds, (0, 0), 1) == {(0, 0): 0}
+    # Without a size: any distance, around the cells that touch the other seeds.
+    assert set(reach(grid, seeds, (2, 3), None)) == {(2, 3), (1, 3), (2, 2), (2, 1), (2, 0), (1, 1)}
+    m = Model(grid)
+    islands = m.islands_with_one_seed("islands", m.cells("white"), {(0, 0): 3, (0, 2): 1, (2, 3): 2})
+    assert islands.crowded == [(0, 1)]
+    assert sorted(islands.reach((0, 0))) == [(0, 0), (1, 0), (1, 1), (2, 0)]
+    assert islands.rim((0, 2)) == [(0, 1), (0, 3), (1, 2)]
