@@ -28,6 +28,7 @@ from satgrid import api, dimacs  # noqa: E402
 from satgrid.external import PROFILES  # noqa: E402
 from satgrid.registry import GENRES  # noqa: E402
 from satgrid.solver import DEFAULT_SOLVER  # noqa: E402
+from bench.common import drop_sessions  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 PUZZLES = [
@@ -50,13 +51,6 @@ def load_puzzles() -> list:
             continue
         found += [p for p in api.load([str(path)]) if p.name == name]
     return found
-
-
-def drop_sessions() -> None:
-    """Forget api's cached sessions, so the next solve encodes afresh (a cold run)."""
-    while api._SESSIONS:
-        _, (_, session) = api._SESSIONS.popitem()
-        session.close()
 
 
 def export_table(puzzles: list, repeat: int) -> None:

@@ -93,10 +93,9 @@ def run_one(session: Session, puzzle, row: Row, limit: float | None = None) -> t
     return solution
 
 
-def new_session(puzzle, connectivity: str, anchored: bool, row: Row, solver: str,
-                inside: bool = False) -> Session:
+def new_session(puzzle, connectivity: str, anchored: bool, row: Row, solver: str) -> Session:
     t0 = time.perf_counter()
-    encoding = sl.build(puzzle.rows, puzzle.cols, anchored, inside)
+    encoding = sl.build(puzzle.rows, puzzle.cols, anchored)
     session = Session(encoding, solver, connectivity=connectivity)
     row.build.append(1000 * (time.perf_counter() - t0))
     return session
@@ -112,15 +111,14 @@ def bench_satgrid(puzzles, solver: str, others: list[str], eager_limit: float,
         found = [run_one(session, p, row) for p in puzzles]
         solutions = solutions or found
         session.close()
-    methods = [("lazy/anchored fresh", "lazy", True, False)]
+    methods = [("lazy/anchored fresh", "lazy", True)]
     if variants:
-        methods += [("lazy/pair fresh", "lazy", False, False),
-                    ("lazy/anchored+colour fresh", "lazy", True, True)]
-    methods.append(("eager fresh", "eager", True, False))
-    for name, connectivity, anchored, inside in methods:
+        methods.append(("lazy/pair fresh", "lazy", False))
+    methods.append(("eager fresh", "eager", True))
+    for name, connectivity, anchored in methods:
         row = rows[f"{name} {solver}"] = Row()
         for puzzle in puzzles:
-            session = new_session(puzzle, connectivity, anchored, row, solver, inside)
+            session = new_session(puzzle, connectivity, anchored, row, solver)
             run_one(session, puzzle, row, eager_limit if connectivity == "eager" else None)
             session.close()
     return rows, solutions
@@ -216,7 +214,7 @@ def main() -> None:
     ap.add_argument("--solver", default=DEFAULT_SOLVER, help="embedded solver for every satgrid row")
     ap.add_argument("--also", default="glucose4,minisat22",
                     help="more solvers for the shared lazy/anchored row (comma list, '' for none)")
-    ap.add_argument("--no-variants", action="store_true", help="skip the pair-cut and colouring rows")
+    ap.add_argument("--no-variants", action="store_true", help="skip the pair-cut row")
     ap.add_argument("--eager-limit", type=float, default=20.0, help="seconds per eager puzzle")
     ap.add_argument("--peer-timeout", type=float, default=120.0, help="seconds per peer call")
     ap.add_argument("--minimise", action="store_true", help="only the cut-form minimisation runs")

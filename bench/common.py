@@ -17,6 +17,15 @@ def median_time(fn: Callable[[Any], Any], items: Iterable[Any]) -> float:
     return statistics.median(times)
 
 
+def drop_sessions() -> None:
+    """Forget api's cached sessions, so the next solve encodes afresh (a cold run)."""
+    from satgrid import api
+
+    while api._SESSIONS:
+        _, (_, session) = api._SESSIONS.popitem()
+        session.close()
+
+
 def table(title: str, header: list[str], rows: list[list[str]]) -> None:
     """Print a titled table with aligned columns (flushed, so long runs show progress)."""
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]

@@ -5,9 +5,10 @@
 >>> api.solve(puzzle, unique=True).status
 'unique'
 
-One incremental solver serves every puzzle that shares an encoding (all Sudokus of a size, all
-Slitherlinks of a size), so batches pay for the base CNF once. Every solution passes the genre's
-independent rule checker before it is returned; a failure raises :class:`CheckFailed`.
+One incremental solver serves every puzzle that shares an encoding (for most genres: every
+puzzle of a size, its clues behind selectors or assumptions), so batches pay for the base CNF
+once. Every solution passes the genre's independent rule checker before it is returned; a
+failure raises :class:`CheckFailed`.
 """
 from __future__ import annotations
 
@@ -242,16 +243,15 @@ def _given(g: Genre, puzzle: Any, solution: Any, where: str) -> Any:
 
 
 def _guess_genre(record) -> str:
-    """Only the Sudoku line format is recognisable without a header (see satgrid.reader): every
-    line one word of 16 or more symbols, and not a square grid (which could be another genre)."""
-    words = [t.split() for _, t in record.lines if t.strip()]
-    widths = {len(w[0]) for w in words if len(w) == 1}
-    square = len(widths) == 1 and len(words) in widths
-    if words and all(len(w) == 1 for w in words) and min(widths) >= 16 and not square:
-        return "sudoku"
-    raise record.error(
-        "cannot tell the genre: add a first line 'genre: " + "|".join(GENRES) + "' or pass --genre"
-    )
+    """The genre of a text without a genre header: the one whose record's ``GUESS`` claims it
+    (see satgrid.reader); none, or more than one, is an error asking for the header."""
+    claims = [name for name, g in GENRES.items()
+              if (guess := g.part("GUESS")) is not None and guess(record)]
+    if len(claims) == 1:
+        return claims[0]
+    maybe = f" (it could be {' or '.join(claims)})" if claims else ""
+    raise record.error(f"cannot tell the genre{maybe}: add a first line 'genre: "
+                       + "|".join(GENRES) + "' or pass --genre")
 
 
 # -- sessions -----------------------------------------------------------------------------------
@@ -406,8 +406,8 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
             session.close()
 
 
-#: Seconds an audit spends on the grade when no time limit is given (probing costs about a
-#: millisecond per cell on 20x20 Slitherlinks; bigger grids may run out and report no grade).
+#: Seconds an audit spends on the grade when no time limit is given (probing costs up to about a
+#: millisecond per cell on 20x20 grids; bigger grids may run out and report no grade).
 GRADE_TIME_LIMIT = 5.0
 
 

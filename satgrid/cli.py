@@ -40,6 +40,12 @@ def reported_errors() -> Iterator[None]:
         sys.exit(130)
 
 
+def _having(part: str) -> str:
+    """`` (genre, genre)``: the genres whose record has ``part`` (a help text's list), or ``""``."""
+    names = [name for name, g in GENRES.items() if g.part(part) is not None]
+    return f" ({', '.join(names)})" if names else ""
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="satgrid")
 def main() -> None:
@@ -86,9 +92,7 @@ def trust_option(f):
 
 def input_options(f):
     f = click.option("--genre", help="Genre of the input (else read from the file's header).")(f)
-    f = click.option("--symbols", help="Sudoku symbol set, e.g. 123456789ABCDEFG for 16x16.")(f)
-    f = click.option("--box", help="Sudoku box shape HxW (height x width), e.g. 2x3.")(f)
-    return limit_options(f)
+    return limit_options(f)  # the genres' own input options (--box, ...) are added at the end
 
 
 def limit_options(f):
@@ -282,16 +286,17 @@ def genres() -> None:
 def demo(fmt: str) -> None:
     """Audit the bundled example puzzles of every genre (solve + uniqueness + clue audit)."""
     files = [str(resources.files("satgrid") / "data" / g.examples) for g in GENRES.values()]
-    _run(tuple(files), unique=True, audit=True, minimize=False, fmt=fmt, genre=None, symbols=None,
-         box=None, solver=DEFAULT_SOLVER, time_limit=None, conflict_limit=None,
+    _run(tuple(files), unique=True, audit=True, minimize=False, fmt=fmt, genre=None,
+         solver=DEFAULT_SOLVER, time_limit=None, conflict_limit=None,
          trust_external_unsat=False, connectivity="lazy", jobs=1, require_unique=False)
 
 
 @main.command()
 @click.argument("source", metavar="INPUT")
 @click.option("--to", "target", type=click.Choice([*formats.TARGETS, "svg"]), required=True,
-              help="url: puzz.link; pzprv3: puzz.link's file; text: satgrid's text; tatham: a Solo "
-                   "or Loopy game ID; ipuz: ipuz Sudoku JSON; svg: a drawing.")
+              help="url: puzz.link; pzprv3: puzz.link's file; text: satgrid's text; tatham: a game "
+                   f"ID of Simon Tatham's collection{_having('TATHAM')}; ipuz: ipuz JSON"
+                   f"{_having('IPUZ')}; svg: a drawing.")
 @click.option("-o", "--output", help="Output file [default: standard output]; with several puzzles, "
                                       "svg and ipuz go to OUTPUT-1.ext, OUTPUT-2.ext, ...")
 @click.option("--solution", is_flag=True, help="Solve and include the solution (pzprv3, ipuz, svg).")
@@ -352,16 +357,9 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
 @click.option("--size", required=True, metavar="ROWSxCOLS",
               help="Grid size, rows x columns as every size satgrid prints: 10x15 is 10 rows of "
                    "15 cells.")
-@click.option("--level", type=click.IntRange(1, 5),
-              help="Sudoku level: 1 extremely easy ... 5 evil (clue-minimal) [default: 5].")
 @click.option("--flavour", type=click.Choice(["normal", "hard"]),
-              help="hard: clue-minimal; normal: Slitherlink/Nurikabe solvable by propagation, "
-                   "Sudoku level 3 [default: hard].")
-@click.option("--ratios", metavar="A/B/C",
-              help="Slitherlink: weights of the loop-growth rules shrink/extend/fatten "
-                   "[default: 33/33/34; 33/67/0 tight corridors, 33/7/60 broad loops].")
-@click.option("--islands", metavar="LO-HI",
-              help="Nurikabe: the island sizes of the random solution [default: 1-6].")
+              help="hard: clue-minimal; normal: easier, solvable by propagation and probing (or, "
+                   "where the generator has levels, a middle level) [default: hard].")
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", type=click.IntRange(min=0),
               help="Run seed (default: random); each puzzle reports its own seed, and --seed "
@@ -370,13 +368,12 @@ def render(file: str, output: str, solution: bool, audit: bool, solver: str, tim
               help="Worker processes.")
 @click.option("--solver", default=None,
               help="python-sat solver name for generating and auditing [default: the generator's "
-                   "own: minisat-gh for Slitherlink, cadical153 for the others].")
+                   f"own, else {DEFAULT_SOLVER}].")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 @size_limit_options
-def generate(genre: str, size: str, level: int | None, flavour: str | None, ratios: str | None,
-             islands: str | None, count: int, seed: int | None, jobs: int, solver: str | None,
-             fmt: str, max_cells: int, max_clauses: int) -> None:
+def generate(genre: str, size: str, flavour: str | None, count: int, seed: int | None, jobs: int,
+             solver: str | None, fmt: str, max_cells: int, max_clauses: int, **values: Any) -> None:
     """Make COUNT unique puzzles of GENRE; each is audited (unique, minimal where promised,
     solution checked) before it is printed."""
     import random
@@ -385,13 +382,14 @@ def generate(genre: str, size: str, level: int | None, flavour: str | None, rati
     from .registry import genre as genre_named
 
     with reported_errors():
+        name = genre_named(genre).name
+        genre_options = _generator_options(name, values)
+        level = genre_options.pop("level", None)
         if level is not None and flavour is not None:
             raise click.UsageError("give --level or --flavour, not both")
         rows, cols = _size(size)
-        name = genre_named(genre).name
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 32)
-        genre_options = _genre_options(name, ratios, islands)
         limits = Limits(cells=max_cells, clauses=max_clauses)
         generators.check_request(name, rows, cols, level, flavour, genre_options, limits)
         options = api.Options(solver=solver) if solver is not None else None
@@ -410,24 +408,23 @@ def generate(genre: str, size: str, level: int | None, flavour: str | None, rati
             progress.clear()
 
 
-def _genre_options(genre: str, ratios: str | None, islands: str | None) -> dict[str, Any]:
-    """``--ratios`` and ``--islands`` as generator keywords (each for its own genre only)."""
+def _generator_options(genre: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The genres' own ``generate`` options that were given, as keywords of ``genre``'s generator
+    (``level`` is the driver's), each read by the genre's ``parse``; an option of other genres
+    only is bad usage."""
     out: dict[str, Any] = {}
-    for flag, text, owner, sep, count in (("--ratios", ratios, "slitherlink", "/", 3),
-                                          ("--islands", islands, "nurikabe", "-", 2)):
+    mine = {o.name: o for o in GENRES[genre].part("OPTIONS", ()) if "generate" in o.commands}
+    for key, text in values.items():
         if text is None:
             continue
-        if genre != owner:
-            raise click.UsageError(f"{flag} is for {owner}, not {genre}")
+        option = mine.get(key)
+        if option is None:
+            flag, owners = _GENRE_OPTIONS["generate"][key]
+            raise click.UsageError(f"{flag} is for {' and '.join(owners)}, not {genre}")
         try:
-            numbers = tuple(int(x) for x in text.split(sep))
-        except ValueError:
-            numbers = ()
-        if len(numbers) != count or min(numbers) < 0:
-            example = "33/33/34" if count == 3 else "2-5"
-            raise click.BadParameter(f"{text!r} is not {count} numbers joined by {sep!r} "
-                                     f"(e.g. {example})", param_hint=flag)
-        out["ratios" if count == 3 else "islands"] = numbers
+            out[key] = option.parse(text)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint=option.flag) from None
     return out
 
 
@@ -454,8 +451,7 @@ def _generated_text(item: Any) -> str:
     facts["minimal"] = "yes" if r.minimal else "no"
     if item.grade is not None:
         facts["grade"] = item.grade
-    if "paper_level" in item.extra:
-        facts["paper-level"] = item.extra["paper_level"]
+    facts.update({key.replace("_", "-"): value for key, value in item.extra.items()})
     facts["seed"] = item.seed
     return formats.block_of(p, r.id, facts)
 
@@ -503,10 +499,9 @@ def grade(files: tuple[str, ...], connectivity: str, solver: str, time_limit: fl
 @main.command()
 @click.argument("file")
 @click.option("--state", "state_path", metavar="PARTIAL",
-              help="A partial solution in the genre's state format: Sudoku the grid with more "
-                   "digits ('.' undecided); Nurikabe '#' black, '.' white, '?' undecided, numbers "
-                   "as in the puzzle; Slitherlink the dot lattice as 'solve' prints it, '-'/'|' on "
-                   "the loop, 'x' crossed, blank undecided.")
+              help="A partial solution in the genre's state format: " + "; ".join(
+                  f"{name}: {g.part('STATE').help}" for name, g in GENRES.items() if g.part("STATE"))
+              + ".")
 @click.option("--puzzle", "puzzle_id", help="Which puzzle of FILE (when it holds several).")
 @input_options
 @click.option("--connectivity", type=click.Choice(["eager", "lazy"]), default="lazy", show_default=True)
@@ -611,7 +606,9 @@ def _unique_names(names: list[str]) -> list[str]:
 
 
 def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:
-    meta = {"symbols": opts.get("symbols"), "box": opts.get("box")}
+    """The puzzles in ``files``; the genres' own input options given become header values."""
+    meta = {key: opts.get(key) for command, options in _GENRE_OPTIONS.items() if command != "generate"
+            for key in options}
     return api.load(files, opts.get("genre"), meta, _limits(opts))
 
 
@@ -808,3 +805,34 @@ def _summary(results: list[api.Result]) -> str:
     unsat = api.unsat_line(results[0].solver, checks)
     return (f"{len(results)} puzzles: {parts}; {total:.3f} s solver time, "
             f"{total / len(results) * 1000:.2f} ms per puzzle" + (f"; {unsat}" if unsat else ""))
+
+
+# -- the genres' own options ----------------------------------------------------------------------
+def _add_genre_options() -> dict[str, dict[str, tuple[str, list[str]]]]:
+    """Add each genre's ``OPTIONS`` (:mod:`satgrid.genre_options`) to the commands they name, one
+    flag per name (several genres declaring it share it, their help lines joined); return, per
+    command, each option's name -> (flag, the genres that declare it)."""
+    declared: dict[str, dict[str, list[tuple[str, Any]]]] = {}
+    for name, g in GENRES.items():
+        for option in g.part("OPTIONS", ()):
+            for command in option.commands:
+                declared.setdefault(command, {}).setdefault(option.name, []).append((name, option))
+    added: dict[str, dict[str, tuple[str, list[str]]]] = {}
+    for command, options in declared.items():
+        cmd = main.commands.get(command)
+        if cmd is None:
+            owner, option = next(iter(options.values()))[0]
+            raise ValueError(f"{owner}'s option {option.flag} names no command {command!r}")
+        taken = {flag for param in cmd.params for flag in param.opts}
+        for key, owners in options.items():
+            flag, metavar = owners[0][1].flag, owners[0][1].metavar
+            if flag in taken:
+                raise ValueError(f"{owners[0][0]}'s option {flag} is already an option of {command}")
+            helps = [option.help for _, option in owners]
+            text = helps[0] if len(helps) == 1 else "; ".join(f"{n}: {o.help}" for n, o in owners)
+            cmd.params.append(click.Option([flag, key], metavar=metavar, help=text))
+            added.setdefault(command, {})[key] = (flag, [n for n, _ in owners])
+    return added
+
+
+_GENRE_OPTIONS = _add_genre_options()

@@ -19,7 +19,7 @@ Key = Hashable
 #: exactly-k of 4 needs at most 8 clauses, the fastest form for clue cells and dot degrees.
 DIRECT_LIMIT = 6
 #: At-most-one is pairwise up to this many literals (measured faster than sequential counters for
-#: Sudoku cells up to 16x16), and a sequential counter beyond (linear size for 25x25).
+#: the digit cells of grids up to 16x16), and a sequential counter beyond (linear size for 25x25).
 PAIRWISE_AMO_LIMIT = 16
 
 

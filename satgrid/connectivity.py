@@ -3,10 +3,10 @@
 Rule: the nodes whose literal is true, joined by the links that are usable, form one connected
 component. A link ``(u, v, lit)`` is usable when both ends are true and, if ``lit`` is given, ``lit``
 is true: cells of a grid region use ``lit=None`` (adjacency), a loop's dots use the edge literal.
-With an ``anchor`` node the rule reads "every true node is connected to the anchor" (a Nurikabe
-island and its clue); without one, "all true nodes form one component" (Nurikabe's black wall).
+With an ``anchor`` node the rule reads "every true node is connected to the anchor" (an island
+and its numbered cell); without one, "all true nodes form one component" (a connected wall).
 
-Lazy cut (the connectivity cuts of CEGAR approaches to Nurikabe/Slitherlink; see SAT_NOTES):
+Lazy cut (the connectivity cuts of CEGAR approaches to grid puzzles; see SAT_NOTES):
 for a component S of the true nodes, every usable path from S to a true node outside S leaves S
 through a link whose *guard* is true (the far cell's literal, or the link's own literal). So, with
 ``t_S`` meaning "some node of S is true" and ``t_R`` the same for another component R (or the
@@ -14,21 +14,21 @@ anchor's side):  ``t_S & t_R -> OR(guards of the links leaving S)``. The cut dep
 only, never on clues, so it stays sound for every later query on the same solver.
 
 Anchored cut (optional ``anchors``): a pair ``(lit, nodes)`` adds the rule "when ``lit`` is true,
-some node of ``nodes`` is true" (a Slitherlink clue above 0 behind its selector needs a corner dot
+some node of ``nodes`` is true" (a loop clue above 0 behind its selector needs a corner dot
 on the loop). Then a component S that contains no node of an anchor whose ``lit`` holds cannot be
 the whole structure: ``t_S & lit -> OR(guards of the links leaving S)``. The anchor's ``lit`` is
 fixed by an assumption (a clue selector), so the cut acts as soon as one node of S is true, and
 it needs no ``t_R`` clauses over the largest component (SAT_NOTES, "Cuts that worked": the
 generalised subtour cut). Like the pair cut it is made for every component but the largest (on
-60x60 Slitherlinks cutting the largest too cost |largest| clauses an iteration and was slower).
+60x60 loop puzzles cutting the largest too cost |largest| clauses an iteration and was slower).
 Without a usable anchor a component falls back to the pair cut.
 
 Clue anchors: a clue whose own clauses already force one of some nodes true while its selector
-is on (a Slitherlink number above 0 puts a side of its cell on the loop) anchors the cuts with no
-clause and no variable of its own. The session passes such ``(selector, clue_anchor(nodes))``
-pairs to :meth:`ConnectedSubgraph.cuts` (``anchors``), where they act like the rule's own
-anchors. (10x10 Slitherlink generation: 100 variables and 200 clauses fewer than an anchor
-variable per cell implied by the clue, and ~3% faster.)
+is on (a number above 0 counting a cell's loop sides puts a side of the cell on the loop)
+anchors the cuts with no clause and no variable of its own. The session passes such
+``(selector, clue_anchor(nodes))`` pairs to :meth:`ConnectedSubgraph.cuts` (``anchors``), where
+they act like the rule's own anchors. (10x10 loop puzzle generation: 100 variables and 200
+clauses fewer than an anchor variable per cell implied by the clue, and ~3% faster.)
 
 Eager form: a root (the anchor, or the first true node in a fixed order), a parent pointer from
 every other true node to a true neighbour over a usable link, and binary ranks that strictly

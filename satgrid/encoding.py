@@ -31,14 +31,14 @@ class GlobalRule(Protocol):
 class ClueEncoding:
     """A clue as CNF: its ``clauses``, switched on by assuming ``selector``.
 
-    When ``clauses`` is empty the clue *is* the literal ``selector`` (a Sudoku given: the digit
+    When ``clauses`` is empty the clue *is* the literal ``selector`` (a given digit: the digit
     variable itself), so assuming it needs no extra clause. Switching a clue off means leaving its
     selector unassumed; that is sound because every genre's clue only restricts its solutions.
     """
 
     selector: int
     clauses: tuple[Clause, ...] = ()
-    #: Optional: clauses that hold when the clue is *broken* (a Slitherlink count: "not exactly
+    #: Optional: clauses that hold when the clue is *broken* (a count of loop sides: "not exactly
     #: k sides"); a session puts them behind a literal of their own when first asked. Questions
     #: about removing the clue then ask for a solution that breaks it
     #: (:meth:`~satgrid.queries.PuzzleQueries.one_more_gone`).
@@ -65,7 +65,7 @@ class Encoding:
     ``primary`` maps readable keys to the variables a solution is decoded from and projected on
     (uniqueness compares solutions on these only). ``encode_clue(key, value)`` returns a
     :class:`ClueEncoding`. A genre's ``cache_key(puzzle)`` says which puzzles share an encoding,
-    so one solver can serve many puzzles (every Sudoku of a size, every Slitherlink of a size).
+    so one solver can serve many puzzles (for most genres every puzzle of a size).
     """
 
     pool: VarPool

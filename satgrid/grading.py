@@ -11,7 +11,7 @@ The ladder (``encodings/grading.md`` has the definitions, examples and reference
 * **level 1**: failed-literal probing to a fixpoint fixes them all: for every unfixed primary
   literal ``l``, propagate the clues with ``l``; a conflict proves ``not l``, which is kept, and
   the probing repeats until nothing changes (Freeman's POSIT "failed literals"; Lynce and
-  Ouaknine, "Sudoku as a SAT problem", 2006, graded Sudokus by these same steps).
+  Ouaknine, ISAIM 2006, graded puzzles by these same steps: encodings/grading.md).
 * **level 2**: neither does; the puzzle needs search (or has no unique solution).
 
 Grades do not depend on history: a grade runs on a solver that only ever propagates (it never
@@ -32,14 +32,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable, Sequence
 
-from . import api
-from .errors import ParseError, SatgridError
+from .errors import SatgridError
 from .external import is_external
 from .puzzle import cell_name
 from .queries import PuzzleQueries
-from .registry import GENRES
 from .session import Connectivity, Session
 from .solver import DEFAULT_SOLVER
+
+# The genres' records import StateFormat from here while the registry imports them, so the
+# registry and the api (which imports the registry) are imported inside the functions that use them.
 
 LEVELS = {0: "unit propagation", 1: "failed-literal probing", 2: "search"}
 
@@ -117,7 +118,7 @@ class Ladder:
 
         The rules name their cuts' fresh variables from a scratch pool (placeholders above every
         real variable); only kept cuts get real ones. Otherwise every probe would spend a fresh
-        variable on every path segment (10x10 Slitherlink: about 2,500 a grade), and the
+        variable on every path segment (a 10x10 loop puzzle: about 2,500 a grade), and the
         session's variable count, which sizes every partial assignment, would grow without end.
         """
         top, added = self.pool.top, False
@@ -262,6 +263,8 @@ def grading_session(puzzle: Any, solver: str = DEFAULT_SOLVER,
     asked to search) and whether the caller owns it (True: close it when done)."""
     if is_external(solver):
         solver = DEFAULT_SOLVER  # a separate binary cannot propagate; grades do not depend on it
+    from .registry import GENRES
+
     g = GENRES[puzzle.genre]
     key = g.cache_key(puzzle)
     if key is None:
@@ -352,120 +355,41 @@ State = dict[Hashable, bool]  # primary key -> value
 
 @dataclass(frozen=True)
 class StateFormat:
-    """How a genre writes a partial solution, and how its decisions read."""
+    """How a genre writes a partial solution, and how its decisions read: a genre's record
+    declares one as ``STATE`` (``parse(puzzle, text, source) -> State`` raises ParseError;
+    ``describe(puzzle, key, value)`` words one primary variable's value, e.g. "r1c2 is black")."""
 
     parse: Callable[[Any, str, str], State]
     describe: Callable[[Any, Hashable, bool], str]
-    #: Can the player write this fact in the state? (Sudoku: a digit, not a crossed-out candidate.)
+    #: Can the player write this fact in the state? (E.g. a digit, not a crossed-out candidate.)
     decision: Callable[[Hashable, bool], bool]
     help: str
-    #: Facts the puzzle itself shows (Sudoku givens, Nurikabe's white numbered cells): never hinted.
+    #: Facts the puzzle itself shows (given digits, white numbered cells): never hinted.
     shown: Callable[[Any], State] = lambda puzzle: {}
+    #: What a hint calls one of the puzzle's clues ("clue", "given").
+    clue: str = "clue"
 
 
-def _lines(text: str) -> list[tuple[int, str]]:
+def state_lines(text: str) -> list[tuple[int, str]]:
+    """The lines of a state text with their 1-based numbers (for a genre's ``STATE.parse``)."""
     return [(n, t.rstrip("\r\n")) for n, t in enumerate(text.split("\n"), 1)]
 
 
-def _sudoku_state(puzzle: Any, text: str, source: str) -> State:
-    meta = {"box": f"{puzzle.box_height}x{puzzle.box_width}", "symbols": puzzle.symbols}
-    found = api.load_text(text, source, "sudoku", meta)
-    if len(found) != 1 or found[0].size != puzzle.size:
-        raise ParseError(source, None, f"expected one {puzzle.size}x{puzzle.size} Sudoku grid as the state")
-    return {("digit", r, c, d): True for (r, c), d in found[0].clues().items()}
+def state_format(puzzle: Any) -> StateFormat:
+    """The partial-solution format of ``puzzle``'s genre: its record's ``STATE``."""
+    from .registry import genre as genre_named
 
-
-def _sudoku_describe(puzzle: Any, key: Hashable, value: bool) -> str:
-    _, r, c, d = key  # type: ignore[misc]
-    symbol = puzzle.symbols[d - 1] if puzzle.symbols else str(d)
-    return f"{cell_name(r, c)} is {'' if value else 'not '}{symbol}"
-
-
-def _slitherlink_state(puzzle: Any, text: str, source: str) -> State:
-    rows, cols = puzzle.rows, puzzle.cols
-    lines = _lines(text)
-    while lines and not lines[-1][1].strip():
-        lines.pop()
-    if len(lines) != 2 * rows + 1:
-        raise ParseError(source, None, f"the state has {len(lines)} lines; a {rows}x{cols} lattice "
-                                       f"has {2 * rows + 1} ('+' dots, '-'/'|' on, 'x' crossed, blank undecided)")
-    state: State = {}
-    for index, (n, line) in enumerate(lines):
-        line = line.ljust(2 * cols + 1)
-        i, horizontal = divmod(index, 2)
-        positions = range(1, 2 * cols, 2) if horizontal == 0 else range(0, 2 * cols + 1, 2)
-        on = "-" if horizontal == 0 else "|"
-        for j, pos in enumerate(positions):
-            ch = line[pos]
-            key = ("edge", "h", i, j) if horizontal == 0 else ("edge", "v", i, j)
-            if ch == on:
-                state[key] = True
-            elif ch in "xX":
-                state[key] = False
-            elif ch not in " ?":
-                raise ParseError(source, n, f"{ch!r} is not an edge mark: use '{on}' (on the loop), "
-                                            "'x' (crossed) or a blank (undecided)", pos + 1)
-    return state
-
-
-def _edge_name(puzzle: Any, key: Hashable) -> str:
-    _, kind, i, j = key  # type: ignore[misc]
-    if kind == "h":
-        return f"top of {cell_name(i, j)}" if i < puzzle.rows else f"bottom of {cell_name(i - 1, j)}"
-    return f"left of {cell_name(i, j)}" if j < puzzle.cols else f"right of {cell_name(i, j - 1)}"
-
-
-def _slitherlink_describe(puzzle: Any, key: Hashable, value: bool) -> str:
-    return f"the edge at the {_edge_name(puzzle, key)} is {'on the loop' if value else 'crossed'}"
-
-
-def _nurikabe_state(puzzle: Any, text: str, source: str) -> State:
-    rows = [(n, t) for n, t in _lines(text) if t.strip()]
-    if len(rows) != puzzle.rows:
-        raise ParseError(source, None, f"the state has {len(rows)} rows, the puzzle {puzzle.rows}")
-    numbers = puzzle.numbers()
-    state: State = {}
-    for r, (n, line) in enumerate(rows):
-        tokens = line.split() if any(ch.isspace() for ch in line.strip()) else list(line.strip())
-        if len(tokens) != puzzle.cols:
-            raise ParseError(source, n, f"row has {len(tokens)} cells, the puzzle {puzzle.cols}")
-        for c, tok in enumerate(tokens):
-            if tok == "#":
-                state[("black", r, c)] = True
-            elif (r, c) in numbers or tok in "?_":
-                continue  # a numbered cell is white anyway; '?' and '_' are undecided
-            elif tok in (".", "+"):
-                state[("black", r, c)] = False
-            else:
-                raise ParseError(source, n, f"{tok!r} is not a cell mark: use '#' (black), '.' "
-                                            "(white), '?' (undecided) or the cell's number")
-    return state
-
-
-def _nurikabe_describe(puzzle: Any, key: Hashable, value: bool) -> str:
-    _, r, c = key  # type: ignore[misc]
-    return f"{cell_name(r, c)} is {'black' if value else 'white'}"
-
-
-STATES: dict[str, StateFormat] = {
-    "sudoku": StateFormat(_sudoku_state, _sudoku_describe, lambda key, value: value,
-                          "the grid with more digits filled in ('.' or '0' undecided)",
-                          lambda p: {("digit", r, c, d): True for (r, c), d in p.clues().items()}),
-    "slitherlink": StateFormat(_slitherlink_state, _slitherlink_describe, lambda key, value: True,
-                               "the dot lattice as 'solve' prints it: '+' dots, '-' and '|' edges "
-                               "on the loop, 'x' crossed, blank (or '?') undecided"),
-    "nurikabe": StateFormat(_nurikabe_state, _nurikabe_describe, lambda key, value: True,
-                            "the grid: '#' black, '.' (or '+') white, '?' undecided, numbers as in "
-                            "the puzzle", lambda p: {("black", *cell): False for cell in p.numbers()}),
-}
+    g = genre_named(puzzle.genre)
+    fmt = g.part("STATE")
+    if fmt is None:
+        raise SatgridError(f"no hints for genre {g.name}: its record declares no partial-state "
+                           "format (STATE)")
+    return fmt
 
 
 def read_state(puzzle: Any, text: str, source: str = "<state>") -> State:
-    """A partial solution of ``puzzle`` in its genre's state format (see :data:`STATES`)."""
-    fmt = STATES.get(puzzle.genre)
-    if fmt is None:
-        raise SatgridError(f"no partial-state format for {puzzle.genre}")
-    return fmt.parse(puzzle, text, source)
+    """A partial solution of ``puzzle`` in its genre's state format (:func:`state_format`)."""
+    return state_format(puzzle).parse(puzzle, text, source)
 
 
 # -- hints --------------------------------------------------------------------------------------
@@ -501,10 +425,10 @@ class Hint:
         return out
 
 
-def _clue_name(puzzle: Any, key: Hashable, value: object) -> str:
+def _clue_name(fmt: StateFormat, key: Hashable, value: object) -> str:
     if isinstance(key, tuple) and len(key) == 2 and all(isinstance(x, int) for x in key):
-        return f"{'given' if puzzle.genre == 'sudoku' else 'clue'} {value} at {cell_name(*key)}"
-    return f"clue {key}={value}"
+        return f"{fmt.clue} {value} at {cell_name(*key)}"
+    return f"{fmt.clue} {key}={value}"
 
 
 def _listing(names: list[str], most: int = 6) -> str:
@@ -533,7 +457,9 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
     entries involved is chosen. A puzzle with several solutions still has forced facts, its
     backbone (what holds in every solution, :meth:`PuzzleQueries.backbone`): the hint is the next
     of those, with status "multiple"."""
-    fmt = STATES[puzzle.genre]
+    from . import api
+
+    fmt = state_format(puzzle)
     state = dict(state or {})
     describe = lambda key, value: fmt.describe(puzzle, key, value)  # noqa: E731
     search, owned = api.session_for(puzzle, api.Options(solver=solver))
@@ -577,7 +503,7 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
         queries.retire()
         if owned:
             search.close()
-    found = _hint_from(puzzle, state, open_facts, solver, connectivity, candidates, describe)
+    found = _hint_from(puzzle, state, open_facts, solver, connectivity, candidates, fmt)
     if unique:
         return found
     return replace(found, status="multiple", forced=len(open_facts),
@@ -589,7 +515,9 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
 _NOT_UNIQUE = "the puzzle is not unique (it has more than one solution)"
 
 
-def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidates, describe) -> Hint:
+def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidates,
+               fmt: StateFormat) -> Hint:
+    describe = lambda key, value: fmt.describe(puzzle, key, value)  # noqa: E731
     session, owned = grading_session(puzzle, solver, connectivity)
     primary = session.encoding.primary
     clue_lits = {("clue", k): session.selector(k, v) for k, v in puzzle.clues().items()}
@@ -630,7 +558,7 @@ def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidate
             session.close()
     clues = [k for kind, k in keys if kind == "clue"]
     decided = [(k, state[k]) for kind, k in keys if kind == "state"]
-    parts = [_clue_name(puzzle, k, puzzle.clues()[k]) for k in clues]
+    parts = [_clue_name(fmt, k, puzzle.clues()[k]) for k in clues]
     if decided:
         parts.append("the decided " + _listing([describe(k, v) for k, v in decided], 4))
     names = _listing(parts, 8) or "the rules alone"
@@ -644,6 +572,8 @@ def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidate
 def _refutation_core(puzzle: Any, items: dict, target: int, solver: str) -> list:
     """Clues and decided entries that force ``target``: the UNSAT core of "them and not
     ``target``" on a searching session, shrunk by deletion (each step one SAT call)."""
+    from . import api
+
     search, owned = api.session_for(puzzle, api.Options(solver=solver))
     try:
         by_lit = {lit: key for key, lit in items.items()}

@@ -6,7 +6,7 @@ Conventions, as everywhere in satgrid:
 * A *cell* is ``(r, c)``, 0-based, row-major; its *index* is ``r * cols + c`` (reading order).
 * A *dot* (vertex of the lattice) is ``(i, j)`` with ``0 <= i <= rows`` and ``0 <= j <= cols``;
   cell ``(r, c)`` has the dots ``(r, c)``, ``(r, c + 1)``, ``(r + 1, c)``, ``(r + 1, c + 1)``.
-* An *edge* of the lattice (a segment between two dots; Slitherlink's loop runs on them) is
+* An *edge* of the lattice (a segment between two dots; loops on the dot lattice run on them) is
   ``("h", i, j)``, on dot row ``i`` between dot columns ``j`` and ``j + 1``, or ``("v", i, j)``,
   in cell row ``i`` on dot column ``j``. The same key names the *border* between the two cells on
   either side of it (a room border).
@@ -189,7 +189,7 @@ class Grid:
                 for r in range(self.rows - height + 1) for c in range(self.cols - width + 1)]
 
     def boxes(self, height: int, width: int) -> list[tuple[Cell, ...]]:
-        """The ``height`` x ``width`` boxes that tile the grid (Sudoku's), row-major, each with
+        """The ``height`` x ``width`` boxes that tile the grid, row-major, each with
         its cells row-major. The box size must divide the grid."""
         if height <= 0 or width <= 0 or self.rows % height or self.cols % width:
             raise ValueError(f"boxes {height}x{width} do not tile a {self.rows}x{self.cols} grid")

@@ -1,11 +1,12 @@
-"""Islands with one seed: the core rule behind Nurikabe (and later Nurimisaki and other genres
-whose white cells fall into islands around given cells).
+"""Islands with one seed: the core rule for genres whose white cells fall into islands around
+given numbered cells.
 
 Rule (:meth:`satgrid.model.Model.islands_with_one_seed`): every white region ("island", 4-connected
 white cells) holds exactly one seed cell; a seed with a size ``n`` has an island of exactly ``n``
-cells, a seed without one (``None``, Nurikabe's ``?``) an island of any size. Seeds are white.
+cells, a seed without one (``None``, a ``?`` number) an island of any size. Seeds are white.
 
-Lowering (proofs and clause counts in ``encodings/nurikabe.md``):
+Lowering (clause counts in ``encodings/rules.md``; proofs and measurements in the encodings
+document of the genre that first used it):
 
 1. **Reach** (:func:`reach`): island ``i`` of size ``n`` covers only cells at BFS distance < ``n``
    from its seed through cells that neither are nor touch another seed (any distance without a
@@ -30,8 +31,8 @@ Lowering (proofs and clause counts in ``encodings/nurikabe.md``):
    :class:`~satgrid.connectivity.ConnectedSubgraph` over a virtual node joined to the seeds) and
    carries a binary island number, equal across white neighbours and fixed on each seed.
 
-Labels on size-bounded reaches rather than a label per seed on every cell keep the CNF small (n7:
-about 3,600 variables); measured in ``encodings/nurikabe.md``.
+Labels on size-bounded reaches rather than a label per seed on every cell keep the CNF small
+(measured in the encodings documents).
 
 The encoder works on cell indices (reading order, the tables of :class:`~satgrid.grid.Grid`):
 lists indexed by cell beat dicts of tuples here (n7's encoding is built in a few milliseconds).

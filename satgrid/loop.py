@@ -1,6 +1,6 @@
 """The *single loop* rule: chosen edges form exactly one simple closed loop.
 
-Rule (as Slitherlink and other loop genres state it): every vertex touches 0 or 2 chosen edges,
+Rule (as loop genres state it): every vertex touches 0 or 2 chosen edges,
 at least one edge is chosen, and the chosen edges are connected. The first two parts are plain
 clauses on the edge literals. Connectivity is a :class:`~satgrid.connectivity.ConnectedSubgraph`
 rule, lowered two ways:
@@ -8,9 +8,9 @@ rule, lowered two ways:
 * lazily (subtour cuts), over the *edges*: the chosen edges, two of them adjacent when they share
   a vertex, form one component. A sub-loop S then gets the cut "S and another sub-loop (or an
   anchor S misses) cannot both be present unless an edge next to S is chosen". No variable per
-  vertex: on a 10x10 Slitherlink that is 121 variables and 561 clauses fewer than stating the
-  rule over vertices, and 10x10 Slitherlink generation was about 10% faster
-  (encodings/slitherlink.md). With ``cut_form="whole"`` the cut is instead one clause: "S and
+  vertex: on a 10x10 grid that is 121 variables and 561 clauses fewer than stating the rule
+  over vertices, and generation on the 10x10 dot lattice was about 10% faster (measured in the
+  loop genre's encodings/ page). With ``cut_form="whole"`` the cut is instead one clause: "S and
   another sub-loop (or an anchor S misses) cannot both be present unless S is not whole", that
   is, not every edge of S is chosen. It is sound because a whole cycle S in a graph whose
   vertices have degree 0 or 2 is a component by itself. It is weaker (it bars this one cycle,

@@ -29,16 +29,16 @@ rules (:class:`~satgrid.connectivity.ConnectedSubgraph`, :class:`~satgrid.loop.S
 lowered lazily by CEGAR cuts or eagerly by parent pointers and ranks, unchanged. Clause counts
 per rule are in ``encodings/rules.md``.
 
-**Clues.** A clue (a given number, a pearl) is switched on by assuming its selector literal, so
-one encoding serves a puzzle and every subset of its clues (audits), and, when the rules do not
-depend on the clues, every puzzle of a size. A genre's ``@m.clue`` function states one clue's
+**Clues.** A clue (a given number, a circle in a cell) is switched on by assuming its selector
+literal, so one encoding serves a puzzle and every subset of its clues (audits), and, when the
+rules do not depend on the clues, every puzzle of a size. A genre's ``@m.clue`` function states one clue's
 clauses through a :class:`Clue`; rules that tie several clues together use
 :meth:`Model.switch`, the same selector literal in the base clauses.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
+from functools import lru_cache, wraps
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 from .cnf import Clause, VarPool, at_least, at_most, exactly
@@ -56,7 +56,7 @@ ClueFunction = Callable[["Clue", Hashable, object], None]
 class Clue:
     """One clue being stated: its clauses (behind the selector the builder gives it), optional
     clauses for the clue *broken*, an anchor for a global rule's cuts, or the one literal the clue
-    *is* (a Sudoku given: the digit itself). Cardinality helpers draw auxiliaries from the clue's
+    *is* (a given digit: the digit variable itself). Cardinality helpers draw auxiliaries from the clue's
     pool, which is the pool of the solver's copy of the encoding."""
 
     pool: VarPool
@@ -101,6 +101,21 @@ class Layer:
     lits: dict
 
 
+class OneHot(dict):
+    """A one-hot layer ``{cell: {value: literal}}`` over one ``domain``. ``first`` is its first
+    variable when its variables are numbered consecutively, cell by cell in domain order (what
+    :meth:`Model.numbers` makes on a fresh pool), else None: :func:`read_numbers` then reads the
+    layer from one slice of the model."""
+
+    def __init__(self, lits: dict[Cell, dict[int, int]], domain: Sequence[int]):
+        super().__init__(lits)
+        self.domain = tuple(domain)
+        flat = [lit for values in lits.values() for lit in values.values()]
+        consecutive = bool(flat) and flat == list(range(flat[0], flat[0] + len(flat)))
+        self.first: int | None = flat[0] if consecutive else None
+        self.keys_in_order = tuple(lits)
+
+
 class Model:
     """Builds the encoding of one puzzle (or of every puzzle of a size) on a :class:`Grid`."""
 
@@ -125,13 +140,16 @@ class Model:
     def numbers(self, name: str, domain: Sequence[int],
                 cells: Iterable[Cell] | None = None) -> dict[Cell, dict[int, int]]:
         """An integer per cell over ``domain``, one-hot (``(name, r, c, v)``): exactly one value
-        per cell (rule "one {name} per cell"). Variables are numbered cell by cell in domain
-        order."""
-        lits = {p: {v: self.pool.var(name, *p, v) for v in domain}
-                for p in (self.grid.cells if cells is None else cells)}
+        per cell (rule "one {name} per cell": per cell its at-least-one clause, then its
+        at-most-one). Variables are numbered cell by cell in domain order."""
+        lits = OneHot({p: {v: self.pool.var(name, *p, v) for v in domain}
+                       for p in (self.grid.cells if cells is None else cells)}, domain)
         self.layers[name] = Layer(name, "one-hot", lits)
-        self.require(f"one {name} per cell",
-                     (c for values in lits.values() for c in exactly(list(values.values()), 1, self.pool)))
+        clauses: list[Clause] = []
+        for values in lits.values():
+            clauses += at_least(list(values.values()), 1, self.pool)
+            clauses += at_most(list(values.values()), 1, self.pool)
+        self.require(f"one {name} per cell", clauses)
         return lits
 
     def links(self, name: str = "line") -> dict[tuple[Cell, Cell], int]:
@@ -195,15 +213,21 @@ class Model:
     def all_different(self, name: str, numbers: Mapping[Cell, Mapping[int, int]],
                       units: Iterable[Sequence[Cell]]) -> None:
         """In each unit no value repeats: at most one cell per value. When a unit has as many
-        cells as values, each value also occurs (pigeonhole: implied, and it propagates)."""
+        cells as values, each value also occurs (pigeonhole: implied, and it propagates).
+        Clauses go value by value, then unit by unit, at-least-one before at-most-one (the
+        order of the hand-written encoding it replaced; the solver's search, and so its speed
+        and the solutions it finds first, depend on the order)."""
+        units = [list(unit) for unit in units]
+        domains = [list(numbers[unit[0]]) for unit in units]
         clauses: list[Clause] = []
-        for unit in units:
-            domain = list(numbers[unit[0]])
-            for v in domain:
+        for v in dict.fromkeys(v for domain in domains for v in domain):
+            for unit, domain in zip(units, domains):
+                if v not in domain:
+                    continue
                 lits = [numbers[p][v] for p in unit if v in numbers[p]]
-                clauses += at_most(lits, 1, self.pool)
                 if len(unit) == len(domain):
                     clauses += at_least(lits, 1, self.pool)
+                clauses += at_most(lits, 1, self.pool)
         self.require(name, clauses)
 
     def connected(self, name: str, lits: Lits, links: Iterable[tuple[Hashable, Hashable]] | None = None,
@@ -356,7 +380,6 @@ class Model:
         block_true_only = all(layer.kind == "one-hot" or layer.name in self._loops
                               for layer in self.layers.values())
         clue_function = self._clue
-        true = self.true() if clue_function is not None else None
         #: Shared by every copy: clue encodings that drew no variable but their selector.
         made: dict[tuple[Hashable, object, int], ClueEncoding] = {}
 
@@ -364,18 +387,27 @@ class Model:
             def encode_clue(key: Hashable, value: object) -> ClueEncoding:
                 if clue_function is None:
                     raise ValueError("this genre has no clues")
-                selector = pool.var("clue", *_flat(key), value)
-                known = made.get((key, value, selector))
-                if known is not None:
-                    return known
+                name = ("clue", *_flat(key), value)
+                if pool.has(*name):
+                    known = made.get((key, value, pool.var(*name)))
+                    if known is not None:
+                        return known
                 top = pool.top
                 c = Clue(pool)
                 clue_function(c, key, value)
                 if c.literal is not None:
+                    # no selector drawn: unused variables only widen the solver's range and slow
+                    # every SAT call (measured in encodings/rules.md)
                     return ClueEncoding(c.literal)
-                clauses = c.clauses or [[true]]  # a switch only: never a bare literal clue
+                auxiliaries = pool.top != top
+                selector = pool.var(*name)
+                # A switch only: the clause "selector" (a tautology behind the selector; in a
+                # plain export it switches the tied rules on), never a bare literal clue. No
+                # always-true variable in the base: its unit clause changed the solver's search
+                # and made it slower (measured in encodings/rules.md).
+                clauses = c.clauses or [[selector]]
                 encoded = ClueEncoding(selector, tuple(clauses), tuple(c.broken_clauses), c.anchored)
-                if pool.top == top:
+                if not auxiliaries:
                     if len(made) >= 100_000:
                         made.clear()
                     made[key, value, selector] = encoded
@@ -411,13 +443,60 @@ def read(encoding: Encoding, layer: str, value: Value) -> dict:
     return dict(zip(lits, holds(value, lits.values())))
 
 
-def read_numbers(encoding: Encoding, layer: str, value: Value) -> dict[Cell, int | None]:
-    """A one-hot layer's values: ``{cell: value}`` (None where no value is true)."""
-    out: dict[Cell, int | None] = {}
-    for p, values in encoding.layers[layer].items():
+def read_numbers(encoding: Encoding, layer: str, value: Value, empty: object = None) -> dict:
+    """A one-hot layer's values: ``{cell: value}`` in the layer's cell order (``empty`` where no
+    value is true; where several are, the first in domain order).
+
+    A layer numbered consecutively (:attr:`OneHot.first`) read off a solver's model is one pass
+    over the slice of the model that holds it: each true variable names its cell and value by
+    its offset (about as fast as indexing the model by hand)."""
+    lits = encoding.layers[layer]
+    first = getattr(lits, "first", None)
+    model = getattr(value, "model", None)
+    if first is not None and model is not None:
+        cells, domain = lits.keys_in_order, lits.domain
+        k = len(domain)
+        end = first - 1 + len(cells) * k
+        if len(model) >= end:
+            out = dict.fromkeys(cells, empty)
+            for lit in reversed(model[first - 1:end]):
+                if lit > 0:
+                    i = lit - first
+                    out[cells[i // k]] = domain[i % k]
+            return out
+    out = {}
+    for p, values in lits.items():
         truth = holds(value, values.values())
-        out[p] = next((v for v, t in zip(values, truth) if t), None)
+        out[p] = next((v for v, t in zip(values, truth) if t), empty)
     return out
+
+
+# -- one encoding per key, copied ---------------------------------------------------------------
+def made_once(maxsize: int = 16) -> Callable[[Callable[..., Encoding]], Callable[..., Encoding]]:
+    """Decorator for an encoder whose encoding depends only on its (hashable) arguments, as when
+    every clue is a selector and the genre's ``cache_key`` is the grid size: the encoding is
+    built once per arguments (the last ``maxsize`` kept), its global rules' clauses made on it,
+    and each call returns an :meth:`~satgrid.encoding.Encoding.copy` (a pool of its own for the
+    solver's selectors, cuts and blocking clauses; clauses, rules and clue encodings shared).
+
+    A generator makes a solver per puzzle; building the encoding anew for each had been a large
+    part of generation time (measured in encodings/rules.md). The decorated function's
+    ``template(*args)`` is the shared original, which nothing may allocate on."""
+    def decorate(build: Callable[..., Encoding]) -> Callable[..., Encoding]:
+        @lru_cache(maxsize=maxsize)
+        def template(*args: Hashable) -> Encoding:
+            base = build(*args)
+            for rule in base.rules:
+                rule.clauses(base.pool)
+            return base
+
+        @wraps(build)
+        def copy(*args: Hashable) -> Encoding:
+            return template(*args).copy()
+
+        copy.template = template  # type: ignore[attr-defined]
+        return copy
+    return decorate
 
 
 # -- the size of a genre's statement ------------------------------------------------------------

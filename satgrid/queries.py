@@ -26,7 +26,7 @@ class PuzzleQueries:
         self._blockers: dict[Projection, int] = {}
         self._primary = list(session.encoding.primary.values())
         self._all: int | None = None
-        #: Every clue is a literal (Sudoku givens): assumed as they are, no activation literal.
+        #: Every clue is a literal (given digits): assumed as they are, no activation literal.
         self._literal = set(self.selectors.values()) <= session.literal_clues
         self._leading = self._primary == list(range(1, len(self._primary) + 1))
 
@@ -42,8 +42,8 @@ class PuzzleQueries:
         """One activation literal that switches every clue on (``all -> selector`` clauses).
 
         Assuming it instead of every selector keeps the solver at one assumption level: on a
-        60x60 Slitherlink (about 2,000 clue selectors) solve+unique ran several times faster.
-        Literal clues (Sudoku givens) are facts, not switches, and are assumed as they are
+        60x60 loop puzzle (about 2,000 clue selectors) solve+unique ran several times faster.
+        Literal clues (given digits) are facts, not switches, and are assumed as they are
         (with the activation literal 9x9 solve+unique was measured 0.40 against 0.30 ms)."""
         if self._all is None:
             self._all = self.session.encoding.pool.fresh("all")
@@ -81,8 +81,9 @@ class PuzzleQueries:
     def _prefer(self, projection: Projection) -> None:
         """Branch towards the known solution in clue queries that block it: a needed clue then
         shows with a solution close to this one, found in fewer conflicts and CEGAR rounds
-        (Nurikabe n7 audit: 708 -> 289 SAT calls). Literal clues are asked by reduction to
-        absurdity, mostly UNSAT, where the hint only costs (Sudoku audits ~10% slower)."""
+        (the audit of a 7x7 island puzzle: 708 -> 289 SAT calls). Literal clues are asked by
+        reduction to absurdity, mostly UNSAT, where the hint only costs (audits of given digits
+        ~10% slower)."""
         if not self._literal:
             self.session.prefer(projection)
 
@@ -105,9 +106,9 @@ class PuzzleQueries:
         Precondition: with ``key`` on, the puzzle has ``projection`` as its only solution. Then
         the equivalent question "is there a solution that breaks the clue?" is cheaper ("reduction
         to absurdity": every solution without the clue that satisfies it is a solution of the
-        unique puzzle), and it starts the search at the clue. For a literal clue (a Sudoku given)
+        unique puzzle), and it starts the search at the clue. For a literal clue (a given digit)
         it is the literal's negation; for a clue whose genre states when it is broken, its
-        :meth:`~satgrid.session.Session.breaker` (10x10 Slitherlink generation ~2-5% faster
+        :meth:`~satgrid.session.Session.breaker` (10x10 loop puzzle generation ~2-5% faster
         than with the blocker). Otherwise: the blocker of ``projection``.
         """
         lit = self.selectors[key]
@@ -193,7 +194,7 @@ class PuzzleQueries:
         clue just stops being assumed), the breaker of a clue asked about alone is switched off,
         and only the undecided clues are assumed. The answers are
         the same; the solver re-propagates fewer assumptions after each conflict (10x10
-        Slitherlink generation ~5-10% faster). The session must not serve other clue sets
+        loop puzzle generation ~5-10% faster). The session must not serve other clue sets
         afterwards: its kept selectors are forced on.
         """
         keys = list(order) if order is not None else list(self.selectors)
@@ -256,7 +257,7 @@ class PuzzleQueries:
             if status == "unknown":
                 return None
             # a settled clue is asked about no more: its breaker goes for good (fewer free
-            # variables for the solver to branch on; 10x10 Slitherlink: 10% fewer decisions)
+            # variables for the solver to branch on; 10x10 loop puzzles: 10% fewer decisions)
             if settle and len(run) == 1:
                 settled += self.session.retire_breaker(sel[run[0]])
             if status == "unsat" and (accept is None or accept(trial)):

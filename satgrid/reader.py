@@ -4,12 +4,12 @@ Genre detection, for every genre (first match wins):
 1. ``--genre`` on the command line (or ``genre=`` in the library call);
 2. a ``genre: NAME`` header line (or a line holding only a genre name) before the puzzles, or a
    ``genre:`` key inside a ``puzzle ... end`` block;
-3. the Sudoku line format: every puzzle line holds n*n symbols (n = 4, 6, 9, 12, 16, 25), which
-   no other genre's text format produces.
+3. a format that only one genre writes, recognised by that genre's record (its ``GUESS``, e.g.
+   one puzzle a line of n*n symbols, which no other genre's text format produces).
 Anything else is an error that names the options: satgrid never guesses between genres. Where
-several say a genre (``--genre``, a ``.sdk`` file name, a ``genre:`` line) they must agree, after
-aliases (``loopy``, ``slither``, ``solo``); a disagreement or an unknown name is a
-:class:`ParseError` naming the line.
+several say a genre (``--genre``, a file name ending a genre claims in its ``SUFFIXES``, a
+``genre:`` line) they must agree, after the genres' ``ALIASES``; a disagreement or an unknown
+name is a :class:`ParseError` naming the line.
 
 Input is bounded by :class:`Limits`: bytes read, lines, a line's length and a puzzle's cells.
 

@@ -11,6 +11,8 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .errors import UnsupportedGenre
+from .genres import hitori
+from .genres import masyu
 from .genres import nurikabe
 from .genres import slitherlink
 from .genres import sudoku
@@ -72,22 +74,49 @@ class Genre:
 #: * ``SAMPLES``: golden samples (puzzle text, expected status, expected solution);
 #: * ``BLANK``, ``READ_CLUES``, ``SAMPLE``: what the generic generator needs
 #:   (:mod:`satgrid.generators.generic`): the puzzle of a size without clues, the puzzle with
-#:   every clue a solution supports, or a sampler of puzzles with every clue.
+#:   every clue a solution supports, or a sampler of puzzles with every clue;
+#: * ``TEXT``: ``puzzle -> puzzle``, the puzzle as satgrid's text format writes it when that
+#:   differs from the puzzle itself (a symbol set the text grid cannot hold), for
+#:   :func:`satgrid.formats.text_of`;
+#: * ``GUESS``: ``(record) -> bool``, whether a text without a genre header is in the genre's
+#:   own format (:func:`satgrid.api.load_text` takes the one genre that claims it).
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
-            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE")
+            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS")
 
 
 GENRES: dict[str, Genre] = {
     "sudoku": Genre.from_module(sudoku),
     "slitherlink": Genre.from_module(slitherlink),
     "nurikabe": Genre.from_module(nurikabe),
+    "hitori": Genre.from_module(hitori),
+    "masyu": Genre.from_module(masyu),
 }
 
-#: Other names people use for a genre.
-ALIASES = {"slither": "slitherlink", "loopy": "slitherlink", "solo": "sudoku"}
+
+def aliases_of(genres: dict[str, Genre]) -> dict[str, str]:
+    """Alias -> genre name, from each genre's ``ALIASES`` part (lower case). An alias that is
+    another genre's name, or that two genres claim, is an error in the registry (ValueError)."""
+    out: dict[str, str] = {}
+    for g in genres.values():
+        for alias in g.part("ALIASES", ()):
+            key = alias.lower()
+            owner = key if key in genres else out.setdefault(key, g.name)
+            if owner != g.name:
+                raise ValueError(f"alias {alias!r} of genre {g.name} is already {owner}'s")
+    return out
+
+
+#: Other names people use for a genre (from the genres' ``ALIASES``).
+ALIASES = aliases_of(GENRES)
+
+
+def with_part(name: str) -> list[tuple[Genre, Any]]:
+    """``(genre, part)`` for every genre that has the optional part ``name``, in registry order:
+    how :mod:`satgrid.formats` finds the genres' codecs."""
+    return [(g, part) for g in GENRES.values() if (part := g.part(name)) is not None]
 
 
 def genre(name: str) -> Genre:

@@ -5,16 +5,25 @@ beside the first, and the cells or edges in which the two differ are highlighted
 audit's redundant clues are marked; a title line under the drawing names the puzzle, its status
 and the legend of the marks. Sizes follow the grid (36 px a cell), so drawings are readable as
 they come and scale cleanly; every element carries a class (``cell``, ``clue``, ``value``, ``shaded``,
-``dot``, ``loop``, ``diff``, ``redundant``, ``box``) that tests and style sheets can select.
+``white``, ``dot``, ``loop``, ``circle``, ``diff``, ``redundant``, ``box``) that tests and style
+sheets can select.
 
-* Sudoku: thin cell lines, bold box lines and border; givens bold, solution digits blue.
-* Nurikabe: grid, numbers (``?`` as is), shaded cells black, unshaded solution cells dotted.
-* Slitherlink: the dot lattice, clues, the loop as thick lines.
+A genre draws a panel with its record's ``DRAW(puzzle, solution, marks) -> list[str]`` (the
+solution may be None: the puzzle alone), a short composition of the generic parts below, each a
+list of SVG elements in panel coordinates (cell ``(r, c)`` spans ``c * CELL .. (c + 1) * CELL``
+across): :func:`cells` (the cell grid, with redundant clues and differing cells highlighted),
+:func:`room_borders` (bold lines between rooms or boxes), :func:`border`, :func:`shaded`,
+:func:`dotted` (unshaded solution cells), :func:`labels` (digits and numbers: :func:`givens` bold,
+:func:`values` blue), :func:`lattice` (the dots of the dot lattice), :func:`edge_lines` (a loop on
+the dot lattice), :func:`centre_lines` (lines through cell centres), :func:`circles` (white and
+black circles, e.g. pearls) and :func:`highlights` (inset squares behind clues, for drawings
+without cell rectangles).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Hashable, Iterable, Mapping
 from xml.sax.saxutils import escape
 
 from .errors import SatgridError
@@ -35,17 +44,19 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
     """The SVG document: the puzzle (with ``solution`` filled in), and ``second`` beside it.
     ``captions`` go under the panels; ``title`` (e.g. the puzzle's id and status) goes under the
     whole drawing, followed by the legend of the marks used (redundant clues, differences)."""
-    draw = {"sudoku": _sudoku, "nurikabe": _nurikabe, "slitherlink": _slitherlink}.get(puzzle.genre)
+    from .registry import genre as genre_named  # the registry imports the genres, which import this
+
+    g = genre_named(puzzle.genre)
+    draw = g.part("DRAW")
     if draw is None:
-        raise SatgridError(f"no drawing for genre {puzzle.genre}")
+        raise SatgridError(f"no drawing for genre {g.name}: its record declares no DRAW")
     redundant = {tuple(k) for k in redundant}
     panels = [solution] if second is None else [solution, second]
     diff: set = set()
     if second is not None:
-        from .registry import GENRES
-
-        diff = set(GENRES[puzzle.genre].differences(puzzle, solution, second))
-    what = "edges" if any(map(is_edge, diff)) else "cells"
+        diff = set(g.differences(puzzle, solution, second))
+    marks = Marks(frozenset(diff), frozenset(redundant))
+    what = "edges" if any(map(is_edge, diff)) else "links" if any(map(_is_link, diff)) else "cells"
     if captions is None and second is not None:
         captions = ("solution 1", f"solution 2 ({len(diff)} {what} differ)")
     title_lines: list[str] = []
@@ -64,7 +75,7 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
            f'<rect class="background" width="{total}" height="{height}" fill="#fff"/>']
     for index, panel in enumerate(panels):
         out.append(f'<g class="panel" transform="translate({left + index * (width + GAP) + MARGIN},{MARGIN})">')
-        out += draw(puzzle, panel, diff, redundant)
+        out += draw(puzzle, panel, marks)
         if captions:
             y = puzzle.rows * CELL + CAPTION - 4
             size = min(13.0, 1.8 * (width - 4) / max(1, len(captions[index])))
@@ -79,9 +90,32 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
+Cell = tuple[int, int]
+EdgeKey = tuple[str, int, int]
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What a panel highlights: ``diff``, the keys (cells, edges, links) in which two solutions
+    differ (the genre's ``differences``), and ``redundant``, the clue keys an audit found
+    redundant."""
+
+    diff: frozenset = frozenset()
+    redundant: frozenset = frozenset()
+
+
+# -- generic parts: each returns SVG elements in panel coordinates --------------------------------
+def _is_link(key: tuple) -> bool:
+    """Whether a part key is a link ``(p, q)`` between two cells (:func:`centre_lines`)."""
+    return len(key) == 2 and all(isinstance(p, tuple) for p in key)
+
+
+def _centre(r: int, c: int) -> tuple[float, float]:
+    return c * CELL + CELL / 2, r * CELL + CELL / 2
+
 
 def _text(cls: str, r: int, c: int, label: str, colour: str, size: float, weight: str = "normal") -> str:
-    x, y = c * CELL + CELL / 2, r * CELL + CELL / 2
+    x, y = _centre(r, c)
     return (f'<text class="{cls}" x="{x:g}" y="{y:g}" font-size="{size:g}" font-weight="{weight}" '
             f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{escape(label)}</text>')
 
@@ -97,94 +131,134 @@ def _line(cls: str, x1: float, y1: float, x2: float, y2: float, colour: str, wid
             f'stroke-width="{width:g}" stroke-linecap="round"/>')
 
 
-def _cells(puzzle: Any, marks: dict[tuple[int, int], tuple[str, str]]) -> list[str]:
-    """One rect per cell; ``marks`` gives a cell an extra class and its fill."""
+def cells(puzzle: Any, marks: Marks, clues: Iterable[Cell] = ()) -> list[str]:
+    """The cell grid: one thin-lined rect per cell, the cells of ``clues`` an audit found
+    redundant yellow, cells in which two solutions differ pale red."""
+    fills = {k: ("redundant", YELLOW) for k in clues if k in marks.redundant}
+    fills.update({k: ("diff", PALE_RED) for k in marks.diff})
     out = []
     for r in range(puzzle.rows):
         for c in range(puzzle.cols):
-            extra, fill = marks.get((r, c), ("", "#fff"))
+            extra, fill = fills.get((r, c), ("", "#fff"))
             out.append(_rect(f"cell {extra}".strip(), r, c, fill, GREY))
     return out
 
 
-def _border(puzzle: Any) -> str:
-    return (f'<rect class="border" x="0" y="0" width="{puzzle.cols * CELL}" height="{puzzle.rows * CELL}" '
-            f'fill="none" stroke="{INK}" stroke-width="3"/>')
+def border(puzzle: Any) -> list[str]:
+    """The bold outline of the grid."""
+    return [f'<rect class="border" x="0" y="0" width="{puzzle.cols * CELL}" height="{puzzle.rows * CELL}" '
+            f'fill="none" stroke="{INK}" stroke-width="3"/>']
 
 
-def _marks(cells: dict, diff: set, redundant: set) -> dict[tuple[int, int], tuple[str, str]]:
-    """Redundant clue cells yellow, cells that differ between two solutions pale red."""
-    marks = {k: ("redundant", YELLOW) for k in cells if k in redundant}
-    marks.update({k: ("diff", PALE_RED) for k in diff})
-    return marks
-
-
-def _sudoku(puzzle: Any, solution: Any, diff: set, redundant: set) -> list[str]:
-    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
-    out = _cells(puzzle, _marks(puzzle.clues(), diff, redundant))
-    for i in range(1, n):
-        if i % w == 0:
-            out.append(_line("box", i * CELL, 0, i * CELL, n * CELL, INK, 2.5))
-        if i % h == 0:
-            out.append(_line("box", 0, i * CELL, n * CELL, i * CELL, INK, 2.5))
-    out.append(_border(puzzle))
-    size = CELL * (0.6 if n <= 9 or puzzle.symbols else 0.45)
-
-    def label(d: int) -> str:
-        return puzzle.symbols[d - 1] if puzzle.symbols else str(d)
-
-    for r in range(n):
-        for c in range(n):
-            given = puzzle.givens[r][c]
-            if given is not None:
-                out.append(_text("clue", r, c, label(given), INK, size, "bold"))
-            elif solution is not None and solution[r][c]:
-                cls, colour = ("value diff", RED) if (r, c) in diff else ("value", BLUE)
-                out.append(_text(cls, r, c, label(solution[r][c]), colour, size))
-    return out
-
-
-def _nurikabe(puzzle: Any, solution: Any, diff: set, redundant: set) -> list[str]:
-    numbers = puzzle.numbers()
-    out = _cells(puzzle, _marks(numbers, diff, redundant))
-    if solution is not None:
-        for r in range(puzzle.rows):
-            for c in range(puzzle.cols):
-                if solution[r][c] == "#":
-                    colour = "#7a1f1a" if (r, c) in diff else INK
-                    out.append(_rect("shaded diff" if (r, c) in diff else "shaded", r, c, colour, "#555"))
-                elif (r, c) not in numbers:
-                    out.append(f'<circle class="white" cx="{c * CELL + CELL / 2:g}" cy="{r * CELL + CELL / 2:g}" '
-                               f'r="2.5" fill="{GREY}"/>')
-    out.append(_border(puzzle))
-    for (r, c), v in numbers.items():
-        label = str(v)
-        size = CELL * (0.6 if len(label) < 3 else 0.42)
-        out.append(_text("clue", r, c, label, INK, size, "bold"))
-    return out
-
-
-def _slitherlink(puzzle: Any, solution: Any, diff: set, redundant: set) -> list[str]:
+def room_borders(puzzle: Any, room: Callable[[int, int], Hashable]) -> list[str]:
+    """Bold lines (class ``box``) between side-neighbouring cells of different rooms (``room(r, c)``
+    names a cell's room: a box, a region), each maximal straight run one line."""
     rows, cols = puzzle.rows, puzzle.cols
-    out = [_rect("redundant", r, c, YELLOW, inset=3) for r, c in puzzle.clues() if (r, c) in redundant]
-    if solution is not None:
-        horizontal, vertical = solution
-        for i in range(rows + 1):
-            for j in range(cols):
-                if horizontal[i][j]:
-                    cls, colour = ("loop diff", RED) if ("h", i, j) in diff else ("loop", BLUE)
-                    out.append(_line(cls, j * CELL, i * CELL, (j + 1) * CELL, i * CELL, colour, 4))
-        for i in range(rows):
-            for j in range(cols + 1):
-                if vertical[i][j]:
-                    cls, colour = ("loop diff", RED) if ("v", i, j) in diff else ("loop", BLUE)
-                    out.append(_line(cls, j * CELL, i * CELL, j * CELL, (i + 1) * CELL, colour, 4))
-    for i in range(rows + 1):
-        for j in range(cols + 1):
-            out.append(f'<circle class="dot" cx="{j * CELL}" cy="{i * CELL}" r="2.8" fill="{INK}"/>')
-    for (r, c), k in puzzle.clues().items():
-        out.append(_text("clue", r, c, str(k), INK, CELL * 0.55, "bold"))
+    out = []
+
+    def runs(length: int, wall: Callable[[int], bool]) -> Iterable[tuple[int, int]]:
+        start = None
+        for k in range(length + 1):
+            if k < length and wall(k):
+                start = k if start is None else start
+            elif start is not None:
+                yield start, k
+                start = None
+
+    for j in range(1, cols):  # vertical lines, between columns j - 1 and j
+        for a, b in runs(rows, lambda r: room(r, j - 1) != room(r, j)):
+            out.append(_line("box", j * CELL, a * CELL, j * CELL, b * CELL, INK, 2.5))
+    for i in range(1, rows):  # horizontal lines, between rows i - 1 and i
+        for a, b in runs(cols, lambda c: room(i - 1, c) != room(i, c)):
+            out.append(_line("box", a * CELL, i * CELL, b * CELL, i * CELL, INK, 2.5))
     return out
+
+
+def shaded(cells: Iterable[Cell], marks: Marks) -> list[str]:
+    """Shaded cells, black (dark red where two solutions differ)."""
+    return [_rect("shaded diff", r, c, "#7a1f1a", "#555") if (r, c) in marks.diff else
+            _rect("shaded", r, c, INK, "#555") for r, c in cells]
+
+
+def dotted(cells: Iterable[Cell]) -> list[str]:
+    """A small grey dot (class ``white``) in each of ``cells``: unshaded cells of a solution."""
+    return [f'<circle class="white" cx="{c * CELL + CELL / 2:g}" cy="{r * CELL + CELL / 2:g}" '
+            f'r="2.5" fill="{GREY}"/>' for r, c in cells]
+
+
+def labels(items: Mapping[Cell, str], cls: str, colour: str = INK, weight: str = "bold",
+           size: float | None = None, marks: Marks | None = None) -> list[str]:
+    """Text centred in cells: ``items`` maps a cell to its label. ``size`` defaults to 0.6 of a
+    cell for up to two characters, 0.42 beyond; with ``marks`` a label in a differing cell turns
+    red (class ``diff``)."""
+    out = []
+    for (r, c), label in items.items():
+        height = size if size is not None else CELL * (0.6 if len(label) < 3 else 0.42)
+        if marks is not None and (r, c) in marks.diff:
+            out.append(_text(f"{cls} diff", r, c, label, RED, height, weight))
+        else:
+            out.append(_text(cls, r, c, label, colour, height, weight))
+    return out
+
+
+def givens(items: Mapping[Cell, str], size: float | None = None) -> list[str]:
+    """The puzzle's numbers or digits (class ``clue``): bold, black."""
+    return labels(items, "clue", INK, "bold", size)
+
+
+def values(items: Mapping[Cell, str], marks: Marks, size: float | None = None) -> list[str]:
+    """A solution's numbers or digits (class ``value``): blue, red where two solutions differ."""
+    return labels(items, "value", BLUE, "normal", size, marks)
+
+
+def lattice(puzzle: Any) -> list[str]:
+    """The dots of the dot lattice (class ``dot``), ``(rows + 1) x (cols + 1)``."""
+    return [f'<circle class="dot" cx="{j * CELL}" cy="{i * CELL}" r="2.8" fill="{INK}"/>'
+            for i in range(puzzle.rows + 1) for j in range(puzzle.cols + 1)]
+
+
+def edge_lines(edges: Iterable[EdgeKey], marks: Marks) -> list[str]:
+    """Thick lines (class ``loop``) on the dot lattice, ``("h", i, j)`` from dot (i, j) to
+    (i, j + 1) and ``("v", i, j)`` from dot (i, j) to (i + 1, j); red where two solutions differ."""
+    out = []
+    for key in edges:
+        kind, i, j = key
+        x2, y2 = ((j + 1), i) if kind == "h" else (j, i + 1)
+        cls, colour = ("loop diff", RED) if key in marks.diff else ("loop", BLUE)
+        out.append(_line(cls, j * CELL, i * CELL, x2 * CELL, y2 * CELL, colour, 4))
+    return out
+
+
+def centre_lines(links: Iterable[tuple[Cell, Cell]], marks: Marks) -> list[str]:
+    """Thick lines (class ``loop``) through cell centres, one per link ``(p, q)`` of two cells
+    (a line or loop through cells); red where two solutions differ (the link ``(p, q)`` or
+    ``(q, p)`` in ``marks.diff``)."""
+    out = []
+    for p, q in links:
+        differs = (p, q) in marks.diff or (q, p) in marks.diff
+        cls, colour = ("loop diff", RED) if differs else ("loop", BLUE)
+        out.append(_line(cls, *_centre(*p), *_centre(*q), colour, 4))
+    return out
+
+
+def circles(items: Mapping[Cell, str], cls: str = "clue") -> list[str]:
+    """A circle in each cell of ``items``: ``"white"`` (outlined) or ``"black"`` (filled), with
+    the classes ``cls``, ``circle`` and ``white-circle`` or ``black-circle`` (e.g. pearls)."""
+    out = []
+    for (r, c), kind in items.items():
+        if kind not in ("white", "black"):
+            raise ValueError(f"a circle is white or black, not {kind!r}")
+        x, y = _centre(r, c)
+        fill = INK if kind == "black" else "#fff"
+        out.append(f'<circle class="{cls} circle {kind}-circle" cx="{x:g}" cy="{y:g}" r="{CELL * 0.3:g}" '
+                   f'fill="{fill}" stroke="{INK}" stroke-width="2"/>')
+    return out
+
+
+def highlights(clues: Iterable[Cell], marks: Marks) -> list[str]:
+    """A yellow inset square (class ``redundant``) behind each of ``clues`` an audit found
+    redundant: the mark for drawings without cell rectangles (:func:`cells` marks its own)."""
+    return [_rect("redundant", r, c, YELLOW, inset=3) for r, c in clues if (r, c) in marks.redundant]
 
 
 def file_data(text: str, path: str) -> str | bytes:

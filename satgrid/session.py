@@ -156,7 +156,7 @@ class Session:
         self._selectors: dict[tuple[ClueKey, object], int] = {}
         self._clues: dict[int, ClueEncoding] = {}  # by selector
         self._breakers: dict[int, int] = {}  # selector -> breaker
-        #: Selectors that are the clue itself (a Sudoku given): their negation is assumable.
+        #: Selectors that are the clue itself (a given digit): their negation is assumable.
         self.literal_clues: set[int] = set()
 
     # -- clues ---------------------------------------------------------------------------------
@@ -166,7 +166,7 @@ class Session:
 
     def selectors(self, clues: dict[ClueKey, object]) -> dict[ClueKey, int]:
         """:meth:`selector` for every clue, the new clues' clauses added in one call (a 10x10
-        Slitherlink's hundred clues: ~0.1 ms less than one call per clue)."""
+        loop puzzle's hundred clues: ~0.1 ms less than one call per clue)."""
         out, known, new = {}, self._selectors, []
         for key, value in clues.items():
             lit = known.get((key, value))

@@ -21,14 +21,14 @@ from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 from .cnf import Clause
 from .errors import SolverError
 
-#: Chosen by ``bench/solvers.py`` (many small incremental calls on Sudoku/Nurikabe/Slitherlink).
+#: Chosen by ``bench/solvers.py`` (many small incremental calls on every genre's puzzles).
 DEFAULT_SOLVER = "cadical153"
 
 #: Options set on a new embedded solver. CaDiCaL's inprocessing (variable elimination above all)
 #: reruns on every incremental call and undoes itself whenever a new cut mentions an eliminated
-#: variable: off, 60x60 Slitherlink solve+unique took 0.69-0.86 s instead of 0.92-1.03 s
-#: (cadical153; cadical195 0.72-1.03 s instead of 1.22-1.34 s), Sudoku and Nurikabe unchanged
-#: within noise, eager one-shot solves too (10x10 Slitherlink 253 against 245 ms).
+#: variable: off, 60x60 loop puzzles' solve+unique took 0.69-0.86 s instead of 0.92-1.03 s
+#: (cadical153; cadical195 0.72-1.03 s instead of 1.22-1.34 s), the other genres unchanged
+#: within noise, eager one-shot solves too (10x10 loop puzzles 253 against 245 ms).
 TUNED_OPTIONS: dict[str, dict[str, int]] = {
     "cadical153": {"inprocessing": 0},
     "cadical195": {"inprocessing": 0},
@@ -37,7 +37,7 @@ TUNED_OPTIONS: dict[str, dict[str, int]] = {
 #: python-sat solver classes whose C clause adder ``add`` calls itself: (the attribute holding
 #: the solver's handle, the ``pysolvers`` function). python-sat's ``append_formula`` spends two
 #: Python calls a clause around it; a generator loads a few thousand clauses per puzzle
-#: (10x10 Slitherlink generation ~1.5% faster). Other solvers go through ``append_formula``.
+#: (10x10 loop puzzle generation ~1.5% faster). Other solvers go through ``append_formula``.
 DIRECT_ADD = {
     "Minisat22": ("minisat", "minisat22_add_cl"),
     "MinisatGH": ("minisat", "minisatgh_add_cl"),
@@ -172,7 +172,7 @@ class EmbeddedSolver:
             return
         # map drained by a zero-length deque: no Python loop body per clause (loading ~20%
         # faster than a for loop, 0.28 against 0.35 us a clause), and the handle passed by
-        # ``repeat``, not bound by ``partial`` (the 2,351 first clauses of a 10x10 Slitherlink
+        # ``repeat``, not bound by ``partial`` (the 2,351 first clauses of a 10x10 loop puzzle
         # generator: 0.84 -> 0.74 ms)
         # A list is loaded in chunks: one C loop over it all would hold off a signal handler
         # (the time limit on building an encoding, satgrid.session.within) until it ends.

@@ -197,3 +197,32 @@ def test_audit_grades_unless_told_not_to(tmp_path):
     assert graded["grade"] in (0, 1, 2)
     plain = json.loads(run("audit", str(path), "--no-grade", "--format", "json").stdout)
     assert "grade" not in plain and plain["minimal"] is True
+
+
+def test_the_genres_own_options_and_help_lists_come_from_the_registry():
+    """A genre's OPTIONS are flags of the commands they name; an option of one genre given to
+    another's generator is bad usage naming its owner; help texts list genres by their parts."""
+    from satgrid.genre_options import INPUT, Option
+    from satgrid.registry import GENRES
+
+    declared = {}
+    for name, genre in GENRES.items():
+        for option in genre.part("OPTIONS", ()):
+            assert isinstance(option, Option) and option.help and option.commands
+            assert set(option.commands) <= {*INPUT, "generate"}
+            declared.setdefault(option.flag, set()).add(name)
+            for command in option.commands:
+                assert option.flag in run(command, "--help").stdout, (option.flag, command)
+    assert declared, "some genre declares an option"
+    for flag, owners in declared.items():
+        if not any("generate" in o.commands for g in owners for o in GENRES[g].part("OPTIONS", ())
+                   if o.flag == flag):
+            continue
+        stranger = next((n for n in GENRES if n not in owners), None)
+        if stranger is not None:
+            out = CliRunner().invoke(main, ["generate", stranger, "--size", "4x4", flag, "1"])
+            assert out.exit_code == 2 and f"{flag} is for " in out.output
+            assert all(owner in out.output for owner in owners) and f"not {stranger}" in out.output
+    hint_help = " ".join(run("hint", "--help").stdout.split())
+    for name, genre in GENRES.items():
+        assert (f"{name}:" in hint_help) == (genre.part("STATE") is not None)

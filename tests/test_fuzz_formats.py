@@ -1,5 +1,5 @@
 """Fuzzing every reader (satgrid's text and block formats, puzz.link URLs, pzprv3 files, Tatham
-game IDs, ipuz JSON) through :func:`satgrid.api.load_text`, with two properties:
+game IDs, ipuz JSON, the puzzlekit dataset's grid text) through :func:`satgrid.api.load_text`, with two properties:
 
 1. reading any text returns puzzles or raises a :class:`~satgrid.errors.SatgridError` whose
    message is one line; never another exception;
@@ -40,10 +40,10 @@ from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as 
 
 from satgrid import api, formats, render_svg
 from satgrid.errors import ParseError, SatgridError, UnsupportedGenre
-from satgrid.formats import ipuz, puzzlink, pzprv3, tatham
+from satgrid.formats import ipuz, puzzlink, pzprv3
 from satgrid.genres.nurikabe import NurikabePuzzle
 from satgrid.genres.slitherlink import SlitherlinkPuzzle
-from satgrid.genres.sudoku import DEFAULT_BOX, SudokuPuzzle
+from satgrid.genres.sudoku import DEFAULT_BOX, IPUZ_KIND, PUZZLINK_BOX, SOLO_SIDES, SudokuPuzzle
 from satgrid.registry import GENRES
 
 DATA = Path(api.__file__).resolve().parent / "data"
@@ -75,9 +75,9 @@ def may_refuse(target: str, puzzle: Any) -> bool:
         return True
     if puzzle.genre == "sudoku":
         box = (puzzle.box_height, puzzle.box_width)
-        return {"url": puzzlink.SUDOKU_BOX.get(puzzle.size) != box,
-                "pzprv3": puzzlink.SUDOKU_BOX.get(puzzle.size) != box,
-                "tatham": puzzle.size not in tatham.SOLO_SIDES,
+        return {"url": PUZZLINK_BOX.get(puzzle.size) != box,
+                "pzprv3": PUZZLINK_BOX.get(puzzle.size) != box,
+                "tatham": puzzle.size not in SOLO_SIDES,
                 "ipuz": DEFAULT_BOX.get(puzzle.size) != box}.get(target, False)
     if target == "url" and puzzle.genre == "nurikabe":
         return max([v for v in puzzle.numbers().values() if v != "?"], default=0) > 12287
@@ -215,6 +215,8 @@ VECTORS = [
     "10x10t0dh#123",
     "pzprv3\nnurikabe\n5\n5\n+ 5 # # # \n+ # 2 + # \n+ # # # # \n+ # 1 # . \n# # # 3 . \n",
     "000000010400000000020000000000050407008000300001090000300400200050100000000806000\n",
+    "# Nurikabe: 1 puzzle in puzzlekit-dataset grid text\npuzzle a\nsource: x\nproblem:\n3 3\n1 - 1\n- - -\n"
+    "- 3 -\nsolution:\n3 3\n- x -\nx x x\n- - -\nend\n",
     '{"version": "http://ipuz.org/v2", "kind": ["http://ipuz.org/sudoku#1"], "charset": "1234",'
     ' "puzzle": [[0, 1, 0, 0], [0, 0, 0, {"given": 2}], ["3", 0, 0, 0], [0, 0, 3, null]],'
     ' "solution": [[2, 1, 4, 3], [4, 3, 1, 2], [3, 4, 2, 1], [1, 2, 3, 4]]}',
@@ -238,7 +240,8 @@ TOKENS = ["puzzle x", "end", "givens:", "solution:", "genre:", "genre: sudoku", 
           "genre: slitherlink", "loopy", "box: 2x3", "box: 0x0", "symbols: ", "symbols: 12-4", "rows: 3",
           "cols: 0", "pzprv3", "pzprv3.1", "sudoku", "nurikabe", "slither", "https://puzz.link/p?", "p?",
           "t0", "t1", "dh", "x", "j", "k", "null", "true", "1.5", "{}", "[]", '"given"', '"kind"', "\n\n",
-          "-1", "0", "00", "-0", "1e9", "99999999999999999999", "4096", "12288", "65536", "9" * 40]
+          "-1", "0", "00", "-0", "1e9", "99999999999999999999", "4096", "12288", "65536", "9" * 40,
+          "problem:", "format: puzzlekit", "# Nurikabe: puzzlekit-dataset"]
 NUMBERS = ["0", "-1", "-5", "1", "4", "5", "10", "16", "37", "256", "1000", "1001", "4095", "12287", "12288",
            "99999999999999999999", "1" * 400, "²", "٣", "1_000", "+3", " 3", "3.0"]
 
@@ -450,7 +453,7 @@ def test_symbol_sets_a_grid_cannot_hold_are_refused(symbols, message):
 
 def test_an_ipuz_charset_the_text_format_cannot_hold_is_written_as_digits():
     """ipuz charset '1.34' was written as 'symbols: 1.34', which read its '.' given as a blank."""
-    doc = {"kind": [ipuz.KIND], "charset": "1.34", "puzzle": [[".", 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]}
+    doc = {"kind": [IPUZ_KIND], "charset": "1.34", "puzzle": [[".", 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]}
     [puzzle] = api.load_text(json.dumps(doc))
     assert puzzle.givens[0][0] == 2 and puzzle.symbols == "1.34"
     text = formats.write(puzzle, "text")
@@ -484,7 +487,7 @@ def test_a_nurikabe_number_zero_written_00_is_refused():
 
 def test_an_ipuz_charset_of_control_characters_is_refused():
     """A NUL symbol was drawn into the SVG, which no XML reader then opens."""
-    doc = {"kind": [ipuz.KIND], "charset": "\x00\x01ab", "puzzle": [[0] * 4] * 4}
+    doc = {"kind": [IPUZ_KIND], "charset": "\x00\x01ab", "puzzle": [[0] * 4] * 4}
     with pytest.raises(ParseError, match="holds a character that cannot be printed"):
         api.load_text(json.dumps(doc))
 
@@ -492,7 +495,7 @@ def test_an_ipuz_charset_of_control_characters_is_refused():
 def test_an_ipuz_title_with_a_lone_surrogate_or_a_line_break_prints(tmp_path):
     """A title '\\ud800' (legal in JSON) ended the text report in a UnicodeEncodeError traceback."""
     path = tmp_path / "t.ipuz"
-    path.write_text(json.dumps({"kind": [ipuz.KIND], "title": "a\ud800\nb", "puzzle": [[1, 0, 0, 0]] + [[0] * 4] * 3}))
+    path.write_text(json.dumps({"kind": [IPUZ_KIND], "title": "a\ud800\nb", "puzzle": [[1, 0, 0, 0]] + [[0] * 4] * 3}))
     assert api.load([str(path)])[0].name == "a\ufffd\ufffdb"
     run = subprocess.run([sys.executable, "-m", "satgrid", "solve", str(path)], capture_output=True, text=True,
                          timeout=60)

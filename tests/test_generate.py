@@ -361,3 +361,40 @@ def test_real_subprocess_with_jobs_matches_library():
     for obj in objs:
         mine = generate_one("sudoku", 6, 6, obj["seed"])
         assert mine.to_json()["puzzle"] == obj["puzzle"]
+
+
+def test_the_driver_calls_a_generators_hooks_and_has_defaults(monkeypatch):
+    """A generator with ``generate`` alone: no levels, minimal unless "normal", no extra report
+    fields; with hooks, the driver asks them (levels, minimality, report)."""
+    import types
+
+    from satgrid import generators
+
+    calls: list = []
+
+    def generate(rows, cols, rng, *, options, flavour="hard", **kwargs):
+        calls.append(("generate", kwargs, flavour))
+        return sg.generate(rows, cols, rng, level=5, options=options)
+
+    bare = types.ModuleType("bare_generator")
+    bare.generate = generate
+    monkeypatch.setitem(generators.MODULES, "sudoku", bare)
+    monkeypatch.setitem(generators.GENERATORS, "sudoku", generate)
+    made = generators.generate_one("sudoku", 4, 4, 3)
+    assert made.level is None and made.extra == {} and made.result.minimal
+    assert calls == [("generate", {}, "hard")] and generators.promises_minimal("sudoku", None, "hard")
+    assert not generators.promises_minimal("sudoku", None, "normal")
+    with pytest.raises(SatgridError, match="has flavours .* not levels"):
+        generators.check_request("sudoku", 4, 4, 2, None)
+
+    bare.resolve_level = lambda level, flavour: level or 4
+    bare.promises_minimal = lambda level, flavour: True
+    bare.report = lambda puzzle: {"givens_left": len(puzzle.clues())}
+    bare.check_options = lambda rows, cols: calls.append(("check", rows, cols))
+    calls.clear()
+    made = generators.generate_one("sudoku", 4, 4, 3, level=2)
+    assert made.level == 2 and made.extra == {"givens_left": len(made.puzzle.clues())}
+    assert ("generate", {"level": 2}, "hard") in calls and ("check", 4, 4) in calls
+    from satgrid.cli import _generated_text
+
+    assert "givens-left: " in _generated_text(made)

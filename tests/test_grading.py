@@ -274,3 +274,36 @@ def test_grading_spends_fresh_variables_only_on_the_cuts_it_keeps(loops):
     assert graded.probes > 50
     spent = session.encoding.pool.top - before
     assert spent <= graded.probes  # with a fresh variable per dropped cut: thousands
+
+
+def test_every_genre_with_a_state_format_hints_in_its_own_words():
+    """Hints come from the genre's record: its STATE reads the state and names the clues."""
+    from satgrid.registry import GENRES
+
+    for name, genre in GENRES.items():
+        fmt = genre.part("STATE")
+        if fmt is None:
+            continue
+        assert isinstance(fmt, grading.StateFormat) and fmt.help and fmt.clue
+        puzzle = next(p for p in api.load([str(ROOT / "satgrid" / "data" / genre.examples)])
+                      if api.solve(p, unique=True).status == "unique")
+        answer = grading.hint(puzzle)
+        assert answer.status == "hint", (name, answer.message)
+        key, value = answer.fact
+        assert fmt.describe(puzzle, key, value) in answer.message
+        if answer.clues:
+            assert f"{fmt.clue} " in answer.message
+
+
+def test_a_genre_without_a_state_format_says_so_in_one_line(monkeypatch):
+    from satgrid.registry import GENRES
+
+    monkeypatch.delattr(GENRES["nurikabe"].module, "STATE")
+    [puzzle] = api.load_text("genre: nurikabe\n2 . .\n. . .\n. . 1\n")
+    with pytest.raises(SatgridError, match="no hints for genre nurikabe"):
+        grading.hint(puzzle)
+    out = CliRunner().invoke(main, ["hint", "-"], input="genre: nurikabe\n2 . .\n. . .\n. . 1\n")
+    assert out.exit_code == 1 and out.stderr.count("\n") == 1
+    assert out.stderr.startswith("satgrid: error: no hints for genre nurikabe")
+    example = api.load([str(ROOT / "satgrid" / "data" / GENRES["nurikabe"].examples)])[0]
+    assert grading.grade(example) in (0, 1, 2)  # grading needs no state format

@@ -3,6 +3,7 @@ the other way round, on tiny grids, in both lowerings of the global rules; clue 
 switches and copies; labels."""
 from __future__ import annotations
 
+import random
 from itertools import product
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from satgrid.grid import Grid
 from satgrid.model import Model, read, read_numbers
 from satgrid.session import Session
+from satgrid.solver import Assignment
 
 TETROMINOES = [((0, 0), (0, 1), (0, 2), (0, 3)), ((0, 0), (0, 1), (1, 0), (1, 1)),
                ((0, 0), (1, 0), (2, 0), (2, 1)), ((0, 0), (0, 1), (0, 2), (1, 1)),
@@ -161,7 +163,7 @@ def test_clues_switches_and_copies():
         c.exactly([shaded[q] for q in grid.neighbours(cell)], k)
 
     encoding = m.build()
-    assert [name for name, _, _ in encoding.spans] == ["shaded cells do not touch", "true"]
+    assert [name for name, _, _ in encoding.spans] == ["shaded cells do not touch"]
     clue = encoding.encode_clue((0, 0), 2)
     assert clue.selector == m.switch((0, 0), 2) and clue.clauses
     assert all_solutions(m, "shaded", {(0, 0): 2}) == {((0, 1), (1, 0))}
@@ -170,3 +172,88 @@ def test_clues_switches_and_copies():
     assert twin.encode_clue((0, 0), 2).selector == clue.selector
     fresh = twin.encode_clue((1, 1), 1)
     assert fresh.selector not in {clue.selector} and twin.pool.key(fresh.selector) == ("clue", 1, 1, 1)
+
+
+def test_read_numbers_from_a_model_slice_agrees_with_reading_literal_by_literal():
+    """A one-hot layer numbered consecutively is read from one slice of a solver's model; it
+    reads what the literal-by-literal reading (a value function) reads, on models with no, one
+    or several true values per cell, and a layer whose numbering has a gap is read the slow way."""
+    m = Model(Grid.of(2, 3))
+    m.cells("shaded")
+    digit = m.numbers("digit", [2, 4, 7])
+    assert digit.first == 7 and digit.domain == (2, 4, 7)
+    other = Model(Grid.of(2, 3))
+    other.pool.var("number", 1, 1, 5)  # taken before the layer: not consecutive
+    assert other.numbers("number", [5, 6]).first is None
+    rnd = random.Random(3)
+    for builder, layer in ((m, "digit"), (other, "number")):
+        encoding = builder.build()
+        for _ in range(200):
+            model = [v if rnd.random() < 0.3 else -v for v in range(1, encoding.pool.top + 1)]
+            fast = read_numbers(encoding, layer, Assignment(model), empty=0)
+            slow = read_numbers(encoding, layer, Assignment(model).__call__, empty=0)
+            assert fast == slow and list(fast) == list(Grid.of(2, 3).cells)
+            for p, v in fast.items():
+                true = [w for w, lit in encoding.layers[layer][p].items() if model[lit - 1] > 0]
+                assert v == (true[0] if true else 0)
+
+
+def test_a_literal_clue_draws_no_selector():
+    """A clue that is a literal (a Sudoku given) is that literal, with no selector variable drawn
+    on the copy's pool (unused variables widen the solver's range and slow every call)."""
+    m = Model(Grid.of(2, 2))
+    digit = m.numbers("digit", [1, 2])
+
+    @m.clue
+    def given(c, cell, d):
+        c.is_literal(digit[cell][d])
+
+    twin = m.build().copy()
+    top = twin.pool.top
+    clue = twin.encode_clue((1, 0), 2)
+    assert clue.selector == digit[1, 0][2] and clue.clauses == () and twin.pool.top == top
+
+
+def test_made_once_builds_once_and_hands_out_copies():
+    """An encoder decorated with made_once builds once per arguments (its global rules' clauses
+    made then); each call returns a copy with a pool of its own, clauses and rules shared."""
+    from satgrid.model import made_once
+
+    built = []
+
+    @made_once(maxsize=4)
+    def loops(rows: int, cols: int):
+        built.append((rows, cols))
+        m = Model(Grid.of(rows, cols))
+        m.single_loop("one loop", m.edges())
+        return m.build()
+
+    a, b, c = loops(2, 2), loops(2, 2), loops(2, 3)
+    assert built == [(2, 2), (2, 3)]
+    assert a.pool is not b.pool and a.clauses is b.clauses and a.rules is b.rules
+    template = loops.template(2, 2)
+    top = template.pool.top
+    assert template.rules[0]._clauses is not None  # the loop rule's clauses made on the template
+    a.pool.fresh("cut")
+    assert template.pool.top == top and b.pool.top == top and c.pool is not a.pool
+
+
+def test_a_switch_only_clue_switches_its_tied_rules_on():
+    """A clue whose clauses live in the base behind ``m.switch`` (none of its own) is the clause
+    "selector": assumed, the tied rule holds; in a plain export the selector is forced; the base
+    has no variable beyond the layer and the switch."""
+    m = Model(Grid.of(1, 2))
+    shaded = m.cells()
+    switch = m.switch((0, 0), 1)
+    m.require("a switched-on number shades its cell", [[-switch, shaded[0, 0]]])
+
+    @m.clue
+    def number(c, cell, k):
+        pass
+
+    encoding = m.build()
+    assert encoding.pool.top == 3
+    clue = encoding.copy().encode_clue((0, 0), 1)
+    assert clue.selector == switch and clue.plain() == [[switch]]
+    assert all_solutions(m, "shaded", {(0, 0): 1}) == {((0, 0),), ((0, 0), (0, 1))}
+    assert len(all_solutions(m, "shaded")) == 4

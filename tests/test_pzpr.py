@@ -21,7 +21,8 @@ from satgrid import api
 from satgrid.formats import puzzlink, pzprv3
 from satgrid.genres.nurikabe import NurikabePuzzle
 from satgrid.genres.slitherlink import SlitherlinkPuzzle
-from satgrid.genres.sudoku import SudokuPuzzle
+from satgrid.genres.sudoku import PUZZLINK_BOX, SudokuPuzzle
+from satgrid.registry import GENRES
 
 from .helpers import shared_file
 
@@ -62,7 +63,7 @@ def real_puzzles() -> list:
     for example in ("sudoku.txt", "nurikabe.txt", "slitherlink.txt"):
         puzzles += api.load([str(ROOT / "satgrid" / "data" / example)])
     return [p for p in puzzles if p.genre != "sudoku"
-            or puzzlink.SUDOKU_BOX.get(p.size) == (p.box_height, p.box_width)]
+            or PUZZLINK_BOX.get(p.size) == (p.box_height, p.box_width)]
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +101,7 @@ def test_the_real_puzzles_cover_all_three_genres(checked):
 def test_every_url_satgrid_writes_opens_in_pzpr_to_the_same_clues(checked):
     for puzzle, _, report, _, _ in checked:
         assert "error" not in report, report
-        assert report["pid"] == puzzlink.WRITE_PID[puzzle.genre]
+        assert report["pid"] == GENRES[puzzle.genre].part("PUZZLINK").pid
         assert (report["rows"], report["cols"]) == (puzzle.rows, puzzle.cols)
         assert report["clues"] == qnums(puzzle), puzzle.name
         # pzpr writes the same body back (only its address differs)
@@ -156,7 +157,7 @@ def test_random_grids_encode_as_pzpr_encodes_them():
         clues = tuple(tuple(rng.randint(0, 4) if rng.random() < density else None for _ in range(cols))
                       for _ in range(rows))
         puzzles.append(SlitherlinkPuzzle(clues))
-    for size, box in puzzlink.SUDOKU_BOX.items():
+    for size, box in PUZZLINK_BOX.items():
         puzzles.append(SudokuPuzzle(tuple(tuple(rng.randint(1, size) if rng.random() < 0.4 else None
                                                 for _ in range(size)) for _ in range(size)), *box))
     reports = run_pzpr([puzzlink.encode(p) for p in puzzles])
@@ -165,3 +166,39 @@ def test_random_grids_encode_as_pzpr_encodes_them():
         assert report["url"].split("?", 1)[1] == puzzlink.encode(puzzle).split("?", 1)[1]
         back = puzzlink.decode(report["url"]) if puzzle.genre != "sudoku" else None
         assert back is None or qnums(back) == qnums(puzzle)
+
+
+def test_the_circle_body_reads_and_writes_as_pzpr_does():
+    """The circle body (pzprjs's ``decodeCircle``, used by mashu) on random grids: pzpr opens the
+    body satgrid writes to the same circles and writes the same body back; satgrid reads pzpr's."""
+    rng = random.Random(11)
+    grids = []
+    for _ in range(30):
+        rows, cols = rng.randint(1, 12), rng.randint(1, 12)
+        density = rng.choice([0.0, 0.3, 1.0])
+        grids.append((rows, cols, [rng.choice([1, 2]) if rng.random() < density else None for _ in range(rows * cols)]))
+    urls = [f"https://puzz.link/p?mashu/{cols}/{rows}/{puzzlink.CIRCLES.encode(cells)}" for rows, cols, cells in grids]
+    reports = run_pzpr(urls)
+    for (rows, cols, cells), url, report in zip(grids, urls, reports):
+        assert report["clues"] == [-1 if v is None else v for v in cells], url
+        body = report["url"].split("/", 6)[-1]
+        assert report["url"].split("?", 1)[1] == url.split("?", 1)[1]
+        decoded, end = puzzlink.CIRCLES.decode(body, rows * cols, lambda i, m: AssertionError(m))
+        assert [v for v, _ in decoded] == cells and end == len(body)
+
+
+def test_a_number_body_declared_from_parameters_reads_and_writes_as_pzpr_does():
+    """pzprjs's ``decodeHitori`` declared as ``puzzlink.numbers(...)``: pzpr opens the bodies it
+    writes to the same numbers and writes them back alike (numbers 16-35 left out: pzprjs writes
+    them as '-' and one digit, which its own decoder misreads)."""
+    body = puzzlink.numbers("base36", base=36, wide=(("-", 2, 0),), read_only=(), unknown="%", runs=None, blank=".")
+    rng = random.Random(13)
+    grids = []
+    for _ in range(30):
+        rows, cols = rng.randint(1, 12), rng.randint(1, 12)
+        grids.append((rows, cols, [rng.choice([None, "?", rng.randint(1, 15), rng.randint(36, 255)])
+                                   for _ in range(rows * cols)]))
+    urls = [f"https://puzz.link/p?hitori/{cols}/{rows}/{body.encode(cells)}" for rows, cols, cells in grids]
+    for (rows, cols, cells), url, report in zip(grids, urls, run_pzpr(urls)):
+        assert report["clues"] == [-1 if v is None else -2 if v == "?" else v for v in cells], url
+        assert report["url"].split("?", 1)[1].rstrip("/") == url.split("?", 1)[1]  # '/' after a '.' or '%'

@@ -5,15 +5,18 @@ the render command."""
 from __future__ import annotations
 
 import builtins
+import types
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from satgrid import api, render_svg
+from satgrid import api, registry, render_svg
 from satgrid.cli import main
 from satgrid.errors import SatgridError
+from satgrid.registry import GENRES, Genre
 
 from .helpers import shared_file
 
@@ -156,3 +159,95 @@ def test_a_second_loop_is_described_by_its_edges():
     drawing = render_svg.svg(puzzle, result.solution, result.second_solution, title="blank 2x2")
     assert "edges differ)" in drawing and "red = edges that differ" in drawing
     assert "cells" not in drawing
+
+
+@pytest.mark.parametrize("name", sorted(GENRES))
+def test_every_genre_draws_its_examples(name):
+    """Every registry genre declares DRAW; its examples draw with and without their solution."""
+    genre = GENRES[name]
+    assert callable(genre.part("DRAW")), f"{name} declares no DRAW"
+    for puzzle in api.load([str(ROOT / "satgrid" / "data" / genre.examples)]):
+        result = api.solve(puzzle, unique=True)
+        for solution in (None, result.solution):
+            svg = parse(render_svg.svg(puzzle, solution, title=puzzle.name))
+            assert len(panels(svg)) == 1 and by_class(svg, "clue"), puzzle.name
+            assert float(svg.get("width")) >= puzzle.cols * render_svg.CELL + 2 * render_svg.MARGIN
+
+
+# -- a genre drawn from the generic parts alone: pearls and a loop through cell centres -----------
+@dataclass(frozen=True)
+class PearlPuzzle:
+    """A Masyu-like puzzle for drawing: pearls ("white"/"black") by cell; a solution is a set of
+    links ``(p, q)`` between side-neighbouring cells."""
+
+    pearls: dict
+    rows: int = 3
+    cols: int = 3
+    name: str = "pearls"
+    genre = "pearls-test"
+
+    def clues(self) -> dict:
+        return self.pearls
+
+
+def draw_pearls(puzzle, solution, marks):
+    return [*render_svg.cells(puzzle, marks, puzzle.pearls), *render_svg.border(puzzle),
+            *render_svg.centre_lines(solution or (), marks), *render_svg.circles(puzzle.pearls)]
+
+
+RING = [((0, 0), (0, 1)), ((0, 1), (0, 2)), ((0, 2), (1, 2)), ((1, 2), (2, 2)), ((2, 2), (2, 1)),
+        ((2, 1), (2, 0)), ((2, 0), (1, 0)), ((1, 0), (0, 0))]
+SMALL = [((0, 0), (0, 1)), ((0, 1), (1, 1)), ((1, 1), (1, 0)), ((1, 0), (0, 0))]
+
+
+@pytest.fixture
+def pearl_genre(monkeypatch):
+    module = types.ModuleType("pearls_test")
+    module.DRAW = draw_pearls
+    links = lambda solution: {tuple(sorted(link)) for link in solution}  # noqa: E731
+    differences = lambda puzzle, a, b: sorted(links(a) ^ links(b))  # noqa: E731
+    unused = lambda *args: None  # noqa: E731
+    genre = Genre("pearls-test", "", unused, unused, unused, unused, unused, unused, unused, unused,
+                  unused, unused, differences, "", unused, unused, unused, unused, module)
+    monkeypatch.setitem(registry.GENRES, "pearls-test", genre)
+    return genre
+
+
+def test_a_genre_draws_circles_and_a_centre_loop_from_the_parts(pearl_genre):
+    puzzle = PearlPuzzle({(0, 0): "white", (2, 2): "black", (1, 0): "black"})
+    svg = parse(render_svg.svg(puzzle, RING, redundant=[(2, 2)]))
+    assert len(by_class(svg, "cell")) == 9 and len(by_class(svg, "clue")) == 3
+    assert len(by_class(svg, "black-circle")) == 2 and len(by_class(svg, "white-circle")) == 1
+    assert [e.get("fill") for e in by_class(svg, "black-circle")] == [render_svg.INK] * 2
+    loop = by_class(svg, "loop")
+    assert len(loop) == len(RING)
+    # each link joins two cell centres one cell apart
+    half = render_svg.CELL / 2
+    for line in loop:
+        x1, y1, x2, y2 = (float(line.get(a)) for a in ("x1", "y1", "x2", "y2"))
+        assert (x1 - half) % render_svg.CELL == 0 and (y2 - half) % render_svg.CELL == 0
+        assert abs(x1 - x2) + abs(y1 - y2) == render_svg.CELL
+    assert [e.get("class") for e in by_class(svg, "redundant")] == ["cell redundant"]
+    # a second solution: the links in one loop only are red in both panels
+    two = parse(render_svg.svg(puzzle, RING, SMALL))
+    left, right = panels(two)
+    differ = set(pearl_genre.differences(puzzle, RING, SMALL))
+    assert len(by_class(left, "diff")) == len({tuple(sorted(x)) for x in RING} & differ) == 6
+    assert len(by_class(right, "diff")) == len({tuple(sorted(x)) for x in SMALL} & differ) == 2
+    assert "solution 2 (8 links differ)" in render_svg.svg(puzzle, RING, SMALL)
+
+
+def test_a_genre_without_a_drawing_is_a_clear_error(pearl_genre, monkeypatch):
+    monkeypatch.delattr(pearl_genre.module, "DRAW")
+    with pytest.raises(SatgridError, match="no drawing for genre pearls-test"):
+        render_svg.svg(PearlPuzzle({}))
+
+
+def test_room_borders_are_maximal_runs():
+    """Irregular rooms: one bold line per straight stretch of wall, none inside a room."""
+    rooms = ["aab", "abb", "ccc"]
+    puzzle = PearlPuzzle({})
+    lines = [parse(f'<svg xmlns="http://www.w3.org/2000/svg">{e}</svg>')[0]
+             for e in render_svg.room_borders(puzzle, lambda r, c: rooms[r][c])]
+    segments = {tuple(int(float(e.get(a))) // render_svg.CELL for a in ("x1", "y1", "x2", "y2")) for e in lines}
+    assert segments == {(2, 0, 2, 1), (1, 1, 1, 2), (1, 1, 2, 1), (0, 2, 3, 2)} and len(lines) == 4

@@ -63,8 +63,8 @@ def brute_solutions(givens) -> list[sl.Solution]:
 
 
 def enumerate_all(puzzle: sl.SlitherlinkPuzzle, connectivity: str, anchored: bool = True,
-                  inside: bool = False, cut_form: str = "exit") -> set:
-    encoding = sl.build(puzzle.rows, puzzle.cols, anchored, inside, cut_form)  # type: ignore[arg-type]
+                  cut_form: str = "exit") -> set:
+    encoding = sl.build(puzzle.rows, puzzle.cols, anchored, cut_form)  # type: ignore[arg-type]
     session = Session(encoding, connectivity=connectivity)
     queries = PuzzleQueries(session, puzzle.clues())
     found, blocked = set(), []
@@ -91,10 +91,9 @@ def test_every_loop_of_an_empty_grid_lazy(rows, cols, count):
 
 
 @pytest.mark.parametrize("rows, cols", [(1, 2), (2, 2), (2, 3), (3, 3)])
-def test_every_loop_of_an_empty_grid_eager_pair_cuts_and_colouring(rows, cols):
+def test_every_loop_of_an_empty_grid_eager_pair_cuts_and_whole_cuts(rows, cols):
     assert enumerate_all(blank(rows, cols), "eager") == set(all_loops(rows, cols))
     assert enumerate_all(blank(rows, cols), "lazy", anchored=False) == set(all_loops(rows, cols))
-    assert enumerate_all(blank(rows, cols), "lazy", inside=True) == set(all_loops(rows, cols))
     assert enumerate_all(blank(rows, cols), "lazy", cut_form="whole") == set(all_loops(rows, cols))
 
 
@@ -110,7 +109,6 @@ def test_clued_puzzle_counts_match_in_every_lowering():
         assert enumerate_all(puzzle, "eager") == want
         assert enumerate_all(puzzle, "lazy", anchored=False) == want
         assert enumerate_all(puzzle, "lazy", cut_form="whole") == want
-        assert enumerate_all(puzzle, "eager", inside=True) == want
 
 
 def test_positive_clues_anchor_the_loop_cuts_with_no_variable_of_their_own():
@@ -371,7 +369,7 @@ def test_encodings_of_one_size_share_a_template_but_not_a_pool():
     from satgrid.genres.slitherlink.generator import grow
     from satgrid.session import Session
 
-    template = sl._template(6, 6)
+    template = sl._base.template(6, 6, "exit")
     top = template.pool.top
     blank = sl.SlitherlinkPuzzle(tuple(tuple([None] * 6) for _ in range(6)))
     first, second = sl.encode(blank), sl.encode(blank)
@@ -480,3 +478,23 @@ def test_small_loop_lemma_keeps_every_solution_and_bars_small_loops():
     assert -sides[3] not in session.propagate([on[0], *sides[:3]])[1]  # one clue alone: no bar
     assert session.solve(on).status == "sat"
     session.close()
+
+
+def test_the_rules_are_a_short_statement_over_the_builder():
+    """``rules`` fits in 60 lines (docstring aside); its encoding names the loop rule, keeps the
+    edges 1..n in edge_keys order, and a number's clue is "exactly k sides" with "broken" clauses
+    (one per choice of k sides) and, above 0, an anchor on the loop rule."""
+    from satgrid.model import statement_lines
+
+    assert statement_lines(sl.rules) <= 60
+    encoding = sl.build(3, 4)
+    assert [rule.name for rule in encoding.rules] == ["the edges form one loop"]
+    edge = encoding.layers["edge"]
+    assert list(edge) == list(sl.geometry.Grid.of(3, 4).edge_keys)
+    assert list(edge.values()) == list(range(1, len(edge) + 1))
+    for k, broken in enumerate([1, 4, 6, 4, 1]):
+        clue = encoding.encode_clue((1, 2), k)
+        assert clue.selector == encoding.pool.var("clue", 1, 2, k)
+        assert len(clue.broken) == broken and (clue.anchor is not None) == (k > 0)
+        assert {abs(x) for c in clue.clauses for x in c} == {edge[s] for s in sl.sides(3, 4, 1, 2)}
+    assert sl.build(3, 4, anchored=False).encode_clue((1, 2), 2).anchor is None

@@ -8,10 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from satgrid import api
+from satgrid.cnf import VarPool, at_least, at_most
 from satgrid.errors import ParseError
 from satgrid.genres import sudoku
+from satgrid.model import statement_lines
 from satgrid.queries import PuzzleQueries
 from satgrid.session import Session
+from satgrid.solver import Assignment
 
 from .helpers import shared_file
 
@@ -171,6 +174,58 @@ def test_big_sizes_solve_from_a_permuted_pattern(n, box):
     result = api.solve(puzzle)
     assert result.status == "solved"
     assert all(result.solution[r][c] == d for r, row in enumerate(givens) for c, d in enumerate(row) if d)
+
+
+# -- the encoding on the model builder ----------------------------------------------------------
+def extended_encoding(n: int, h: int, w: int, pool: VarPool) -> list[list[int]]:
+    """Lynce & Ouaknine's extended encoding written out by hand (as the genre wrote it before the
+    model builder): ("digit", r, c, d) numbered 1 + (r*n + c)*n + d - 1; at-least-one and
+    at-most-one (satgrid.cnf's choice) per cell, and per value in each row, column and box."""
+    x = {(r, c, d): pool.var("digit", r, c, d) for r in range(n) for c in range(n) for d in range(1, n + 1)}
+    units = ([[(r, c) for c in range(n)] for r in range(n)] + [[(r, c) for r in range(n)] for c in range(n)]
+             + [[(r, c) for r in range(t, t + h) for c in range(s, s + w)]
+                for t in range(0, n, h) for s in range(0, n, w)])
+    groups = [[x[r, c, d] for d in range(1, n + 1)] for r in range(n) for c in range(n)]
+    groups += [[x[r, c, d] for r, c in unit] for d in range(1, n + 1) for unit in units]
+    return [clause for lits in groups for clause in at_least(lits, 1, pool) + at_most(lits, 1, pool)]
+
+
+@pytest.mark.parametrize("n,box", [(4, (2, 2)), (6, (2, 3)), (9, (3, 3)), (12, (3, 4)), (16, (4, 4)),
+                                   (25, (5, 5))])
+def test_rules_lower_to_the_extended_encoding(n, box):
+    """The rules' clauses are the hand-written extended encoding's, clause for clause in the same
+    order and variable for variable (the sequential counters' auxiliaries at 25x25 included)."""
+    puzzle = sudoku.SudokuPuzzle(tuple((None,) * n for _ in range(n)), *box)
+    enc = sudoku.encode(puzzle)
+    reference = extended_encoding(n, *box, pool := VarPool())
+    assert enc.clauses == reference and enc.pool.top == pool.top
+    assert {("digit", r, c, d): v for (_, r, c, d), v in enc.primary.items()} == \
+        {k: v for k, v in pool.idpool.obj2id.items() if k[0] == "digit"}
+    assert sudoku.estimate(n, n) == (enc.pool.top, len(enc.clauses))
+    assert [name for name, _, _ in enc.spans] == [
+        "one digit per cell", "no digit twice in a row, a column or a box"]
+    # a given is its digit variable itself: no selector, no clause
+    given = enc.encode_clue((1, 2), 3)
+    assert given.selector == enc.primary["digit", 1, 2, 3] and given.clauses == ()
+
+
+def test_rules_fit_in_sixty_lines():
+    """Issue 18: a genre's rules in at most 60 lines of code (model.statement_lines)."""
+    assert statement_lines(sudoku.rules) <= 60
+
+
+def test_decode_reads_the_digit_layer_from_any_model():
+    """decode gives the grid the digit variables say, from a solver's model and from a value
+    function alike; a cell with no true digit reads 0 (which the checker rejects)."""
+    puzzle = sudoku.SudokuPuzzle(tuple((None,) * 4 for _ in range(4)), 2, 2)
+    enc = sudoku.encode(puzzle)
+    grid = GRIDS_4X4[77]
+    true = {enc.primary["digit", r, c, grid[r][c]] for r in range(4) for c in range(4) if (r, c) != (3, 1)}
+    model = [v if v in true else -v for v in range(1, enc.pool.top + 1)]
+    expected = tuple(tuple(0 if (r, c) == (3, 1) else grid[r][c] for c in range(4)) for r in range(4))
+    assert sudoku.decode(puzzle, enc, Assignment(model)) == expected
+    assert sudoku.decode(puzzle, enc, lambda lit: lit in true) == expected
+    assert sudoku.check(puzzle, expected) != []
 
 
 # -- parsing ------------------------------------------------------------------------------------

@@ -44,12 +44,12 @@ JOBS = {
 def block(name: str, genre: str, game_id: str, command: str) -> str:
     lines = [f"puzzle {name}", f"genre: {genre}"]
     if genre == "sudoku":
-        puzzle = tatham.decode_solo(game_id)
+        puzzle = tatham.decode(game_id, genre=genre)
         lines += [f"rows: {puzzle.size}", f"cols: {puzzle.size}",
                   f"box: {puzzle.box_height}x{puzzle.box_width}"]
         grid = [" ".join("." if v is None else str(v) for v in row) for row in puzzle.givens]
     else:
-        puzzle = tatham.decode_loopy(game_id)
+        puzzle = tatham.decode(game_id, genre=genre)
         lines += [f"rows: {puzzle.rows}", f"cols: {puzzle.cols}"]
         grid = ["".join("." if v is None else str(v) for v in row) for row in puzzle.givens]
     lines += [f"tatham: {game_id}", f"made-by: {command}", "givens:", *grid, "end"]

@@ -1,30 +1,33 @@
-"""Other programs' puzzle formats: puzz.link URLs, pzprv3 files, Tatham game IDs, ipuz Sudoku.
+"""Other programs' puzzle formats: puzz.link URLs, pzprv3 files, Tatham game IDs, ipuz JSON.
 
 :func:`read` recognises a text in one of these formats and returns its puzzles (or None, and the
 reader's own formats take over); :func:`looks_inline` tells whether a command-line argument is a
 URL or game ID rather than a file name; :func:`write` converts a puzzle (and its solution) out.
 
 Recognised, first match wins:
-1. JSON: satgrid's own results (one object a line, :mod:`.results`), else ipuz Sudoku;
+1. JSON: satgrid's own results (one object a line, :mod:`.results`), else ipuz;
 2. a first line ``pzprv3``: pzprv3 files (several may follow each other);
 3. lines that are puzz.link URLs or Tatham game IDs, one a line, after optional header lines
    (``genre: NAME`` or a bare genre name, which must agree with the URLs).
 
-The genre comes from the URL's pid, the pzprv3 header or the game's parameters; a ``genre``
-passed in (``--genre``, a ``genre:`` header) must agree, and decides between Solo and Loopy when
-a game ID's parameters leave it open. Never a guess: an ID both games could read is an error.
+The genre comes from the URL's pid, the pzprv3 header, the ipuz kind or the game's parameters;
+a ``genre`` passed in (``--genre``, a ``genre:`` header) must agree, and decides between games
+when a game ID's parameters leave it open. Never a guess: an ID two games could read is an error.
+
+Each format module reads and writes through the codecs the genres declare (the ``PUZZLINK``,
+``PZPRV3``, ``TATHAM`` and ``IPUZ`` parts of their records, found through the registry); nothing
+here knows a genre. The registry is imported inside functions: the genres import the format
+modules for their codec building blocks.
 """
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
 from typing import Any
 
 from ..errors import ParseError, UnsupportedGenre
 from ..reader import GenreNames
-from ..registry import ALIASES, GENRES, genre as genre_named
-from . import ipuz, puzzlink, pzprv3, results, tatham
+from . import ipuz, puzzlekit, puzzlink, pzprv3, results, tatham
 
 #: ``--to`` targets of :func:`write` (``svg`` is drawn by :mod:`satgrid.render_svg`).
 TARGETS = ("url", "pzprv3", "text", "tatham", "ipuz")
@@ -33,6 +36,8 @@ _HEADER = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
 
 def _genre_name(name: str | None) -> str | None:
     """The registry's name for ``name`` (aliases resolved), or None; UnsupportedGenre if unknown."""
+    from ..registry import genre as genre_named
+
     return None if name is None else genre_named(name).name
 
 
@@ -45,14 +50,23 @@ def kind_of_line(text: str) -> str | None:
     return None
 
 
-#: File name endings that name a genre's format (``.sdk``, ``.ss``: Sudoku text).
-SUFFIX_GENRE = {".sdk": "sudoku", ".ss": "sudoku"}
+def suffix_genres() -> dict[str, str]:
+    """File name ending (lower case) -> the genre whose text format it means, from the genres'
+    ``SUFFIXES``; two genres claiming one ending is an error in the registry (ValueError)."""
+    from ..registry import with_part
+
+    out: dict[str, str] = {}
+    for g, suffixes in with_part("SUFFIXES"):
+        for suffix in suffixes:
+            if out.setdefault(suffix.lower(), g.name) != g.name:
+                raise ValueError(f"file name ending {suffix!r} of genre {g.name} is already {out[suffix.lower()]}'s")
+    return out
 
 
 def genre_of_path(path: str) -> str | None:
-    """The genre a file name's ending declares (``puzzle.sdk`` is a Sudoku), else None."""
+    """The genre a file name's ending declares (a genre's ``SUFFIXES``), else None."""
     dot = path.rfind(".")
-    return SUFFIX_GENRE.get(path[dot:].lower()) if dot > path.rfind("/") else None
+    return suffix_genres().get(path[dot:].lower()) if dot > path.rfind("/") else None
 
 
 def looks_inline(argument: str) -> bool:
@@ -79,6 +93,10 @@ def read_with_solutions(text: str, source: str = "<text>", genre: str | None = N
         return [pzprv3.Loaded(puzzle, solution)]
     if pzprv3.is_pzprv3(text):
         return pzprv3.read(text, source, genre)
+    if puzzlekit.is_puzzlekit(text):  # the puzzlekit dataset's blocks (header comment or 'problem:')
+        return puzzlekit.read(text, source, genre, genre_from)
+    from ..registry import ALIASES, GENRES
+
     names = GenreNames(source, tuple(GENRES), ALIASES, genre, genre_from)
     first_body = None
     for n, raw in enumerate(io.StringIO(text), 1):  # header lines, then the first puzzle line
@@ -154,14 +172,13 @@ def text_of(puzzle: Any) -> str:
 
 
 def _text_parts(puzzle: Any) -> tuple[list[str], str]:
-    """The header lines (genre, and a Sudoku's box and symbols when needed) and the grid."""
-    g = GENRES[puzzle.genre]
-    if puzzle.genre == "sudoku":
-        from ..genres.sudoku import symbols_problem
+    """The header lines (genre, and the genre's ``puzzle_meta``) and the grid, of the puzzle as
+    the genre's ``TEXT`` part gives it for the text format (the puzzle itself without one)."""
+    from ..registry import GENRES
 
-        if puzzle.symbols is not None and symbols_problem(puzzle.symbols, puzzle.size):
-            puzzle = dataclasses.replace(puzzle, symbols=None)  # an ipuz charset the text cannot hold
-        if puzzle.symbols is None and puzzle.size > 9:
-            puzzle = dataclasses.replace(puzzle, symbols=ipuz.WIDE[: puzzle.size])  # one symbol a cell
+    g = GENRES[puzzle.genre]
+    text_form = g.part("TEXT")
+    if text_form is not None:
+        puzzle = text_form(puzzle)
     header = [f"genre: {g.name}", *(f"{key}: {value}" for key, value in g.puzzle_meta(puzzle).items())]
     return header, g.render(puzzle)

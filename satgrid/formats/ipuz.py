@@ -1,29 +1,21 @@
-"""ipuz Sudoku JSON (ipuz v2, PuzzleKind ``http://ipuz.org/sudoku#1``).
+"""ipuz JSON documents (ipuz v2), read and written through the genres' codecs.
 
-Fields read: ``puzzle`` (rows of SudokuGiven: a number, a charset symbol, ``{"given": value}``;
-``0``, ``null``, ``""`` or the ``empty`` value for a blank), ``solution`` (rows of values),
-``charset`` (default ``123456789``), ``boxes`` (standard boxes, the default; ``false`` is a Latin
-square, which satgrid does not solve), ``title`` (characters that cannot be printed, such as a line
-break or a lone surrogate, become U+FFFD). ``zones`` (irregular regions) and ``cages``
-(killer) are variants satgrid does not solve yet. ipuz has no box-shape field: boxes are the
-standard ones for the size (6x6: 2 tall x 3 wide).
+An ipuz document is a JSON object whose ``kind`` lists PuzzleKind URLs. A genre with an ipuz kind
+declares ``IPUZ = ipuz.Codec(kind=..., title=..., read=..., write=...)``; :func:`read` picks the
+codec whose kind the document names (a kind URL counts with or without its ``#version``) and
+:func:`write` lays out what the codec's writer returns, a grid row a line.
 
-Errors name the JSON line and column (of the document, or of the ``puzzle`` field).
+Errors name the JSON line and column (of the document, or of the field at fault).
 """
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from ..errors import ParseError, UnsupportedGenre
-from ..genres.sudoku import DEFAULT_BOX, WIDE_SYMBOLS as WIDE, SudokuPuzzle, charset_problem
-from ..puzzle import Source, printable
-from ..reader import number
-from .puzzlink import duplicate_givens
 
-KIND = "http://ipuz.org/sudoku#1"
 VERSION = "http://ipuz.org/v2"
-DIGITS = "123456789"
 
 
 def is_json(text: str) -> bool:
@@ -39,113 +31,99 @@ def loads(text: str, source: str, line: int = 1) -> Any:
         raise ParseError(source, line, "JSON nested too deeply to be a puzzle", 1) from None
 
 
-def _where(text: str, key: str) -> tuple[int, int]:
-    """(line, column) of ``"key"`` in the document, or its start."""
-    at = text.find(f'"{key}"')
-    at = max(at, 0)
-    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+@dataclass(frozen=True)
+class Document:
+    """A parsed ipuz document, handed to :attr:`Codec.read`; :meth:`error` points at a field."""
+
+    doc: dict[str, Any]
+    text: str
+    source: str
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.doc.get(key, default)
+
+    def error(self, message: str, key: str = "puzzle") -> ParseError:
+        """A ParseError at the line and column of ``"key"`` in the document (its start if absent)."""
+        at = max(self.text.find(f'"{key}"'), 0)
+        line = self.text.count("\n", 0, at) + 1
+        return ParseError(self.source, line, message, at - (self.text.rfind("\n", 0, at) + 1) + 1)
 
 
-def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[SudokuPuzzle, Any]:
-    """The Sudoku in an ipuz document and its solution (None when it has none)."""
+@dataclass(frozen=True)
+class Codec:
+    """A genre's ipuz kind, one value for both ways (the genre's ``IPUZ`` part).
+
+    * ``kind``: the PuzzleKind URL written (``http://ipuz.org/<kind>#1``); a document whose
+      ``kind`` list holds a URL starting with it up to the ``#`` is read by this codec;
+    * ``title``: the kind's name in messages ("not an ipuz <title>");
+    * ``read(document) -> (puzzle, solution or None)``: errors through :meth:`Document.error`
+      (ParseError) or UnsupportedGenre for variants satgrid does not solve;
+    * ``write(puzzle, solution or None) -> fields``: the document's fields after ``version`` and
+      ``kind``, in order; a list of lists (a grid) is written a row a line. Refusals raise
+      UnsupportedGenre.
+    """
+
+    kind: str
+    title: str
+    read: Callable[[Document], tuple[Any, Any]]
+    write: Callable[[Any, Any], dict[str, Any]]
+
+    @property
+    def family(self) -> str:
+        """The kind URL without its version: what a document's kind must start with."""
+        return self.kind.split("#", 1)[0]
+
+
+def codecs() -> dict[str, Codec]:
+    """Genre name -> codec, over the registry's genres with an ``IPUZ`` part; a kind two genres
+    claim is an error in the registry (ValueError)."""
+    from ..registry import with_part
+
+    out: dict[str, Codec] = {}
+    for g, codec in with_part("IPUZ"):
+        owner = next((name for name, other in out.items() if other.family == codec.family), None)
+        if owner is not None:
+            raise ValueError(f"ipuz kind {codec.family!r} of genre {g.name} is already {owner}'s")
+        out[g.name] = codec
+    return out
+
+
+def read(text: str, source: str = "<ipuz>", genre: str | None = None) -> tuple[Any, Any]:
+    """The puzzle of an ipuz document and its solution (None when it has none)."""
     try:
         doc = loads(text, source)
     except json.JSONDecodeError as exc:
         raise ParseError(source, exc.lineno, f"not valid JSON: {exc.msg}", exc.colno) from None
-
-    def fail(message: str, key: str = "puzzle") -> ParseError:
-        return ParseError(source, *_where(text, key)[:1], message, _where(text, key)[1])
-
     if not isinstance(doc, dict):
         raise ParseError(source, 1, "a JSON document that is not an ipuz object", 1)
+    document = Document(doc, text, source)
+    games = codecs()
     kinds = doc.get("kind")
-    if not isinstance(kinds, list) or not any(isinstance(k, str) and k.startswith("http://ipuz.org/sudoku")
-                                              for k in kinds):
-        raise fail(f"not an ipuz Sudoku (kind {kinds!r}); satgrid reads ipuz Sudoku only", "kind")
-    if genre is not None and genre != "sudoku":
-        raise fail(f"an ipuz Sudoku, but the genre asked for is {genre}", "kind")
-    for key, name in (("zones", "irregular regions (zones)"), ("cages", "killer cages")):
-        if doc.get(key):
-            raise UnsupportedGenre(f"{source}: ipuz Sudoku with {name} is not supported yet")
-    if doc.get("boxes") is False:
-        raise UnsupportedGenre(f"{source}: an ipuz Sudoku without boxes (a Latin square) is not supported yet")
-    rows = doc.get("puzzle")
-    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
-        raise fail("'puzzle' must be a list of rows")
-    n = len(rows)
-    if n not in DEFAULT_BOX:
-        raise fail(f"a {n}x{n} grid has no standard box shape")
-    charset = doc.get("charset", DIGITS[:n] if n <= 9 else None)
-    if charset is None:
-        raise fail(f"a {n}x{n} ipuz Sudoku needs its 'charset'", "puzzle")
-    if not isinstance(charset, str):
-        raise fail(f"charset {charset!r} must be a string of {n} different symbols", "charset")
-    if (problem := charset_problem(charset, n)) is not None:
-        raise fail(problem, "charset")
-    empty = doc.get("empty", 0)
-
-    def value(cell: Any, r: int, c: int, where: str, blank_ok: bool) -> int | None:
-        if isinstance(cell, dict):
-            cell = cell.get("given", cell.get("value"))
-        if cell is None or cell == "" or cell == empty or cell == 0 or (cell == "0" and "0" not in charset):
-            if blank_ok:
-                return None
-            raise fail(f"{where} row {r + 1} column {c + 1} is empty", where)
-        if isinstance(cell, int) and not isinstance(cell, bool) and 1 <= cell <= n:
-            return cell  # a number is the value itself
-        if isinstance(cell, str) and len(cell) == 1 and cell in charset:
-            return charset.index(cell) + 1
-        if isinstance(cell, str) and 1 <= (number(cell) or 0) <= n:
-            return number(cell)
-        raise fail(f"{where} row {r + 1} column {c + 1}: {cell!r} is not a value 1..{n} or a symbol "
-                   f"of the charset {charset!r}", where)
-
-    givens = []
-    for r, row in enumerate(rows):
-        if len(row) != n:
-            raise fail(f"puzzle row {r + 1} has {len(row)} cells, expected {n}")
-        givens.append([(value(cell, r, c, "puzzle", True), 0) for c, cell in enumerate(row)])
-    h, w = DEFAULT_BOX[n]
-    symbols = None if charset == DIGITS[:n] else charset
-    title = doc.get("title") if isinstance(doc.get("title"), str) else ""
-    name = printable(title)
-    puzzle = SudokuPuzzle(tuple(tuple(v for v, _ in row) for row in givens), h, w, name, Source(source, 1), symbols)
-    duplicate_givens(puzzle, givens, lambda _, message: fail(message))
-    solution = doc.get("solution")
-    if solution is None:
-        return puzzle, None
-    if not isinstance(solution, list) or len(solution) != n or not all(isinstance(r, list) and len(r) == n
-                                                                      for r in solution):
-        raise fail(f"'solution' must be {n} rows of {n} values", "solution")
-    return puzzle, tuple(tuple(value(cell, r, c, "solution", False) for c, cell in enumerate(row))
-                         for r, row in enumerate(solution))
+    found = [(name, codec) for name, codec in games.items()
+             if isinstance(kinds, list) and any(isinstance(k, str) and k.startswith(codec.family) for k in kinds)]
+    if not found:
+        titles = " or ".join(codec.title for codec in games.values())
+        raise document.error(f"not an ipuz {titles} (kind {kinds!r}); satgrid reads ipuz {titles} only", "kind")
+    name, codec = found[0]
+    if genre is not None and genre != name:
+        raise document.error(f"an ipuz {codec.title}, but the genre asked for is {genre}", "kind")
+    return codec.read(document)
 
 
 def write(puzzle: Any, solution: Any = None) -> str:
-    """The ipuz document of a Sudoku (with its solution when given)."""
-    if puzzle.genre != "sudoku":
-        raise UnsupportedGenre(f"ipuz has no {puzzle.genre} kind (it covers Sudoku only)")
-    n = puzzle.size
-    if DEFAULT_BOX.get(n) != (puzzle.box_height, puzzle.box_width):
-        raise UnsupportedGenre(f"ipuz has no box-shape field: a {n}x{n} Sudoku with {puzzle.box_height}x"
-                               f"{puzzle.box_width} boxes cannot be written")
-    charset = puzzle.symbols or (DIGITS[:n] if n <= 9 else WIDE[:n])
-
-    def cell(v: int | None) -> int | str:
-        if v is None:
-            return 0
-        return v if n <= 9 and puzzle.symbols is None else charset[v - 1]
-
-    head: dict[str, Any] = {"version": VERSION, "kind": [KIND]}
-    if puzzle.name:
-        head["title"] = puzzle.name
-    head.update({"charset": charset, "displaycharset": True, "boxes": True})
-    grids = {"puzzle": puzzle.givens}
-    if solution is not None:
-        grids["solution"] = solution
-    lines = [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
-    for key, grid in grids.items():
-        rows = ",\n".join(f"    {json.dumps([cell(v) for v in row])}" for row in grid)
-        lines.append(f'  "{key}": [\n{rows}\n  ],')
+    """The ipuz document of ``puzzle`` (with its solution when given)."""
+    games = codecs()
+    if puzzle.genre not in games:
+        raise UnsupportedGenre(f"ipuz has no {puzzle.genre} kind (satgrid writes ipuz "
+                               f"{' and '.join(codec.title for codec in games.values())})")
+    codec = games[puzzle.genre]
+    fields = {"version": VERSION, "kind": [codec.kind], **codec.write(puzzle, solution)}
+    lines = []
+    for key, value in fields.items():
+        if isinstance(value, (list, tuple)) and value and all(isinstance(row, (list, tuple)) for row in value):
+            rows = ",\n".join(f"    {json.dumps(list(row))}" for row in value)
+            lines.append(f"  {json.dumps(key)}: [\n{rows}\n  ],")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value)},")
     lines[-1] = lines[-1][:-1]
     return "{\n" + "\n".join(lines) + "\n}\n"

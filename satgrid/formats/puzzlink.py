@@ -1,15 +1,30 @@
-"""puzz.link URLs (the pzprjs engine's URL format) for Sudoku, Nurikabe and Slitherlink.
+"""puzz.link URLs (the pzprjs engine's URL format), read and written through the genres' codecs.
 
 Shape (pzprjs ``src/pzpr/parser.js``): ``https://puzz.link/p?<pid>/[<flag>/]<cols>/<rows>/<body>``.
-Only the text after ``?`` counts, so ``http://pzv.jp/p.html?...`` and a bare ``nurikabe/5/5/...``
+Only the text after ``?`` counts, so ``http://pzv.jp/p.html?...`` and a bare ``pid/5/5/...``
 read the same; a ``_edit``/``_play`` suffix on the pid only sets a viewing mode. Cells run row by
-row. The two bodies (``src/variety-common/Encode.js``):
+row.
 
-* number body (``sudoku``, ``nurikabe``): ``0``-``9``/``a``-``f`` a value 0-15, ``-hh`` 16-255,
+A genre with a puzz.link form declares, in its record (``satgrid/genres/<name>/__init__.py``)::
+
+    PUZZLINK = puzzlink.Codec(pids=("mypid",), body=puzzlink.NUMBERS,
+                              read=lambda cells: MyPuzzle(cells.numbers(1, cells.rows * cells.cols)),
+                              write=lambda puzzle: puzzle.grid)
+
+:func:`decode` and :func:`encode` find the codec through the registry (the pid, the puzzle's
+genre); nothing here knows a genre. The bodies (pzprjs ``src/variety-common/Encode.js``), each a
+:class:`Body` value with its reader and its writer:
+
+* :data:`NUMBERS` (``decodeNumber16``): ``0``-``9``/``a``-``f`` a value 0-15, ``-hh`` 16-255,
   ``+hhh`` 256-4095, ``=hhh`` 4096+, ``%hhh``/``@hhh`` 8192+, ``*hhhh`` 12240+, ``$hhhhh``
-  77776+, ``.`` a ``?`` clue, ``g``-``z`` a run of 1-20 blank cells;
-* 4-cell body (``slither``): ``0``-``4`` a clue, ``5``-``9`` a clue then one blank, ``a``-``e``
-  a clue then two blanks, ``g``-``z`` 1-20 blanks, ``.`` a ``?`` clue (``f`` reads as one blank).
+  77776+, ``.`` a ``?`` clue, ``g``-``z`` a run of 1-20 blank cells; :func:`numbers` makes
+  pzprjs's other number bodies (``decodeNumber10``, a base-36 digit a cell) from parameters;
+* :data:`FOUR` (``decode4Cell``, clues 0-4): ``0``-``4`` a clue, ``5``-``9`` a clue then one
+  blank, ``a``-``e`` a clue then two blanks, ``g``-``z`` 1-20 blanks, ``.`` a ``?`` clue (``f``
+  reads as one blank);
+* :data:`CIRCLES` (``decodeCircle``): one base-27 digit (``0``-``9``, ``a``-``q``) for three
+  cells, each a base-3 digit, the first cell the most significant: 0 blank, 1 and 2 the two
+  kinds of circle (white and black); ``ceil(cells / 3)`` characters, no runs.
 
 Reading is strict where pzprjs is lenient: a body must describe exactly ``cols * rows`` cells and
 hold no other characters, so a typo is an error at its column rather than a different puzzle.
@@ -19,25 +34,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Union
+from typing import Any, Callable, Sequence, Union
 
 from ..errors import ParseError, UnsupportedGenre
-from ..genres.nurikabe import NurikabePuzzle
-from ..genres.slitherlink import SlitherlinkPuzzle
-from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
 from ..reader import is_decimal, number
 
 CANONICAL = "https://puzz.link/p?"
-#: puzz.link pid -> satgrid genre (``slitherlink`` is the Kanpen name, accepted when reading).
-PIDS = {"sudoku": "sudoku", "nurikabe": "nurikabe", "slither": "slitherlink", "slitherlink": "slitherlink"}
-#: satgrid genre -> the pid satgrid writes.
-WRITE_PID = {"sudoku": "sudoku", "nurikabe": "nurikabe", "slitherlink": "slither"}
-#: Sudoku sizes puzz.link draws, with its box (height, width): square boxes, 6x6 3 wide x 2 tall.
-SUDOKU_BOX = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
 MAX_SIDE = 1000
 UNKNOWN = "?"
 Cell = Union[int, str, None]  # a value, "?" or None (blank)
+CellGrid = tuple[tuple[Cell, ...], ...]
+#: ``fail(index in the body, message)``: the error a body reader raises.
+Fail = Callable[[int, str], ParseError]
 
 _PID = re.compile(r"([a-z][a-z0-9]*?)(?:_(edit|play|test|make))?")
 _URL_START = re.compile(r"^(?:https?://\S|(?:p(?:\.html)?\?)?[a-z][a-z0-9_]*/)")
@@ -48,6 +57,373 @@ def looks_like_url(text: str) -> bool:
     return _URL_START.match(text.strip()) is not None
 
 
+# -- bodies ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Body:
+    """One of pzprjs's ways of writing a grid of cells into a URL body, both ways.
+
+    * ``decode(text, n, fail) -> (cells, end)``: the first ``n`` cells that ``text`` describes,
+      each as ``(value, index)`` (the index in ``text`` of the character that gave the cell, for
+      error columns), and the index where reading stopped: after the character that completed the
+      ``n``-th cell, or ``len(text)`` when ``text`` describes fewer cells. Bad characters (and
+      runs that go past the ``n`` cells) raise ``fail(index, message)``. Reading stops at ``n``
+      cells so that a later body can follow (pzprjs's decoders leave the rest of the body to the
+      next); :meth:`Codec.decode` requires the whole body to be used.
+    * ``encode(values) -> text``: the body of a row-major list of cell values, as pzprjs's
+      encoder writes it; a value the body cannot hold raises UnsupportedGenre.
+
+    Values are ``None`` (a blank cell), an int, or ``"?"`` (:data:`UNKNOWN`, a clue whose value is
+    not given), as far as the body has them.
+    """
+
+    name: str
+    decode: Callable[[str, int, Fail], tuple[list[tuple[Cell, int]], int]]
+    encode: Callable[[Sequence[Cell]], str]
+
+
+def _run(ch: str) -> int | None:
+    """``g``-``z``: a run of 1-20 blank cells."""
+    return int(ch, 36) - 15 if "g" <= ch <= "z" else None
+
+
+def _with_runs(pieces: Sequence[str | None], runs: tuple[str, int] = ("g", 20)) -> str:
+    """Join the pieces of a body, runs of blank cells (``None``) as letters from ``runs[0]`` on
+    (1, 2, ... blanks) before the next piece, at most ``runs[1]`` a letter, as pzprjs's number
+    and 4-cell encoders do."""
+    out: list[str] = []
+    count, longest = 0, runs[1]
+
+    def letter(k: int) -> str:
+        return chr(ord(runs[0]) + k - 1)
+
+    for piece in pieces:
+        if piece is None:
+            count += 1
+        if count == 0:
+            out.append(piece or "")
+        elif piece is not None or count == longest:
+            out.append(letter(count) + (piece or ""))
+            count = 0
+    if count:
+        out.append(letter(count))
+    return "".join(out)
+
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+Wide = tuple[str, int, int]  # (prefix, digits after it, value of the first form)
+
+
+def numbers(name: str, base: int = 16, singles: int = 16,
+            wide: Sequence[Wide] = (("-", 2, 0), ("+", 3, 0), ("=", 3, 4096), ("%", 3, 8192)),
+            read_only: Sequence[Wide] = (("@", 3, 8192), ("*", 4, 12240), ("$", 5, 77776)),
+            unknown: str | None = ".", runs: tuple[str, int] | None = ("g", 20),
+            blank: str | None = None) -> Body:
+    """A body of numbers, one cell a token, as pzprjs's number decoders write them (the defaults
+    are ``decodeNumber16``, :data:`NUMBERS`):
+
+    * a digit of ``base`` is its value (written for values below ``singles``);
+    * a ``wide`` prefix and its fixed count of base digits is ``first + the digits' value``;
+      the writer takes the first prefix whose range holds a value; ``read_only`` prefixes are
+      read, never written;
+    * ``unknown`` is a ``?`` clue;
+    * blanks: ``runs = (first letter, longest run)``, letters from ``first`` on being runs of
+      1, 2, ... blank cells (``("g", 20)``: ``g``-``z``), or ``blank``, one character a blank cell.
+
+    pzprjs's ``decodeNumber10`` is ``numbers(name, base=10, singles=10, wide=(), read_only=(),
+    runs=("a", 26))``; its base-36 body (a digit a cell, ``-`` and two digits from 36 up) is
+    ``numbers(name, base=36, singles=36, wide=(("-", 2, 0),),
+    read_only=(), unknown="%", runs=None, blank=".")``.
+    """
+    digits = _DIGITS[:base]
+    prefixes = {prefix: (width, first) for prefix, width, first in (*wide, *read_only)}
+    largest = max([singles - 1, *(first + base ** width - 1 for _, width, first in wide)])
+    kind = "hex" if base == 16 else f"base-{base}"
+
+    def run_length(ch: str) -> int | None:
+        if runs is None or len(ch) != 1:
+            return None
+        count = ord(ch) - ord(runs[0]) + 1
+        return count if 1 <= count <= runs[1] else None
+
+    def decode(body: str, n: int, fail: Fail) -> tuple[list[tuple[Cell, int]], int]:
+        cells: list[tuple[Cell, int]] = []
+        i = 0
+        while i < len(body) and len(cells) < n:
+            ch = body[i]
+            if ch in digits:
+                cells.append((digits.index(ch), i))
+                i += 1
+            elif ch in prefixes:
+                width, first = prefixes[ch]
+                text = body[i + 1: i + 1 + width]
+                if len(text) < width or not set(text) <= set(digits):
+                    raise fail(i, f"{ch!r} must be followed by {width} {kind} digits, found {text!r}")
+                cells.append((first + int(text, base), i))
+                i += 1 + width
+            elif ch == unknown:
+                cells.append((UNKNOWN, i))
+                i += 1
+            elif ch == blank:
+                cells.append((None, i))
+                i += 1
+            elif (count := run_length(ch)) is not None:
+                if len(cells) + count > n:
+                    raise fail(i, f"a run of {count} blank cells goes past the {n} cells of the grid")
+                cells += [(None, i)] * count
+                i += 1
+            else:
+                raise fail(i, f"bad character {ch!r} in the puzzle body")
+        return cells, i
+
+    def write(v: Cell) -> str | None:
+        if v is None:
+            return blank
+        if v == UNKNOWN and unknown is not None:
+            return unknown
+        if not isinstance(v, int) or v < 0:
+            raise UnsupportedGenre(f"a puzz.link {name} body holds numbers 0 and up"
+                                   + (" and '?'" if unknown is not None else "") + f", not {v!r}")
+        if v < singles:
+            return digits[v]
+        for prefix, width, first in wide:
+            if first <= v < first + base ** width:
+                value, text = v - first, ""
+                for _ in range(width):
+                    value, digit = divmod(value, base)
+                    text = digits[digit] + text
+                return prefix + text
+        raise UnsupportedGenre(f"a number {v} is too big for a puzz.link URL ({largest} at most)")
+
+    def encode(cells: Sequence[Cell]) -> str:
+        pieces = [write(v) for v in cells]
+        if runs is None:
+            return "".join(piece or "" for piece in pieces)
+        return _with_runs(pieces, runs)
+
+    return Body(name, decode, encode)
+
+
+def decode_four(body: str, n: int, fail: Fail) -> tuple[list[tuple[Cell, int]], int]:
+    """The 4-cell body (``decode4Cell``): clues 0-4 that may carry one or two blanks after them."""
+    cells: list[tuple[Cell, int]] = []
+    i = 0
+    while i < len(body) and len(cells) < n:
+        ch = body[i]
+        if "0" <= ch <= "9" or "a" <= ch <= "e":
+            v = int(ch, 16)
+            blanks = 0 if v < 5 else 1 if v < 10 else 2
+            cells.append((v - 5 * blanks, i))
+            cells += [(None, i)] * min(blanks, n - len(cells))  # pzprjs: a clue in the last cell is 'a'-'e'
+        elif ch == "f" or _run(ch) is not None:
+            count = 1 if ch == "f" else _run(ch) or 0
+            if len(cells) + count > n:
+                raise fail(i, f"a run of {count} blank cells goes past the {n} cells of the grid")
+            cells += [(None, i)] * count
+        elif ch == ".":
+            cells.append((UNKNOWN, i))
+        else:
+            raise fail(i, f"bad character {ch!r} in the puzzle body")
+        i += 1
+    return cells, i
+
+
+def encode_four(cells: Sequence[Cell]) -> str:
+    """pzprjs's ``encode4Cell``: a clue absorbs the one or two blanks after it when it can."""
+    pieces: list[str | None] = []
+    i, n = 0, len(cells)
+    while i < n:
+        v = cells[i]
+        if isinstance(v, int) and 0 <= v <= 4:
+            if i + 1 < n and cells[i + 1] is not None:
+                pieces.append(format(v, "x"))
+            elif i + 2 < n and cells[i + 2] is not None:
+                pieces.append(format(v + 5, "x"))
+                i += 1
+            else:
+                pieces.append(format(v + 10, "x"))
+                i += 2
+        elif v == UNKNOWN:
+            pieces.append(".")
+        elif v is None:
+            pieces.append(None)
+        else:
+            raise UnsupportedGenre(f"a puzz.link 4-cell body holds clues 0-4 and '?', not {v!r}")
+        i += 1
+    return _with_runs(pieces)
+
+
+_BASE27 = "0123456789abcdefghijklmnopq"
+
+
+def decode_circles(body: str, n: int, fail: Fail) -> tuple[list[tuple[Cell, int]], int]:
+    """The circle body (``decodeCircle``): a base-27 character for three cells, 0 blank, 1 or 2."""
+    cells: list[tuple[Cell, int]] = []
+    i = 0
+    while i < len(body) and len(cells) < n:
+        value = _BASE27.find(body[i])
+        if value < 0:
+            raise fail(i, f"bad character {body[i]!r} in the puzzle body (a circle body holds 0-9 and a-q)")
+        for digit in (value // 9, value // 3 % 3, value % 3):
+            if len(cells) < n:
+                cells.append((digit or None, i))
+            elif digit:
+                raise fail(i, f"a circle past the {n} cells of the grid")
+        i += 1
+    return cells, i
+
+
+def encode_circles(cells: Sequence[Cell]) -> str:
+    """pzprjs's ``encodeCircle``: three cells a character; a last, partial group keeps its cells
+    in the high digits."""
+    out = []
+    for start in range(0, len(cells), 3):
+        value = 0
+        for weight, v in zip((9, 3, 1), cells[start:start + 3]):
+            if v not in (None, 1, 2):
+                raise UnsupportedGenre(f"a puzz.link circle body holds 1 or 2 a cell (or nothing), not {v!r}")
+            value += weight * (v or 0)
+        out.append(_BASE27[value])
+    return "".join(out)
+
+
+#: The number body (``decodeNumber16``): numbers 0-12287 (wider ones read), ``?``, runs of blanks.
+NUMBERS = numbers("number")
+#: The 4-cell body: clues 0-4 and ``?``, a clue absorbing one or two following blanks.
+FOUR = Body("4-cell", decode_four, encode_four)
+#: The circle body: 1 or 2 (the two kinds of circle) or blank, three cells a character.
+CIRCLES = Body("circle", decode_circles, encode_circles)
+
+
+# -- codecs ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Cells:
+    """A decoded body as a grid, handed to :attr:`Codec.read`: ``values[r][c]`` and, for errors,
+    where each value came from (:meth:`error` names the URL's column)."""
+
+    rows: int
+    cols: int
+    values: CellGrid
+    source: Source
+    columns: tuple[tuple[int, ...], ...]  # 1-based column in the line of each cell's character
+
+    def error(self, r: int, c: int, message: str) -> ParseError:
+        """A ParseError at the character that gave cell ``(r, c)``."""
+        return ParseError(self.source.file, self.source.line, message, self.columns[r][c])
+
+    def numbers(self, low: int, high: int, noun: str = "number", unknown: str | None = None) -> CellGrid:
+        """:attr:`values`, once every number is ``low..high`` (else "``noun`` 26 is out of range
+        1..25" at its column) and, when ``unknown`` (a message) is given, no cell is ``?``."""
+        for r, row in enumerate(self.values):
+            for c, v in enumerate(row):
+                if v == UNKNOWN and unknown is not None:
+                    raise self.error(r, c, unknown)
+                if isinstance(v, int) and not low <= v <= high:
+                    raise self.error(r, c, f"{noun} {v} is out of range {low}..{high}")
+        return self.values
+
+
+def _any_size(rows: int, cols: int) -> str | None:
+    return None
+
+
+def _never(puzzle: Any) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Codec:
+    """A genre's puzz.link form, one value for both ways (the genre's ``PUZZLINK`` part).
+
+    * ``pids``: the pzprjs puzzle types read as this genre; the first is the one written
+      (pzprjs's pid, then its other names such as the Kanpen one). No two genres share a pid.
+    * ``body``: how the cells are written (:data:`NUMBERS`, :data:`FOUR`, :data:`CIRCLES`, or a
+      :class:`Body` of the genre's own).
+    * ``read(cells) -> puzzle``: the puzzle of a decoded grid (:class:`Cells`); it checks what
+      the genre allows (:meth:`Cells.numbers` checks ranges and ``?``) and raises
+      :meth:`Cells.error` at the offending cell.
+    * ``write(puzzle) -> rows``: the cell values of a puzzle, row by row, for ``body.encode``.
+    * ``size(rows, cols) -> message | None``: why a grid of that size cannot be this genre's
+      (checked before the body is read; the error points at the body). Default: any size.
+    * ``refuse(puzzle) -> message | None``: why a puzzle has no URL (UnsupportedGenre when
+      writing), e.g. a shape puzz.link does not draw. Default: none.
+
+    :meth:`decode` and :meth:`encode` do the work; the module's :func:`decode` and :func:`encode`
+    pick the codec by pid or by the puzzle's genre.
+    """
+
+    pids: tuple[str, ...]
+    body: Body
+    read: Callable[[Cells], Any]
+    write: Callable[[Any], Sequence[Sequence[Cell]]]
+    size: Callable[[int, int], str | None] = _any_size
+    refuse: Callable[[Any], str | None] = _never
+
+    @property
+    def pid(self) -> str:
+        """The pid written."""
+        return self.pids[0]
+
+    def decode(self, url: "Url", source: str = "<url>", line: int = 1) -> Any:
+        """The puzzle of a split URL (:func:`split`)."""
+        def fail(index: int, message: str) -> ParseError:
+            return ParseError(source, line, message, url.body_col + index)
+
+        problem = self.size(url.rows, url.cols)
+        if problem is not None:
+            raise fail(0, problem)
+        n = url.rows * url.cols
+        cells, end = self.body.decode(url.body, n, fail)
+        if len(cells) < n:
+            raise fail(len(url.body), f"the body describes {len(cells)} cells, a {url.cols}x{url.rows} grid has {n}")
+        if end < len(url.body):
+            raise fail(end, f"extra characters after the {n} cells of the grid")
+        at = [url.body_col + i for _, i in cells]
+        return self.read(Cells(
+            url.rows, url.cols,
+            tuple(tuple(v for v, _ in cells[r * url.cols:(r + 1) * url.cols]) for r in range(url.rows)),
+            Source(source, line), tuple(tuple(at[r * url.cols:(r + 1) * url.cols]) for r in range(url.rows))))
+
+    def encode(self, puzzle: Any) -> str:
+        """The canonical URL of ``puzzle`` (pzprjs's encoder, the puzz.link address)."""
+        check_sides(puzzle)
+        problem = self.refuse(puzzle)
+        if problem is not None:
+            raise UnsupportedGenre(problem)
+        body = self.body.encode([v for row in self.write(puzzle) for v in row])
+        url = f"{CANONICAL}{self.pid}/{puzzle.cols}/{puzzle.rows}/{body}"
+        return url if url[-1].isalnum() else url + "/"
+
+
+def by_pid(part: str) -> dict[str, tuple[str, Any]]:
+    """pid -> (genre name, codec), over the registry's genres with the part ``part`` (a codec
+    with ``pids``); a pid two genres claim is an error in the registry (ValueError)."""
+    from ..registry import with_part
+
+    out: dict[str, tuple[str, Any]] = {}
+    for g, codec in with_part(part):
+        for pid in codec.pids:
+            owner = out.setdefault(pid, (g.name, codec))[0]
+            if owner != g.name:
+                raise ValueError(f"{part} pid {pid!r} of genre {g.name} is already {owner}'s")
+    return out
+
+
+def codecs() -> dict[str, tuple[str, Codec]]:
+    """pid -> (genre name, codec), over the registry's genres with a ``PUZZLINK`` part."""
+    return by_pid("PUZZLINK")
+
+
+def codec_of(genre: str) -> Codec:
+    """The ``PUZZLINK`` codec of a genre; UnsupportedGenre when it has none."""
+    from ..registry import GENRES
+
+    codec = GENRES[genre].part("PUZZLINK")
+    if codec is None:
+        raise UnsupportedGenre(f"no puzz.link URL for genre {genre}")
+    return codec
+
+
+# -- URLs -----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Url:
     """A URL split into its parts; ``body_col`` is the 1-based column of the body in its line."""
@@ -71,7 +447,7 @@ def split(text: str, source: str = "<url>", line: int = 1) -> Url:
     q = s.find("?")
     start = q + 1 if s.startswith(("http://", "https://")) or 0 <= q < s.find("/") else 0
     if s.startswith(("http://", "https://")) and q < 0:
-        raise _error(source, line, lead + 1, "a puzz.link URL needs '?' before the puzzle (…/p?sudoku/9/9/…)")
+        raise _error(source, line, lead + 1, "a puzz.link URL needs '?' before the puzzle (…/p?pid/9/9/…)")
     fields: list[tuple[str, int]] = []  # (text, 1-based column)
     col = lead + start + 1
     for part in s[start:].split("/"):
@@ -81,14 +457,15 @@ def split(text: str, source: str = "<url>", line: int = 1) -> Url:
         fields.pop()  # the trailing '/' writers add after a body that ends in a non-alphanumeric
     pid_text, pid_col = fields[0]
     m = _PID.fullmatch(pid_text)
-    if m is None or m.group(1) not in PIDS:
+    known = codecs()
+    if m is None or m.group(1) not in known:
+        written = dict.fromkeys(codec.pid for _, codec in known.values())
         raise _error(source, line, pid_col,
-                     f"unknown puzz.link puzzle type {pid_text!r}; satgrid reads "
-                     + ", ".join(p for p in PIDS if p != "slitherlink"))
+                     f"unknown puzz.link puzzle type {pid_text!r}; satgrid reads " + ", ".join(written))
     pid = m.group(1)
     rest = fields[1:]
     if rest and rest[0][0] and not is_decimal(rest[0][0]):
-        rest = rest[1:]  # a pflag: no meaning for these genres (pzprjs ignores it too)
+        rest = rest[1:]  # a pflag: satgrid's genres give it no meaning (pzprjs ignores it too)
     sizes = []
     for name in ("columns", "rows"):
         if not rest:
@@ -102,200 +479,16 @@ def split(text: str, source: str = "<url>", line: int = 1) -> Url:
         sizes.append(size)
     body = "/".join(part for part, _ in rest)
     body_col = rest[0][1] if rest else col
-    return Url(pid, PIDS[pid], sizes[0], sizes[1], body, body_col)
+    return Url(pid, known[pid][0], sizes[0], sizes[1], body, body_col)
 
 
-# -- bodies ---------------------------------------------------------------------------------------
-_WIDE = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192), "@": (3, 8192), "*": (4, 12240),
-         "$": (5, 77776)}
-_HEX = set("0123456789abcdef")
-
-
-def _run(ch: str) -> int | None:
-    return int(ch, 36) - 15 if "g" <= ch <= "z" else None
-
-
-def decode_numbers(body: str, n: int, fail: Callable[[int, str], ParseError]) -> list[tuple[Cell, int]]:
-    """The number body: ``(value, index in body)`` for each of the ``n`` cells."""
-    cells: list[tuple[Cell, int]] = []
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if len(cells) >= n:
-            raise fail(i, f"extra characters after the {n} cells of the grid")
-        if ch in _HEX:
-            cells.append((int(ch, 16), i))
-            i += 1
-        elif ch in _WIDE:
-            width, base = _WIDE[ch]
-            digits = body[i + 1: i + 1 + width]
-            if len(digits) < width or not set(digits) <= _HEX:
-                raise fail(i, f"{ch!r} must be followed by {width} hex digits, found {digits!r}")
-            cells.append((base + int(digits, 16), i))
-            i += 1 + width
-        elif ch == ".":
-            cells.append((UNKNOWN, i))
-            i += 1
-        elif _run(ch) is not None:
-            count = _run(ch)
-            if len(cells) + count > n:
-                raise fail(i, f"a run of {count} blank cells goes past the {n} cells of the grid")
-            cells += [(None, i)] * count
-            i += 1
-        else:
-            raise fail(i, f"bad character {ch!r} in the puzzle body")
-    return cells
-
-
-def decode_four(body: str, n: int, fail: Callable[[int, str], ParseError]) -> list[tuple[Cell, int]]:
-    """The 4-cell body (clues 0-4) of Slitherlink."""
-    cells: list[tuple[Cell, int]] = []
-    for i, ch in enumerate(body):
-        if len(cells) >= n:
-            raise fail(i, f"extra characters after the {n} cells of the grid")
-        if "0" <= ch <= "9" or "a" <= ch <= "e":
-            v = int(ch, 16)
-            blanks = 0 if v < 5 else 1 if v < 10 else 2
-            cells.append((v - 5 * blanks, i))
-            cells += [(None, i)] * min(blanks, n - len(cells))  # pzprjs: a clue in the last cell is 'a'-'e'
-        elif ch == "f" or _run(ch) is not None:
-            count = 1 if ch == "f" else _run(ch)
-            if len(cells) + count > n:
-                raise fail(i, f"a run of {count} blank cells goes past the {n} cells of the grid")
-            cells += [(None, i)] * count
-        elif ch == ".":
-            cells.append((UNKNOWN, i))
-        else:
-            raise fail(i, f"bad character {ch!r} in the puzzle body")
-    return cells
-
-
-def _blanks(count: int) -> str:
-    """A run of 1-20 blank cells: ``g``-``z``."""
-    return "0123456789abcdefghijklmnopqrstuvwxyz"[count + 15]
-
-
-def encode_numbers(cells: list[Cell]) -> str:
-    """pzprjs's ``encodeNumber16``; wide values are zero-padded (its decoder reads fixed widths)."""
-    out, count = [], 0
-    for v in cells:
-        piece = ""
-        if v is None:
-            count += 1
-        elif v == UNKNOWN:
-            piece = "."
-        elif v < 16:
-            piece = format(v, "x")
-        elif v < 256:
-            piece = "-" + format(v, "02x")
-        elif v < 4096:
-            piece = "+" + format(v, "03x")
-        elif v < 8192:
-            piece = "=" + format(v - 4096, "03x")
-        elif v < 12288:
-            piece = "%" + format(v - 8192, "03x")
-        else:
-            raise UnsupportedGenre(f"a number {v} is too big for a puzz.link URL (12287 at most)")
-        if count == 0:
-            out.append(piece)
-        elif piece or count == 20:
-            out.append(_blanks(count) + piece)
-            count = 0
-    if count:
-        out.append(_blanks(count))
-    return "".join(out)
-
-
-def encode_four(cells: list[Cell]) -> str:
-    """pzprjs's ``encode4Cell``: a clue absorbs the one or two blanks after it when it can."""
-    out, count, i, n = [], 0, 0, len(cells)
-    while i < n:
-        v, piece = cells[i], ""
-        if isinstance(v, int):
-            if i + 1 < n and cells[i + 1] is not None:
-                piece = format(v, "x")
-            elif i + 2 < n and cells[i + 2] is not None:
-                piece, i = format(v + 5, "x"), i + 1
-            else:
-                piece, i = format(v + 10, "x"), i + 2
-        elif v == UNKNOWN:
-            piece = "."
-        else:
-            count += 1
-        if count == 0:
-            out.append(piece)
-        elif piece or count == 20:
-            out.append(_blanks(count) + piece)
-            count = 0
-        i += 1
-    if count:
-        out.append(_blanks(count))
-    return "".join(out)
-
-
-# -- puzzles --------------------------------------------------------------------------------------
 def decode(text: str, source: str = "<url>", line: int = 1, genre: str | None = None) -> Any:
     """The puzzle a URL describes (``genre``, when given, must agree with its pid)."""
     url = split(text, source, line)
     if genre is not None and genre != url.genre:
         raise _error(source, line, url.body_col,
                      f"the URL holds a {url.genre} puzzle (pid {url.pid!r}) but the genre asked for is {genre}")
-
-    def fail(index: int, message: str) -> ParseError:
-        return _error(source, line, url.body_col + index, message)
-
-    if url.genre == "sudoku" and (url.cols != url.rows or url.cols not in SUDOKU_BOX):
-        raise _error(source, line, url.body_col,
-                     f"a {url.cols}x{url.rows} Sudoku: puzz.link's Sudoku is 4x4, 6x6, 9x9, 16x16 or 25x25")
-    n = url.cols * url.rows
-    reader = decode_four if url.genre == "slitherlink" else decode_numbers
-    cells = reader(url.body, n, fail)
-    if len(cells) < n:
-        raise fail(len(url.body), f"the body describes {len(cells)} cells, a {url.cols}x{url.rows} grid has {n}")
-    src = Source(source, line)
-    grid = [[cells[r * url.cols + c] for c in range(url.cols)] for r in range(url.rows)]
-    if url.genre == "sudoku":
-        return _sudoku(url, grid, src, fail)
-    if url.genre == "nurikabe":
-        for row in grid:
-            for v, at in row:
-                if isinstance(v, int) and not 1 <= v <= n:
-                    raise fail(at, f"number {v} is out of range 1..{n} (the grid has {n} cells)")
-        return NurikabePuzzle(tuple(tuple(v for v, _ in row) for row in grid), "", src)
-    for row in grid:
-        for v, at in row:
-            if v == UNKNOWN:
-                raise fail(at, "a '?' clue: satgrid's Slitherlink has clues 0-4 only")
-    return SlitherlinkPuzzle(tuple(tuple(v for v, _ in row) for row in grid), "", src)
-
-
-def _sudoku(url: Url, grid, src: Source, fail) -> SudokuPuzzle:
-    size = url.cols
-    for row in grid:
-        for v, at in row:
-            if v == UNKNOWN:
-                raise fail(at, "a '?' given: a Sudoku given needs its value")
-            if v is not None and not 1 <= v <= size:
-                raise fail(at, f"value {v} is out of range 1..{size}")
-    h, w = SUDOKU_BOX[size]
-    puzzle = SudokuPuzzle(tuple(tuple(v for v, _ in row) for row in grid), h, w, "", src)
-    duplicate_givens(puzzle, grid, fail)
-    return puzzle
-
-
-def duplicate_givens(puzzle: SudokuPuzzle, grid, fail) -> None:
-    """Raise ``fail(position, message)`` at a given that repeats in its row, column or box;
-    ``grid`` holds ``(value, position)`` per cell."""
-    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
-    seen: dict[tuple[str, int, int], tuple[int, int]] = {}
-    for r in range(n):
-        for c in range(n):
-            d, at = grid[r][c]
-            if d is None:
-                continue
-            for kind, index in (("row", r), ("column", c), ("box", (r // h) * (n // w) + c // w)):
-                if seen.setdefault((kind, index, d), (r, c)) != (r, c):
-                    raise fail(at, f"given {d} twice in {kind} {index + 1}")
+    return codecs()[url.pid][1].decode(url, source, line)
 
 
 def check_sides(puzzle: Any) -> None:
@@ -306,25 +499,5 @@ def check_sides(puzzle: Any) -> None:
 
 
 def encode(puzzle: Any) -> str:
-    """The canonical URL of ``puzzle`` (pzprjs's encoders, the puzz.link address)."""
-    genre = puzzle.genre
-    if genre not in WRITE_PID:
-        raise UnsupportedGenre(f"no puzz.link URL for genre {genre}")
-    check_sides(puzzle)
-    cells: list[Cell] = []
-    if genre == "sudoku":
-        box = SUDOKU_BOX.get(puzzle.size)
-        if box != (puzzle.box_height, puzzle.box_width):
-            raise UnsupportedGenre(
-                f"puzz.link has no {puzzle.size}x{puzzle.size} Sudoku with {puzzle.box_height}x"
-                f"{puzzle.box_width} boxes (its sizes: 4, 6 (boxes 2 tall x 3 wide), 9, 16, 25)")
-        rows = puzzle.givens
-    elif genre == "nurikabe":
-        rows = puzzle.grid
-    else:
-        rows = puzzle.givens
-    for row in rows:
-        cells.extend(row)
-    body = encode_four(cells) if genre == "slitherlink" else encode_numbers(cells)
-    url = f"{CANONICAL}{WRITE_PID[genre]}/{puzzle.cols}/{puzzle.rows}/{body}"
-    return url if url[-1].isalnum() else url + "/"
+    """The canonical URL of ``puzzle`` (its genre's codec)."""
+    return codec_of(puzzle.genre).encode(puzzle)

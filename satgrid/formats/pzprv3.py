@@ -1,34 +1,31 @@
 """pzprv3 files: puzz.link's save format, with the answer (pzprjs ``src/puzzle/FileData.js`` and
-each variety's ``FileIO``).
+each variety's ``FileIO``), read and written through the genres' codecs.
 
-Lines: ``pzprv3`` (or ``pzprv3.1``), the pid, the size (rows then columns; Sudoku has one size
-line), then grids of space-separated tokens, one grid row a line (pzprjs ends each token with a
-space). Clue tokens: ``.`` empty, ``-`` a ``?`` clue, a number. Then the answer:
+Lines: ``pzprv3`` (or ``pzprv3.1``), the pid, the size (rows then columns, or one line for a
+square grid), then grids of space-separated tokens, one grid row a line (pzprjs ends each token
+with a space). Lines after the grids (pzprjs's ``history:``/``info:`` records) are ignored.
+Several files may be concatenated: each ``pzprv3`` line starts a puzzle.
 
-* ``nurikabe``: one grid holding clues and answer: ``#`` shaded, ``+`` a dot (unshaded);
-* ``sudoku``: the clue grid, then the answer grid (``.`` at given cells and empty cells; pencil
-  marks ``+ - = %`` and candidate lists ``[1,2,,]`` are read as empty);
-* ``slither``: the clue grid, (``pzprv3.1`` only) a grid of background colours, then the
-  ``rows x (cols + 1)`` vertical edges and the ``(rows + 1) x cols`` horizontal edges: ``1`` a
-  line, ``-1`` a cross, ``0`` nothing.
-
-Lines after the grids (pzprjs's ``history:``/``info:`` records) are ignored. Several files may be
-concatenated: each ``pzprv3`` line starts a puzzle.
+A genre with a pzprv3 form declares ``PZPRV3 = pzprv3.Codec(...)``: its pids, and its grids in
+file order (:class:`Section`: a name, a shape relative to the puzzle's, a token reader, whether it
+belongs to the answer), with two functions between the read grids and the puzzle with its
+answer. The token readers here are the building blocks: :func:`clues` (``.`` empty, ``-`` a
+``?`` clue, numbers, marks), :data:`EDGES` (``1`` a line, ``-1`` a cross, ``0`` nothing),
+:func:`answers` (numbers, pencil marks read as empty) and :data:`IGNORED`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import ParseError, UnsupportedGenre
-from ..genres.nurikabe import NurikabePuzzle
-from ..genres.slitherlink import SlitherlinkPuzzle
-from ..genres.sudoku import SudokuPuzzle
 from ..puzzle import Source
 from ..reader import number
-from .puzzlink import MAX_SIDE, PIDS, SUDOKU_BOX, WRITE_PID, check_sides, duplicate_givens
+from .puzzlink import MAX_SIDE, by_pid, check_sides
 
 Line = tuple[int, str]
+#: ``read(token, rows, cols) -> value``; a ValueError's message becomes the error at the token.
+TokenReader = Callable[[str, int, int], Any]
 
 
 @dataclass(frozen=True)
@@ -39,6 +36,185 @@ class Loaded:
     solution: Any = None
 
 
+# -- token readers --------------------------------------------------------------------------------
+def clues(low: int | Callable[[int, int], int], high: int | Callable[[int, int], int],
+          marks: Mapping[str, Any] | None = None) -> TokenReader:
+    """pzprjs's ``decodeCellQnum`` (and ``decodeCellQnumAns`` with ``marks``): ``.`` None, ``-``
+    ``"?"``, a number ``low..high`` (ints, or functions of ``(rows, cols)``), or ``marks[token]``
+    (``{"#": "#", "+": "+"}`` for shaded and dotted cells)."""
+    extra = dict(marks or {})
+
+    def read(word: str, rows: int, cols: int) -> Any:
+        if word == ".":
+            return None
+        if word == "-":
+            return "?"
+        if word in extra:
+            return extra[word]
+        value = number(word)
+        if value is None:
+            raise ValueError(f"{word!r} is not a clue ('.', '-' or a number)")
+        lo = low(rows, cols) if callable(low) else low
+        hi = high(rows, cols) if callable(high) else high
+        if not lo <= value <= hi:
+            raise ValueError(f"clue {word} is out of range {lo}..{hi}")
+        return value
+
+    return read
+
+
+def answers(low: int | Callable[[int, int], int], high: int | Callable[[int, int], int]) -> TokenReader:
+    """pzprjs's ``decodeCellAnumsub``: a number ``low..high``, or 0 for an empty cell (``.``, the
+    pencil marks ``+ - = %``, a candidate list ``[1,2,,]`` after any token)."""
+    def read(word: str, rows: int, cols: int) -> int:
+        word = word.split("[", 1)[0]
+        value = number(word)
+        if value is None:
+            if word in (".", "+", "-", "=", "%", ""):
+                return 0
+            raise ValueError(f"{word!r} is not an answer (a number or '.')")
+        lo = low(rows, cols) if callable(low) else low
+        hi = high(rows, cols) if callable(high) else high
+        if not lo <= value <= hi:
+            raise ValueError(f"answer {word} is out of range {lo}..{hi}")
+        return value
+
+    return read
+
+
+def _edge(word: str, rows: int, cols: int) -> int:
+    crossed = word.startswith("-")
+    value = number(word[1:] if crossed else word)
+    if value is None:
+        raise ValueError(f"{word!r} is not an edge (1 line, -1 cross, 0 nothing)")
+    return 1 if value > 0 and not crossed else 0
+
+
+def _ignored(word: str, rows: int, cols: int) -> None:
+    return None
+
+
+#: pzprjs's ``decodeBorderLine``: ``1`` (or more) a line -> 1; ``-1`` a cross and ``0`` -> 0.
+EDGES: TokenReader = _edge
+#: Any token, read as None (grids the answer check does not need, such as background colours).
+IGNORED: TokenReader = _ignored
+
+
+def token(value: Any) -> str:
+    """The token written for a value: None ``.``, ``"?"`` ``-``, else the value itself."""
+    return "." if value is None else "-" if value == "?" else str(value)
+
+
+# -- codecs ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Section:
+    """One grid of a pzprv3 file.
+
+    * ``name``: as errors name it (``"clue grid"``, ``"vertical edges"``);
+    * ``read``: the token reader (:func:`clues`, :func:`answers`, :data:`EDGES`, ...);
+    * ``shape``: ``(extra rows, extra columns)`` over the puzzle's size: cells ``(0, 0)``, the
+      vertical edges of the dot lattice ``(0, 1)``, its horizontal edges ``(1, 0)``, the borders
+      between cells ``(0, -1)`` and ``(-1, 0)`` (pzprjs's ``decodeBorderLine`` reads the vertical
+      ones first; a grid without columns is a row of empty lines, one without rows no line);
+    * ``answer``: the grid belongs to the answer; a file may end before the first answer grid
+      (a puzzle without its answer), not inside the answer;
+    * ``version``: only files of this version hold the grid (``"pzprv3.1"``), else every file.
+    """
+
+    name: str
+    read: TokenReader
+    shape: tuple[int, int] = (0, 0)
+    answer: bool = False
+    version: str | None = None
+
+
+@dataclass(frozen=True)
+class Grids:
+    """The grids read from one file, handed to :attr:`Codec.read`: ``grids[name]`` is the grid of
+    values of that :class:`Section` (absent when the file holds no answer); :meth:`error` names
+    the line and column of a token."""
+
+    rows: int
+    cols: int
+    version: str
+    source: Source
+    values: dict[str, list[list[Any]]]
+    places: dict[str, list[list[tuple[int, int]]]] = field(repr=False)
+
+    def __getitem__(self, name: str) -> list[list[Any]]:
+        return self.values[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.values
+
+    def error(self, name: str, r: int, c: int, message: str) -> ParseError:
+        """A ParseError at the token of cell ``(r, c)`` of grid ``name``."""
+        line, column = self.places[name][r][c]
+        return ParseError(self.source.file, line, message, column)
+
+
+def _any_size(rows: int, cols: int) -> str | None:
+    return None
+
+
+def _never(puzzle: Any) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Codec:
+    """A genre's pzprv3 form, one value for both ways (the genre's ``PZPRV3`` part).
+
+    * ``pids``: the puzzle types read as this genre; the first is written.
+    * ``sections``: the grids after the size lines, in file order (:class:`Section`).
+    * ``read(grids) -> (puzzle, solution or None)``: from the grids read (:class:`Grids`);
+      errors through :meth:`Grids.error`.
+    * ``write(puzzle, solution or None) -> {section name: rows of values}``: every section of
+      the written ``version``; values become tokens by :func:`token`. Without a solution the
+      answer grids are written empty, as pzprjs writes an unsolved puzzle.
+    * ``version``: the header written (``"pzprv3"``; pzprjs writes some genres as ``"pzprv3.1"``).
+    * ``square``: one size line (the side) instead of rows, then columns.
+    * ``size(rows, cols) -> message | None``: why a file's size cannot be this genre's.
+    * ``refuse(puzzle) -> message | None``: why a puzzle cannot be written (UnsupportedGenre).
+
+    Writing a solution must give a file the puzz.link engine accepts as solved
+    (tests/test_pzpr.py runs pzprjs's checker on it).
+    """
+
+    pids: tuple[str, ...]
+    sections: tuple[Section, ...]
+    read: Callable[[Grids], tuple[Any, Any]]
+    write: Callable[[Any, Any], Mapping[str, Sequence[Sequence[Any]]]]
+    version: str = "pzprv3"
+    square: bool = False
+    size: Callable[[int, int], str | None] = _any_size
+    refuse: Callable[[Any], str | None] = _never
+
+    @property
+    def pid(self) -> str:
+        return self.pids[0]
+
+    def encode(self, puzzle: Any, solution: Any = None) -> str:
+        """The pzprv3 text of ``puzzle``, with ``solution`` filled in as the answer when given."""
+        check_sides(puzzle)
+        problem = self.refuse(puzzle)
+        if problem is not None:
+            raise UnsupportedGenre(problem)
+        sizes = [puzzle.rows] if self.square else [puzzle.rows, puzzle.cols]
+        lines = [self.version, self.pid, *map(str, sizes)]
+        grids = self.write(puzzle, solution)
+        for section in self.sections:
+            if section.version in (None, self.version):
+                lines += ["".join(f"{token(v)} " for v in row) for row in grids[section.name]]
+        return "\n".join(lines) + "\n"
+
+
+def codecs() -> dict[str, tuple[str, Codec]]:
+    """pid -> (genre name, codec), over the registry's genres with a ``PZPRV3`` part."""
+    return by_pid("PZPRV3")
+
+
+# -- reading --------------------------------------------------------------------------------------
 def is_pzprv3(text: str) -> bool:
     return text.lstrip("\ufeff \t\r\n").startswith("pzprv3")
 
@@ -79,12 +255,13 @@ class _Cursor:
     def more(self) -> bool:
         return any(t.strip() for _, t in self.lines[self.at:])
 
-    def size(self, what: str) -> int:
+    def size(self, what: str) -> tuple[int, int]:
+        """A size line: (value, line)."""
         n, t = self.next_line(f"the number of {what}")
         value = number(t.strip())
         if value is None or not 1 <= value <= MAX_SIDE:
             raise self.error(f"number of {what} {t.strip()!r} is not a number 1..{MAX_SIDE}", n, 1)
-        return value
+        return value, n
 
     def grid(self, rows: int, cols: int, what: str) -> list[list[tuple[str, int, int]]]:
         """``rows`` lines of ``cols`` tokens: (token, line, 1-based column)."""
@@ -110,159 +287,54 @@ def _read_one(lines: list[Line], source: str, genre: str | None) -> Loaded:
         raise cur.error(f"unknown pzprv3 version {version!r} (pzprv3 or pzprv3.1)", n0, 1)
     n1, pid_text = cur.next_line("the puzzle type")
     pid = pid_text.strip()
-    if pid not in PIDS:
-        raise cur.error(f"unknown puzzle type {pid!r}; satgrid reads sudoku, nurikabe, slither", n1, 1)
-    found = PIDS[pid]
+    known = codecs()
+    if pid not in known:
+        written = dict.fromkeys(codec.pid for _, codec in known.values())
+        raise cur.error(f"unknown puzzle type {pid!r}; satgrid reads {', '.join(written)}", n1, 1)
+    found, codec = known[pid]
     if genre is not None and genre != found:
         raise cur.error(f"the file holds a {found} puzzle but the genre asked for is {genre}", n1, 1)
-    src = Source(source, n0)
-    if found == "sudoku":
-        return _sudoku(cur, src)
-    rows, cols = cur.size("rows"), cur.size("columns")
-    if found == "nurikabe":
-        return _nurikabe(cur, src, rows, cols)
-    return _slither(cur, src, rows, cols, version == "pzprv3.1")
-
-
-def _clue(cur: _Cursor, token: tuple[str, int, int], low: int, top: int, extra: dict[str, Any] | None = None) -> Any:
-    """A clue token: None (``.``), ``"?"`` (``-``), a number ``low..top``, or ``extra[token]``."""
-    word, n, col = token
-    extra = extra or {}
-    if word == ".":
-        return None
-    if word == "-":
-        return "?"
-    if word in extra:
-        return extra[word]
-    value = number(word)
-    if value is not None:
-        if not low <= value <= top:
-            raise cur.error(f"clue {word} is out of range {low}..{top}", n, col)
-        return value
-    raise cur.error(f"{word!r} is not a clue ('.', '-' or a number)", n, col)
-
-
-def _sudoku(cur: _Cursor, src: Source) -> Loaded:
-    size = cur.size("rows and columns")
-    if size not in SUDOKU_BOX:
-        raise cur.error(f"a {size}x{size} Sudoku: puzz.link's Sudoku is 4x4, 6x6, 9x9, 16x16 or 25x25")
-    clues = cur.grid(size, size, "clue grid")
-    givens = []
-    for row in clues:
-        values = [_clue(cur, tok, 1, size) for tok in row]
-        for v, (_, n, col) in zip(values, row):
-            if v == "?":
-                raise cur.error("a '?' given: a Sudoku given needs its value", n, col)
-        givens.append(tuple(values))
-    h, w = SUDOKU_BOX[size]
-    puzzle = SudokuPuzzle(tuple(givens), h, w, "", src)
-    at = [[(v, (n, col)) for v, (_, n, col) in zip(values, row)] for values, row in zip(givens, clues)]
-    duplicate_givens(puzzle, at, lambda where, message: cur.error(message, *where))
-    if not cur.more():
-        return Loaded(puzzle)
-    answer = cur.grid(size, size, "answer grid")
-    filled = []
-    for r, row in enumerate(answer):
+    if codec.square:
+        rows, at = cur.size("rows and columns")
+        cols = rows
+    else:
+        (rows, at), (cols, at) = cur.size("rows"), cur.size("columns")
+    problem = codec.size(rows, cols)
+    if problem is not None:
+        raise cur.error(problem, at, 1)
+    values: dict[str, list[list[Any]]] = {}
+    places: dict[str, list[list[tuple[int, int]]]] = {}
+    in_answer = False
+    for section in codec.sections:
+        if section.version not in (None, version):
+            continue
+        if section.answer and not in_answer:
+            if not cur.more():
+                break  # the file holds no answer
+            in_answer = True
+        height, width = rows + section.shape[0], cols + section.shape[1]
+        # a grid without columns is written as empty lines (pzprjs), which the reader skips
+        grid = cur.grid(height, width, section.name) if height and width else [[] for _ in range(height)]
         out = []
-        for c, (word, n, col) in enumerate(row):
-            word = word.split("[", 1)[0]
-            if givens[r][c] is not None:
-                out.append(givens[r][c])
-            elif (value := number(word)) is not None:
-                if not 1 <= value <= size:
-                    raise cur.error(f"answer {word} is out of range 1..{size}", n, col)
-                out.append(value)
-            elif word in (".", "+", "-", "=", "%", ""):
-                out.append(0)
-            else:
-                raise cur.error(f"{word!r} is not an answer (a number or '.')", n, col)
-        filled.append(tuple(out))
-    complete = all(all(row) for row in filled)
-    return Loaded(puzzle, tuple(filled) if complete else None)
-
-
-def _nurikabe(cur: _Cursor, src: Source, rows: int, cols: int) -> Loaded:
-    grid = cur.grid(rows, cols, "grid")
-    marks = {"#": "#", "+": "+"}
-    cells = [[_clue(cur, tok, 1, rows * cols, marks) for tok in row] for row in grid]
-    puzzle = NurikabePuzzle(
-        tuple(tuple(None if v in marks else v for v in row) for row in cells), "", src)
-    if not any(v == "#" for row in cells for v in row):
-        return Loaded(puzzle)
-    solution = tuple("".join("#" if v == "#" else "." for v in row) for row in cells)
+        for row in grid:
+            read_row = []
+            for word, n, col in row:
+                try:
+                    read_row.append(section.read(word, rows, cols))
+                except ValueError as exc:
+                    raise cur.error(str(exc), n, col) from None
+            out.append(read_row)
+        values[section.name] = out
+        places[section.name] = [[(n, col) for _, n, col in row] for row in grid]
+    puzzle, solution = codec.read(Grids(rows, cols, version, Source(source, n0), values, places))
     return Loaded(puzzle, solution)
 
 
-def _slither(cur: _Cursor, src: Source, rows: int, cols: int, v31: bool) -> Loaded:
-    clues = cur.grid(rows, cols, "clue grid")
-    for row in clues:
-        for word, n, col in row:
-            if word == "-":
-                raise cur.error("a '?' clue: satgrid's Slitherlink has clues 0-4 only", n, col)
-    puzzle = SlitherlinkPuzzle(tuple(tuple(_clue(cur, tok, 0, 4) for tok in row) for row in clues), "", src)
-    if not cur.more():
-        return Loaded(puzzle)
-    if v31:
-        cur.grid(rows, cols, "background colour grid")
-    vertical = _edges(cur, rows, cols + 1, "vertical edges")
-    horizontal = _edges(cur, rows + 1, cols, "horizontal edges")
-    if not any(any(row) for row in vertical + horizontal):
-        return Loaded(puzzle)
-    return Loaded(puzzle, (horizontal, vertical))
-
-
-def _edges(cur: _Cursor, rows: int, cols: int, what: str) -> tuple[tuple[int, ...], ...]:
-    out = []
-    for row in cur.grid(rows, cols, what):
-        values = []
-        for word, n, col in row:
-            crossed = word.startswith("-")
-            value = number(word[1:] if crossed else word)
-            if value is None:
-                raise cur.error(f"{word!r} is not an edge (1 line, -1 cross, 0 nothing)", n, col)
-            values.append(1 if value > 0 and not crossed else 0)
-        out.append(tuple(values))
-    return tuple(out)
-
-
-# -- writing --------------------------------------------------------------------------------------
-def _row(tokens) -> str:
-    return "".join(f"{t} " for t in tokens)
-
-
-def _token(v: Any) -> str:
-    return "." if v is None else "-" if v == "?" else str(v)
-
-
 def write(puzzle: Any, solution: Any = None) -> str:
-    """The pzprv3 text of ``puzzle``, with ``solution`` filled in as the answer when given."""
-    genre = puzzle.genre
-    if genre not in WRITE_PID:
-        raise UnsupportedGenre(f"no pzprv3 format for genre {genre}")
-    check_sides(puzzle)
-    if genre == "sudoku":
-        if SUDOKU_BOX.get(puzzle.size) != (puzzle.box_height, puzzle.box_width):
-            raise UnsupportedGenre(
-                f"puzz.link has no {puzzle.size}x{puzzle.size} Sudoku with {puzzle.box_height}x"
-                f"{puzzle.box_width} boxes")
-        lines = ["pzprv3", "sudoku", str(puzzle.size)]
-        lines += [_row(_token(v) for v in row) for row in puzzle.givens]
-        for r, row in enumerate(puzzle.givens):
-            lines.append(_row("." if v is not None or solution is None else str(solution[r][c])
-                              for c, v in enumerate(row)))
-    elif genre == "nurikabe":
-        lines = ["pzprv3", "nurikabe", str(puzzle.rows), str(puzzle.cols)]
-        for r, row in enumerate(puzzle.grid):
-            lines.append(_row(
-                _token(v) if v is not None or solution is None else ("#" if solution[r][c] == "#" else "+")
-                for c, v in enumerate(row)))
-    else:
-        rows, cols = puzzle.rows, puzzle.cols
-        lines = ["pzprv3.1", "slither", str(rows), str(cols)]
-        lines += [_row(_token(v) for v in row) for row in puzzle.givens]
-        lines += [_row("0" for _ in range(cols)) for _ in range(rows)]
-        horizontal, vertical = solution if solution is not None else (
-            [[0] * cols for _ in range(rows + 1)], [[0] * (cols + 1) for _ in range(rows)])
-        lines += [_row(str(int(e)) for e in row) for row in vertical]
-        lines += [_row(str(int(e)) for e in row) for row in horizontal]
-    return "\n".join(lines) + "\n"
+    """The pzprv3 text of ``puzzle`` (its genre's codec), with ``solution`` as the answer."""
+    from ..registry import GENRES
+
+    codec = GENRES[puzzle.genre].part("PZPRV3")
+    if codec is None:
+        raise UnsupportedGenre(f"no pzprv3 format for genre {puzzle.genre}")
+    return codec.encode(puzzle, solution)

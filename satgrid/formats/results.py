@@ -3,10 +3,12 @@
 reads too), so a batch can be solved or audited again.
 
 Keys read: ``genre`` and ``puzzle`` (required; ``puzzle`` as the genre's ``puzzle_json`` writes
-it), ``id`` (the puzzle's name), ``rows`` and ``cols`` (checked against the grid), the genre's
-``puzzle_meta`` keys (Sudoku: ``box``, ``symbols``), and ``solution`` (the genre's
-``solution_json``; null or absent for none), kept as the puzzle's given solution. Every other
-key (status, stats, ...) is a fact about an earlier run and is ignored.
+it), ``id`` (the puzzle's name), ``solution`` (the genre's ``solution_json``; null or absent for
+none), kept as the puzzle's given solution. Every other key whose value is a string or a number
+is handed to the genre as a header key, as ``key: value`` lines of the text format are: ``rows``
+and ``cols`` (checked against the grid) and the genre's ``puzzle_meta`` keys are read, the rest
+(status, solver, ...) are facts about an earlier run that the genres leave alone. Keys with other
+values (stats, lists of clues) are ignored.
 """
 from __future__ import annotations
 
@@ -15,12 +17,13 @@ from typing import Any
 
 from ..errors import ParseError
 from ..reader import GenreNames, Record
-from ..registry import ALIASES, GENRES
 from .ipuz import loads
 from .pzprv3 import Loaded
 
 #: Keys that make a JSON object a satgrid result rather than an ipuz document.
 REQUIRED = ("genre", "puzzle")
+#: Keys read here rather than handed to the genre as header keys.
+_NOT_META = ("genre", "puzzle", "id", "solution")
 
 
 def documents(text: str, source: str) -> list[tuple[int, Any]] | None:
@@ -72,6 +75,8 @@ def _lines(body: str, source: str) -> list[tuple[int, Any]] | None:
 def read(text: str, source: str, genre: str | None, genre_from: str = "--genre") -> list[Loaded] | None:
     """The puzzles (and given solutions) of a file of result objects, or None when ``text`` is not
     one. ``genre`` (what ``genre_from`` asks for) must agree with each object's genre."""
+    from ..registry import ALIASES, GENRES
+
     docs = documents(text, source)
     if docs is None:
         return None
@@ -82,17 +87,14 @@ def read(text: str, source: str, genre: str | None, genre_from: str = "--genre")
 def _one(doc: dict[str, Any], line: int, source: str, names: GenreNames) -> Loaded:
     if not isinstance(doc["genre"], str):
         raise ParseError(source, line, f"'genre' is {doc['genre']!r}, not a genre name")
+    from ..registry import GENRES
+
     g = GENRES[names.declared(doc["genre"], line)]
     name = doc.get("id", "")
     if not isinstance(name, str):
         raise ParseError(source, line, f"'id' is {name!r}, not a string")
-    meta = {}
-    for key in ("rows", "cols", "box", "symbols"):
-        value = doc.get(key)
-        if value is not None:
-            if not isinstance(value, (str, int)) or isinstance(value, bool):
-                raise ParseError(source, line, f"'{key}' is {value!r}, not a number or a string")
-            meta[key] = str(value)
+    meta = {key: str(value) for key, value in doc.items()
+            if key not in _NOT_META and isinstance(value, (str, int)) and not isinstance(value, bool)}
     record = Record(source, line, name, g.name, meta)
     try:
         puzzle = g.puzzle_from_json(record, doc["puzzle"])

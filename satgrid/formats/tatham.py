@@ -1,42 +1,40 @@
-"""Simon Tatham's game IDs: Solo (Sudoku) ``CxR:DESC`` and Loopy (Slitherlink) ``WxHt0:DESC``.
+"""Simon Tatham's game IDs (``<params>:<description>``), read and written through the genres'
+codecs.
 
-A game ID is ``<params>:<description>`` (puzzles source, ``solo.c`` and ``loopy.c``);
-``<params>#<seed>`` is a random seed that only the game itself can expand into a puzzle.
+A game ID is ``<params>:<description>`` (the puzzles' source, each game's ``.c`` file);
+``<params>#<seed>`` is a random seed that only the game itself can expand into a puzzle. Params
+start with ``W[xH]`` and may go on with flags (letters, each perhaps with digits). Most games write
+their descriptions run-length coded: a lowercase letter is a run of blank cells (``a`` = 1 ...
+``z`` = 26), other characters are clues (:func:`decode_runs`, :func:`encode_runs`,
+:func:`run_cells`).
 
-Solo: params ``C[xR]`` then flags (``j`` jigsaw, ``x`` X diagonals, ``k`` killer; symmetry and
-difficulty settings may follow and mean nothing for a given grid). The grid is n x n, n = C*R, and
-cell (y, x) lies in block (y div C, x div R): boxes C tall and R wide. The description runs row
-by row: a lowercase letter is a run of blanks (``a`` = 1 ... ``z`` = 26), a decimal number a given,
-``_`` separates two adjacent numbers.
+A genre with a Tatham game declares ``TATHAM = tatham.Codec(...)``: the game's name and program,
+which params and signs are its own, whether a description fits its grid, and its reader and
+writer. Which game an ID belongs to, over the genres with a codec (:func:`game_of`):
 
-Loopy: params ``WxH`` then ``t<type>`` (0 = the square grid; other numbers are other tilings)
-and ``d<difficulty>``. The description runs over the faces row by row: a digit is a clue, ``a``-
-``z`` a run of 1-26 faces without one. satgrid's Slitherlink genre reads these descriptions
-(``satgrid.genres.slitherlink``); this module tells the two games apart and writes both.
+1. a genre asked for (``--genre``, a ``genre:`` line) decides;
+2. else the only game whose params the ID has;
+3. else the game whose sign the ID carries (signs in the params, of games that always write
+   them, first);
+4. a seed that several games could own is an error (only the game can expand it);
+5. else the only game whose grid the description fits exactly; several is an error naming them;
+6. else the game declared the ``fallback`` (its errors are the ones reported), or an error.
 
-Which game: ``t`` in the params means Loopy (sgt-loopy always writes it), the Solo flags and
-``_`` mean Solo; otherwise the description must fit exactly one of the two (its cell count), or
-the error names both.
+Never a guess: an ID two games read alike is an error that says how to tell them apart.
 """
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
 
 from ..errors import ParseError, UnsupportedGenre
-from ..genres.sudoku import SudokuPuzzle
-from ..puzzle import Source
-from ..reader import Record, is_decimal, number
-from .puzzlink import duplicate_givens
+from ..reader import is_decimal
 
 #: ``WIDTH[xHEIGHT][FLAGS](:|#)REST``. The flags start with a letter, so no digit can belong to both
 #: a size and the flags: every backtracking step fails at once and matching is linear.
 _ID = re.compile(r"^([0-9]+)(?:x([0-9]+))?((?:[a-z][a-z0-9]*)?)([:#])(.*)$")
-_LOOPY_PARAMS = re.compile(r"^(t[0-9]+)?(d[a-z])?$")
-GAMES = {"solo": "sudoku", "loopy": "slitherlink"}
 MAX_SIZE = 1000
-#: Sides n = C*R of the Solo grids satgrid reads and writes.
-SOLO_SIDES = range(2, 37)
 
 
 def looks_like_id(text: str) -> bool:
@@ -44,165 +42,225 @@ def looks_like_id(text: str) -> bool:
     return _ID.match(text.strip()) is not None
 
 
-def _solo_flags(flags: str) -> dict[str, bool]:
-    """Which of Solo's variant flags ``flags`` holds (skipping symmetry/difficulty settings)."""
-    seen = {"j": False, "x": False, "k": False}
-    i = 0
-    while i < len(flags):
-        ch = flags[i]
-        if ch in seen:
-            seen[ch] = True
-            i += 1
-        elif ch == "d" and i + 1 < len(flags):
-            i += 2  # difficulty letter
-        elif ch in "rm":
-            i += 1
-            while i < len(flags) and (flags[i].isdigit() or flags[i] == "d"):
-                i += 1
-        else:
-            i += 1
-    return seen
+@dataclass(frozen=True)
+class GameId:
+    """A game ID split into its parts, with the columns errors name."""
+
+    text: str  # the line as given
+    source: str
+    line: int
+    match: re.Match
+
+    @classmethod
+    def of(cls, text: str, source: str = "<game id>", line: int = 1) -> "GameId":
+        m = _ID.match(text.strip())
+        if m is None:
+            raise ParseError(source, line, "not a game ID (expected PARAMS:DESCRIPTION, e.g. 3x3:a2e9...)",
+                             len(text) - len(text.lstrip()) + 1)
+        return cls(text, source, line, m)
+
+    @property
+    def lead(self) -> int:
+        """The leading whitespace before the ID."""
+        return len(self.text) - len(self.text.lstrip())
+
+    @property
+    def id(self) -> str:
+        return self.text.strip()
+
+    @property
+    def width(self) -> str:
+        return self.match.group(1)
+
+    @property
+    def height(self) -> str | None:
+        return self.match.group(2)
+
+    @property
+    def flags(self) -> str:
+        return self.match.group(3)
+
+    @property
+    def seed(self) -> bool:
+        """A random-seed ID (``#``), which only the game can expand."""
+        return self.match.group(4) == "#"
+
+    @property
+    def desc(self) -> str:
+        return self.match.group(5)
+
+    @property
+    def params(self) -> str:
+        """The params as written: ``3x3``, ``10x10t0dh``."""
+        return self.id[:self.match.end(3)]
+
+    def column(self, group: int, offset: int = 0) -> int:
+        """The 1-based column of ``match.group(group)`` (plus ``offset``) in the line."""
+        return self.lead + self.match.start(group) + offset + 1
+
+    def error(self, message: str, column: int | None = None) -> ParseError:
+        return ParseError(self.source, self.line, message, column)
+
+
+def _never(game_id: GameId) -> bool:
+    return False
+
+
+def _nothing(game_id: GameId) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Codec:
+    """A genre's Tatham game, one value for both ways (the genre's ``TATHAM`` part).
+
+    * ``game``, ``program``: the game's name and program (as the sgt-puzzles package names it);
+    * ``params(id) -> bool``: the params are a possible params string of the game;
+    * ``fits(id) -> bool``: the description describes exactly the cells of the grid the params
+      give (:func:`run_cells` counts);
+    * ``decode(id) -> puzzle``, ``encode(puzzle) -> str``;
+    * ``signs(id) -> bool``: the ID carries something only this game writes (default: nothing);
+    * ``marked``: the game always writes its sign in the params (a tiling flag, say), so an ID
+      without it is the game's only when nothing else fits;
+    * ``hint``: how to write the game's IDs so that they are told apart, with ``{width}`` and
+      ``{height}`` (``"write <game> IDs with <flag> ({width}x{height}<flag>:...)"``);
+    * ``fallback``: an ID whose params this game has but whose description fits no game's grid
+      is read as this game's, so that its reader reports what is wrong (one genre at most: the
+      game whose IDs carry no sign at all);
+    * ``check(id)``: raise for params the game has but satgrid does not solve (variants, other
+      tilings), once the ID is known to be this game's.
+    """
+
+    game: str
+    program: str
+    params: Callable[[GameId], bool]
+    fits: Callable[[GameId], bool]
+    decode: Callable[[GameId], Any]
+    encode: Callable[[Any], str]
+    signs: Callable[[GameId], bool] = _never
+    marked: bool = False
+    hint: str = ""
+    fallback: bool = False
+    check: Callable[[GameId], None] = _nothing
+
+
+def codecs() -> dict[str, Codec]:
+    """Genre name -> codec, over the registry's genres with a ``TATHAM`` part."""
+    from ..registry import with_part
+
+    return {g.name: codec for g, codec in with_part("TATHAM")}
+
+
+def _named(games: dict[str, Codec], joint: str) -> str:
+    return joint.join(f"{codec.game} ({name})" for name, codec in games.items())
 
 
 def game_of(text: str, genre: str | None, source: str, line: int) -> str:
-    """``"solo"`` or ``"loopy"`` for an ID line; errors for variants and seeds say why."""
-    lead = len(text) - len(text.lstrip())
-    s = text.strip()
-    m = _ID.match(s)
-    if m is None:
-        raise ParseError(source, line, "not a game ID (expected PARAMS:DESCRIPTION, e.g. 3x3:a2e9...)", lead + 1)
-    width, height, flags, sep, desc = m.groups()
-    colon = lead + m.start(4) + 1
-    if genre is not None and genre not in GAMES.values():
-        raise ParseError(source, line, f"a Tatham game ID is a Solo (sudoku) or Loopy (slitherlink) puzzle, "
-                                       f"not {genre}", lead + 1)
-    loopy_params = _LOOPY_PARAMS.match(flags) is not None and height is not None
-    if "t" in flags and loopy_params:
-        game = "loopy"
-        tiling = flags[1:].split("d")[0]
-        if tiling != "0":
-            raise ParseError(source, line, f"Loopy grid type t{tiling} is not the square grid (t0): "
-                                           "satgrid solves square-grid Slitherlink only", lead + m.start(3) + 1)
-    elif genre == "slitherlink":
-        game = "loopy"
-    elif genre == "sudoku" or not loopy_params or "_" in desc or "," in desc:
-        game = "solo"
-    elif sep == "#":
-        raise ParseError(source, line, f"random-seed ID {s!r}: only the game can expand a seed, and "
-                                       "this one could be Solo or Loopy; paste the game ID (PARAMS:DESC)", colon)
-    elif _fits_loopy(width, height, desc) and not _fits_solo(width, height, desc):
-        game = "loopy"  # a Loopy ID written without its t0
-    elif _fits_solo(width, height, desc):
-        if _fits_loopy(width, height, desc):
-            raise ParseError(
-                source, line,
-                f"{s[:m.end(3)]!r} fits both Solo (sudoku) and Loopy (slitherlink): write Loopy IDs "
-                f"with t0 ({width}x{height}t0:...) or pass --genre sudoku|slitherlink", lead + 1)
-        game = "solo"
+    """The genre whose game an ID line is (see the module's rules); errors for seeds, variants
+    and IDs that several games read say why."""
+    gid = GameId.of(text, source, line)
+    games = codecs()
+    if genre is not None:
+        if genre not in games:
+            raise gid.error(f"a Tatham game ID is a {_named(games, ' or ')} puzzle, not {genre}", gid.lead + 1)
+        chosen = genre
     else:
-        game = "solo"  # the games write Loopy IDs with t0: without it, report Solo's errors
-    if game == "solo":
-        variant = _solo_flags(flags)
-        for flag, name in (("j", "jigsaw"), ("k", "killer"), ("x", "X (diagonal)")):
-            if variant[flag]:
-                raise UnsupportedGenre(f"{source}:{line}: Solo {name} Sudoku ({s[:m.end(3)]}) is not "
-                                       "supported yet: satgrid solves standard box Sudoku")
-    if sep == "#":
-        program = "sgt-solo" if game == "solo" else "sgt-loopy"
-        raise ParseError(source, line,
-                         f"{s!r} is a random-seed ID: only the game can expand it into a puzzle "
-                         f"({program} --generate 1 {s!r} prints its game ID; in the game, enter the "
-                         "seed with Game > Random Seed... and copy the ID from Game > Specific...)", colon)
-    return game
+        chosen = _choose(gid, games)
+    codec = games[chosen]
+    codec.check(gid)
+    if gid.seed:
+        raise gid.error(f"{gid.id!r} is a random-seed ID: only the game can expand it into a puzzle "
+                        f"({codec.program} --generate 1 {gid.id!r} prints its game ID; in the game, enter the "
+                        "seed with Game > Random Seed... and copy the ID from Game > Specific...)", gid.column(4))
+    return chosen
 
 
-def _cells(game: str, desc: str) -> tuple[int, int | None]:
-    """How many cells ``desc`` describes for ``game``, and the index of the first character that
-    is not part of that game's descriptions (None when all are)."""
+def _choose(gid: GameId, games: dict[str, Codec]) -> str:
+    own = {name: codec for name, codec in games.items() if codec.params(gid)}
+    if len(own) == 1:
+        return next(iter(own))
+    if not own:
+        raise gid.error(f"params {gid.params!r} are not those of {_named(games, ' or ')}", gid.lead + 1)
+    signed = sorted((name for name, codec in own.items() if codec.signs(gid)), key=lambda n: not own[n].marked)
+    if signed:
+        return signed[0]
+    if gid.seed:
+        raise gid.error(f"random-seed ID {gid.id!r}: only the game can expand a seed, and this one could be "
+                        f"{' or '.join(c.game for c in own.values())}; paste the game ID (PARAMS:DESC)",
+                        gid.column(4))
+    fits = {name: codec for name, codec in own.items() if codec.fits(gid)}
+    if len(fits) == 1:
+        return next(iter(fits))
+    if len(fits) > 1:
+        hints = "".join(codec.hint.format(width=gid.width, height=gid.height or gid.width) + " or "
+                        for codec in fits.values() if codec.hint)
+        games = _named(fits, " and ") if len(fits) == 2 else _named(fits, ", ")
+        raise gid.error(f"{gid.params!r} fits {'both' if len(fits) == 2 else 'all of'} {games}: {hints}pass "
+                        f"--genre {'|'.join(fits)}", gid.lead + 1)
+    fallback = [name for name, codec in own.items() if codec.fallback]
+    if len(fallback) == 1:
+        return fallback[0]
+    raise gid.error(f"{gid.id!r} is no {_named(own, ' or ')} game ID: its description fits none of their grids",
+                    gid.lead + 1)
+
+
+# -- run-length descriptions ----------------------------------------------------------------------
+def run_cells(desc: str, digits: bool, separator: str = "") -> tuple[int, int | None]:
+    """How many cells a run-length description describes, and the index of the first character
+    that none of its tokens use (None when all are used): ``a``-``z`` a run of 1-26 blanks; a
+    number is one cell, or with ``digits`` each digit is a cell; ``separator`` characters part
+    two numbers."""
     count = 0
     for m in re.finditer(r"[0-9]+|[a-z]|.", desc):
         token = m.group()
         if is_decimal(token):
-            count += 1 if game == "solo" else len(token)
+            count += len(token) if digits else 1
         elif "a" <= token <= "z":
             count += ord(token) - ord("a") + 1
-        elif token != "_" or game == "loopy":
+        elif token not in separator or not separator:
             return count, m.start()
     return count, None
 
 
-def _fits_solo(width: str, height: str | None, desc: str) -> bool:
-    n = (number(width) or 0) * (number(height or width) or 0)
-    return _cells("solo", desc) == (n * n, None)
-
-
-def _fits_loopy(width: str, height: str | None, desc: str) -> bool:
-    return _cells("loopy", desc) == ((number(width) or 0) * (number(height or width) or 0), None)
-
-
-# -- Solo -----------------------------------------------------------------------------------------
-def decode_solo(text: str, source: str = "<game id>", line: int = 1) -> SudokuPuzzle:
-    """A Sudoku from a Solo game ID ``CxR:DESC`` (boxes C tall, R wide)."""
-    lead = len(text) - len(text.lstrip())
-    s = text.strip()
-    m = _ID.match(s)
-    assert m is not None and m.group(4) == ":"
-    c = number(m.group(1)) or 0
-    r = number(m.group(2)) or 0 if m.group(2) else c
-    n = c * r
-    if not 1 <= c <= MAX_SIZE or not 1 <= r <= MAX_SIZE or n not in SOLO_SIDES:
-        size = f"{m.group(1)}x{m.group(2) or m.group(1)}"
-        grid = f"makes a {n}x{n} grid" if c <= MAX_SIZE and r <= MAX_SIZE else "is too big"
-        raise ParseError(source, line, f"Solo size {size} {grid}; satgrid reads {SOLO_SIDES[0]}.."
-                                       f"{SOLO_SIDES[-1]}", lead + 1)
-    start = lead + m.start(5)  # 0-based column of the description
-    desc = m.group(5)
-    cells: list[tuple[int | None, int]] = []  # (value, 1-based column)
+def decode_runs(desc: str, cells: int, fail: Callable[[int, str], ParseError], grid: str,
+                separator: str = "", what: str = "the description") -> list[tuple[str | None, int]]:
+    """The ``cells`` cells of a run-length description with multi-digit numbers, each as
+    ``(number as written or None, index in desc)``; ``grid`` names the grid in errors (``"a 9x9 grid"``) and
+    ``what`` the description (``"a <game> description"``), which ``fail(index, message)`` raises:
+    characters after the last cell, a run past it, a bad character, too few cells (at the end)."""
+    out: list[tuple[str | None, int]] = []
     i = 0
     while i < len(desc):
         ch = desc[i]
-        at = start + i + 1
-        if len(cells) >= n * n:
-            raise ParseError(source, line, f"the description goes on after the {n * n} cells of a "
-                                           f"{n}x{n} grid", at)
+        if len(out) >= cells:
+            raise fail(i, f"the description goes on after the {cells} cells of {grid}")
         if "a" <= ch <= "z":
             run = ord(ch) - ord("a") + 1
-            if len(cells) + run > n * n:
-                raise ParseError(source, line, f"a run of {run} blanks goes past the {n * n} cells of "
-                                               f"a {n}x{n} grid", at)
-            cells += [(None, at)] * run
+            if len(out) + run > cells:
+                raise fail(i, f"a run of {run} blanks goes past the {cells} cells of {grid}")
+            out += [(None, i)] * run
             i += 1
         elif is_decimal(ch):
             j = i
             while j < len(desc) and is_decimal(desc[j]):
                 j += 1
-            value = number(desc[i:j]) or 0
-            if not 1 <= value <= n:
-                raise ParseError(source, line, f"given {desc[i:j]} is out of range 1..{n}", at)
-            cells.append((value, at))
+            out.append((desc[i:j], i))
             i = j
-        elif ch == "_":
+        elif separator and ch in separator:
             i += 1
         else:
-            raise ParseError(source, line, f"bad character {ch!r} in a Solo description", at)
-    if len(cells) != n * n:
-        raise ParseError(source, line, f"the description has {len(cells)} cells, a {n}x{n} grid has "
-                                       f"{n * n}", start + len(desc) + 1)
-    grid = [cells[y * n:(y + 1) * n] for y in range(n)]
-    puzzle = SudokuPuzzle(tuple(tuple(v for v, _ in row) for row in grid), c, r, "", Source(source, line))
-    duplicate_givens(puzzle, grid, lambda at, message: ParseError(source, line, message, at))
-    return puzzle
+            raise fail(i, f"bad character {ch!r} in {what}")
+    if len(out) != cells:
+        raise fail(len(desc), f"the description has {len(out)} cells, {grid} has {cells}")
+    return out
 
 
-def encode_solo(puzzle: SudokuPuzzle) -> str:
-    """The Solo game ID (solo.c's ``encode_grid``: ``_`` only between adjacent numbers)."""
-    if puzzle.size not in SOLO_SIDES:
-        raise UnsupportedGenre(f"no Solo game ID for a {puzzle.size}x{puzzle.size} Sudoku (Solo grids are "
-                               f"{SOLO_SIDES[0]}..{SOLO_SIDES[-1]} wide)")
+def encode_runs(values: Iterable[int | None], separator: str = "") -> str:
+    """The run-length description of values in reading order: ``a``-``z`` for runs of 1-26
+    blanks (None), a value as its decimal, ``separator`` between two adjacent values."""
     out: list[str] = []
-    run = 0
-    cells = [v for row in puzzle.givens for v in row] + [-1]
-    for v in cells:
+    run, after_value = 0, False
+    for v in [*values, -1]:
         if v is None:
             run += 1
             continue
@@ -211,70 +269,24 @@ def encode_solo(puzzle: SudokuPuzzle) -> str:
                 step = min(run, 26)
                 out.append(chr(ord("a") - 1 + step))
                 run -= step
-        elif out and v > 0:
-            out.append("_")
-        if v > 0:
+        elif after_value and separator and v >= 0:
+            out.append(separator)
+        if v >= 0:
             out.append(str(v))
-    return f"{puzzle.box_height}x{puzzle.box_width}:" + "".join(out)
+            after_value = True
+    return "".join(out)
 
 
-# -- Loopy ----------------------------------------------------------------------------------------
-def decode_loopy(text: str, source: str = "<game id>", line: int = 1) -> Any:
-    """A Slitherlink from a Loopy game ID (the genre's own reader of Loopy descriptions)."""
-    from ..genres import slitherlink
-
-    try:
-        return slitherlink.parse(Record(source, line, "", "slitherlink", {}, [(line, text)]))
-    except ParseError as exc:
-        lead = len(text) - len(text.lstrip())
-        m = _ID.match(text.strip())
-        if exc.column is not None or m is None:
-            raise
-        width, height = number(m.group(1)) or 0, number(m.group(2) or m.group(1)) or 0
-        count, _ = _cells("loopy", m.group(5))
-        if count == width * height:
-            raise
-        at, total = lead + m.end(5) + 1, 0  # the end, or the character that goes past the grid
-        for k, ch in enumerate(m.group(5)):
-            total += ord(ch) - ord("a") + 1 if "a" <= ch <= "z" else 1
-            if total > width * height:
-                at = lead + m.start(5) + k + 1
-                break
-        raise ParseError(source, line, f"the game ID describes {count} cells, a {width}x{height} grid "
-                                       f"has {width * height}", at) from None
-
-
-def encode_loopy(puzzle: Any) -> str:
-    """The Loopy game ID of a Slitherlink (loopy.c: runs of up to 26 blank faces)."""
-    out: list[str] = []
-    run = 0
-    for row in puzzle.givens:
-        for v in row:
-            if v is None:
-                run += 1
-                if run == 26:
-                    out.append("z")
-                    run = 0
-                continue
-            if run:
-                out.append(chr(ord("a") - 1 + run))
-                run = 0
-            out.append(str(v))
-    if run:
-        out.append(chr(ord("a") - 1 + run))
-    return f"{puzzle.cols}x{puzzle.rows}t0:" + "".join(out)
-
-
+# -- the module's entry points --------------------------------------------------------------------
 def decode(text: str, source: str = "<game id>", line: int = 1, genre: str | None = None) -> Any:
-    """The puzzle of a Solo or Loopy game ID."""
-    game = game_of(text, genre, source, line)
-    return decode_solo(text, source, line) if game == "solo" else decode_loopy(text, source, line)
+    """The puzzle of a game ID (the game :func:`game_of` finds)."""
+    chosen = game_of(text, genre, source, line)
+    return codecs()[chosen].decode(GameId.of(text, source, line))
 
 
 def encode(puzzle: Any) -> str:
-    """The Tatham game ID of a Sudoku (Solo) or Slitherlink (Loopy)."""
-    if puzzle.genre == "sudoku":
-        return encode_solo(puzzle)
-    if puzzle.genre == "slitherlink":
-        return encode_loopy(puzzle)
-    raise UnsupportedGenre(f"no Tatham game ID for genre {puzzle.genre} (Solo is sudoku, Loopy slitherlink)")
+    """The Tatham game ID of ``puzzle`` (its genre's codec)."""
+    games = codecs()
+    if puzzle.genre not in games:
+        raise UnsupportedGenre(f"no Tatham game ID for genre {puzzle.genre} ({_named(games, ', ')})")
+    return games[puzzle.genre].encode(puzzle)

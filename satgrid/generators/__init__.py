@@ -1,10 +1,25 @@
 """Puzzle generators: a literal dict from genre name to ``generate(rows, cols, rng, *, flavour,
 **options) -> puzzle``, and the driver that makes, checks and reports a batch of puzzles.
 
+A genre's generator is its ``satgrid/genres/<name>/generator.py``. Besides ``generate`` it may
+define hooks, which the driver calls when present:
+
+* ``check_options(rows, cols, **genre_options)``: refuse a request no attempt can serve
+  (SatgridError); default: every request is tried.
+* ``resolve_level(level, flavour) -> int``: the generator has difficulty levels. It checks a
+  level (or the level a flavour stands for) and returns the level made; ``generate`` then takes
+  ``level=`` and ``flavour=`` (default "hard"). Without it a level is refused, and ``generate``
+  takes ``flavour=`` only when one is asked for.
+* ``promises_minimal(level, flavour) -> bool``: whether the puzzle is clue-minimal by
+  construction; default: every flavour but "normal".
+* ``report(puzzle) -> dict``: extra fields of the puzzle's report (JSON keys; text output
+  writes ``_`` as ``-``); default: none.
+* ``OPTIONS``: the :class:`satgrid.api.Options` it runs with unless the caller names some.
+
 Every puzzle the driver hands out has passed :func:`satgrid.api.solve` with ``audit=True``: a
 solution that passes the genre's independent checker, status "unique", and, where the generator
-promises it (Sudoku level 5, the other genres' "hard" flavour), no redundant clue. A puzzle that
-fails is an internal error (:class:`GenerationFailed`), never printed.
+promises it (``promises_minimal``), no redundant clue. A puzzle that fails is an internal error
+(:class:`GenerationFailed`), never printed.
 
 Seeds: puzzle ``i`` of a run with seed ``S`` is made from its own seed, ``S`` itself for the first
 puzzle and a hash of ``(S, i)`` for the others; each puzzle reports its seed, and ``--seed`` with
@@ -43,7 +58,6 @@ def _generator(name: str):
 
 #: Each genre's generator module (the genres that have one).
 MODULES = {name: module for name in GENRES if (module := _generator(name)) is not None}
-sudoku = MODULES["sudoku"]  # (the genre branches below move into the genres)
 GENERATORS: dict[str, Callable[..., Any]] = {name: module.generate for name, module in MODULES.items()}
 
 FLAVOURS = ("normal", "hard")
@@ -62,10 +76,17 @@ def derive_seed(seed: int, index: int) -> int:
 
 
 def promises_minimal(genre: str, level: int | None, flavour: str | None) -> bool:
-    """Does the generator promise a clue-minimal puzzle for these settings?"""
-    if genre == "sudoku":
-        return sudoku.promises_minimal(level, flavour or "hard")
+    """Does the generator promise a clue-minimal puzzle for these settings? (Its
+    ``promises_minimal`` hook; by default every flavour but "normal" does.)"""
+    hook = getattr(MODULES.get(genre), "promises_minimal", None)
+    if hook is not None:
+        return hook(level, flavour or "hard")
     return flavour != "normal"
+
+
+def has_levels(genre: str) -> bool:
+    """Does the genre's generator have difficulty levels (a ``resolve_level`` hook)?"""
+    return hasattr(MODULES.get(genre), "resolve_level")
 
 
 @dataclass
@@ -110,14 +131,15 @@ def check_request(genre: str, rows: int, cols: int, level: int | None, flavour: 
     problem = limits.cells_error(rows, cols) or api.encoding_error(genre, rows, cols, limits)
     if problem:
         raise SatgridError(problem)
-    MODULES[genre].check_options(rows, cols, **(genre_options or {}))
+    module = MODULES[genre]
+    if hasattr(module, "check_options"):
+        module.check_options(rows, cols, **(genre_options or {}))
     if level is not None and flavour is not None:
         raise SatgridError("give a level or a flavour, not both")
     if flavour is not None and flavour not in FLAVOURS:
         raise SatgridError(f"flavour must be one of {', '.join(FLAVOURS)}, not {flavour!r}")
-    if genre == "sudoku":
-        sudoku.resolve_level(level, flavour or "hard")
-        sudoku._box(rows, cols, None)
+    if has_levels(genre):
+        module.resolve_level(level, flavour or "hard")
     elif level is not None:
         raise SatgridError(f"{genre} has flavours ({', '.join(FLAVOURS)}), not levels")
 
@@ -126,8 +148,8 @@ def check_request(genre: str, rows: int, cols: int, level: int | None, flavour: 
 def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection inside: generation makes many short-lived lists (clauses,
     models) that reference counting frees, and full collections walking the long-lived ones
-    (cached encodings, the audit's solvers) cost 10x10 Slitherlink generation about 8% of its
-    mean time, interleaved with audits as in the driver. Collection resumes afterwards."""
+    (cached encodings, the audit's solvers) cost the generation of 10x10 loop puzzles about 8%
+    of its mean time, interleaved with audits as in the driver. Collection resumes afterwards."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -178,7 +200,7 @@ def make_timed(genre: str, rows: int, cols: int, seed: int, level: int | None = 
         options = default_options(genre)
     kwargs = dict(genre_options or {})
     kwargs["options"] = options
-    if genre == "sudoku":
+    if has_levels(genre):
         kwargs.update(level=level, flavour=flavour or "hard")
     elif flavour is not None:
         kwargs["flavour"] = flavour
@@ -208,9 +230,11 @@ def audit_generated(made: Made, options: api.Options | None = None) -> Generated
     # the audit's grade (None, with a note, if it ran out of time)
     out = GeneratedPuzzle(result, made.seed, level, flavour, grade=result.grade,
                           generate_s=made.generate_s)
-    if genre == "sudoku":
-        out.level = sudoku.resolve_level(level, flavour or "hard")
-        out.extra["paper_level"] = sudoku.paper_level(puzzle)
+    module = MODULES[genre]
+    if has_levels(genre):
+        out.level = module.resolve_level(level, flavour or "hard")
+    if hasattr(module, "report"):
+        out.extra.update(module.report(puzzle))
     return out
 
 

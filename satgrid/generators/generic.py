@@ -6,10 +6,10 @@ off a solution.
    starts its search from a random assignment and lands on a random solution near it (phase
    initialisation, as in the random restarts of CDCL solvers). A genre whose clue-less rules
    admit solutions that no clue set makes unique, or whose clues are not determined by the
-   solution (Hitori's numbers), gives a sampler of its own: ``SAMPLE(rows, cols, rng)``, a puzzle
+   solution (numbers that a shading leaves open), gives a sampler of its own: ``SAMPLE(rows, cols, rng)``, a puzzle
    with every clue.
 2. **Every clue read off.** ``READ_CLUES(blank, solution)``: the puzzle with every clue the
-   solution supports (a Masyu pearl wherever the loop obeys a pearl's rule).
+   solution supports (e.g. a circle wherever a loop obeys a circle's rule).
 3. **Unique?** With every clue on, the solution must be the only one; if not, another random
    solution is drawn (at most :data:`ATTEMPTS`).
 4. **Greedy deletion** in random order, the core's

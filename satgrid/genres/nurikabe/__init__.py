@@ -40,6 +40,7 @@ from ...islands import crowded
 from ...model import Model, read
 from ...puzzle import GivenSolution, Source, cell_name
 from ...reader import Record, number, split_on_blank_lines
+from ...formats import puzzlekit, puzzlink, pzprv3
 
 NAME = "nurikabe"
 SUMMARY = "Nurikabe: numbered white islands of their size, one connected black wall, no 2x2 black"
@@ -326,3 +327,115 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
         variables += int(cells * max(10.0, 12 * bits - 20))
         clauses += int(cells * max(30.0, 30 * bits - 45))
     return variables, clauses
+
+
+# -- formats ------------------------------------------------------------------------------------
+def _from_url(cells: puzzlink.Cells) -> NurikabePuzzle:
+    return NurikabePuzzle(cells.numbers(1, cells.rows * cells.cols), "", cells.source)
+
+
+PUZZLINK = puzzlink.Codec(pids=("nurikabe",), body=puzzlink.NUMBERS, read=_from_url,
+                          write=lambda puzzle: puzzle.grid)
+
+#: pzprjs's answer marks in the one grid of a Nurikabe file: ``#`` shaded, ``+`` a dot (unshaded).
+_MARKS = {"#": "#", "+": "+"}
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[NurikabePuzzle, Solution | None]:
+    """One grid of numbers and marks (pzprjs's ``decodeCellQnumAns``); it holds an answer when a
+    cell is shaded."""
+    cells = grids["grid"]
+    puzzle = NurikabePuzzle(tuple(tuple(None if v in _MARKS else v for v in row) for row in cells), "",
+                            grids.source)
+    if not any(v == "#" for row in cells for v in row):
+        return puzzle, None
+    return puzzle, tuple("".join("#" if v == "#" else "." for v in row) for row in cells)
+
+
+def _to_pzprv3(puzzle: NurikabePuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
+    return {"grid": [[v if v is not None or solution is None else "#" if solution[r][c] == "#" else "+"
+                      for c, v in enumerate(row)] for r, row in enumerate(puzzle.grid)]}
+
+
+PZPRV3 = pzprv3.Codec(
+    pids=("nurikabe",),
+    sections=(pzprv3.Section("grid", pzprv3.clues(1, lambda rows, cols: rows * cols, _MARKS)),),
+    read=_from_pzprv3, write=_to_pzprv3)
+
+
+# -- drawing and hints ---------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+from ...errors import ParseError  # noqa: E402
+from ...genre_options import GENERATE, Option, whole_numbers  # noqa: E402
+from ...grading import StateFormat, state_lines  # noqa: E402
+
+
+def DRAW(puzzle: NurikabePuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The grid, numbers (``?`` as is), shaded cells black, unshaded solution cells dotted."""
+    numbers = puzzle.numbers()
+    out = svg.cells(puzzle, marks, numbers)
+    if solution is not None:
+        cells = geometry.Grid.of(puzzle.rows, puzzle.cols).cells
+        out += svg.shaded([p for p in cells if solution[p[0]][p[1]] == "#"], marks)
+        out += svg.dotted([p for p in cells if solution[p[0]][p[1]] != "#" and p not in numbers])
+    return [*out, *svg.border(puzzle), *svg.givens({k: str(v) for k, v in numbers.items()})]
+
+
+def _read_state(puzzle: NurikabePuzzle, text: str, source: str) -> dict:
+    """A hint's partial state: the grid, ``#`` black, ``.`` (or ``+``) white, ``?`` (or ``_``)
+    undecided, numbers as in the puzzle."""
+    rows = [(n, t) for n, t in state_lines(text) if t.strip()]
+    if len(rows) != puzzle.rows:
+        raise ParseError(source, None, f"the state has {len(rows)} rows, the puzzle {puzzle.rows}")
+    numbers = puzzle.numbers()
+    state = {}
+    for r, (n, line) in enumerate(rows):
+        tokens = line.split() if any(ch.isspace() for ch in line.strip()) else list(line.strip())
+        if len(tokens) != puzzle.cols:
+            raise ParseError(source, n, f"row has {len(tokens)} cells, the puzzle {puzzle.cols}")
+        for c, tok in enumerate(tokens):
+            if tok == "#":
+                state[("black", r, c)] = True
+            elif (r, c) in numbers or tok in "?_":
+                continue  # a numbered cell is white anyway; '?' and '_' are undecided
+            elif tok in (".", "+"):
+                state[("black", r, c)] = False
+            else:
+                raise ParseError(source, n, f"{tok!r} is not a cell mark: use '#' (black), '.' "
+                                            "(white), '?' (undecided) or the cell's number")
+    return state
+
+
+def _describe(puzzle: NurikabePuzzle, key, value: bool) -> str:
+    _, r, c = key
+    return f"{cell_name(r, c)} is {'black' if value else 'white'}"
+
+
+STATE = StateFormat(_read_state, _describe, lambda key, value: True,
+                    "the grid: '#' black, '.' (or '+') white, '?' undecided, numbers as in the puzzle",
+                    lambda p: {("black", *cell): False for cell in p.numbers()})
+
+
+OPTIONS = (
+    Option("--islands", "Nurikabe: the island sizes of the random solution [default: 1-6].",
+           GENERATE, whole_numbers("-", 2, "2-5"), "LO-HI"),
+)
+
+
+# -- puzzlekit ------------------------------------------------------------------------------------
+def _puzzlekit_rows(puzzle: NurikabePuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:
+    """The dataset's tokens: ``-`` empty or a number; ``x`` shaded, ``-`` unshaded."""
+    problem = [["-" if v is None else str(v) for v in row] for row in puzzle.grid]
+    answer = None if solution is None else [["x" if ch == "#" else "-" for ch in row] for row in solution]
+    return problem, answer
+
+
+#: The puzzlekit dataset's Nurikabe grids (``assets/data/Nurikabe``): problem ``-`` empty or a
+#: number (which :func:`parse` reads as they are), solution ``x`` shaded and ``-`` unshaded.
+PUZZLEKIT = puzzlekit.Codec(
+    "Nurikabe",
+    problem=puzzlekit.Tokens({"-": "."}),
+    solution=puzzlekit.Tokens({"x": "#", "-": "."}, strict=True),
+    solver="nurikabe",
+    write=_puzzlekit_rows,
+)

@@ -4,8 +4,8 @@ Rules (as S. Takegaki's Slitherlink thesis, Leiden 2008, states them): choose ed
 lattice of a rectangular grid so that they form one simple closed loop that never touches or
 crosses itself; a number 0-4 in a cell counts how many of its four sides are on the loop.
 
-Encoding (``encodings/slitherlink.md`` has the clause counts and measurements): one variable per
-edge, ``("edge", "h", i, j)`` on dot row ``i`` between dot columns ``j`` and ``j + 1`` and
+Encoding (:func:`rules`, stated with the model builder :mod:`satgrid.model`;
+``encodings/slitherlink.md`` has the clause counts and measurements): one variable per edge, ``("edge", "h", i, j)`` on dot row ``i`` between dot columns ``j`` and ``j + 1`` and
 ``("edge", "v", i, j)`` in cell row ``i`` on dot column ``j``. The core's
 :class:`~satgrid.loop.SingleLoop` rule states "one loop" (degree 0 or 2 at every dot, non-empty,
 connected), lazily by subtour cuts or eagerly by parent pointers with ranks. A clue ``k`` in cell
@@ -26,16 +26,18 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from ... import grid as geometry
 from .checker import check_slitherlink
-from ...cnf import Clause, VarPool, exactly
-from ...encoding import ClueEncoding, Encoding
+from ...cnf import Clause
+from ...encoding import Encoding
 from ...grid import ORTHOGONAL, fixed_polyominoes
-from ...loop import SingleLoop
+from ...model import Clue, Model, made_once, read
 from ...puzzle import GivenSolution, Source
 from ...reader import Record, number, split_on_blank_lines
+from ...errors import ParseError
+from ...formats import puzzlink, pzprv3, tatham
 
 NAME = "slitherlink"
 SUMMARY = "Slitherlink (Loopy): one closed loop on the dot lattice; a cell's number counts its loop sides"
@@ -47,6 +49,7 @@ Edges = tuple[tuple[int, ...], ...]
 #: ``(horizontal, vertical)``: ``rows + 1`` rows of ``cols`` and ``rows`` rows of ``cols + 1`` 0/1.
 Solution = tuple[Edges, Edges]
 EdgeKey = geometry.EdgeKey
+Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -221,83 +224,61 @@ def sides(rows: int, cols: int, r: int, c: int) -> list[EdgeKey]:
     return geometry.Grid.sides((r, c))
 
 
-def build(rows: int, cols: int, anchored: bool = True, inside: bool = False,
-          cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
-    """The base encoding of every ``rows`` x ``cols`` Slitherlink.
+def rules(m: Model, puzzle: SlitherlinkPuzzle, *, anchored: bool = True,
+          cut_form: Literal["exit", "whole"] = "exit") -> None:
+    """The rulebook: the chosen lattice edges form one loop; a number counts its cell's sides on
+    the loop. Clues are switched on by their selectors, so the rules do not read ``puzzle``: one
+    encoding serves every puzzle of its size.
 
-    ``anchored=False`` leaves the positive clues out of the loop rule's cuts, so lazy cuts are
-    the core's clue-independent pair cuts only; ``inside=True`` adds the inside/outside cell
-    colouring. Both are kept for measurements (see encodings/slitherlink.md). ``cut_form``: the
-    loop rule's lazy cut (:class:`~satgrid.loop.SingleLoop`; "whole" for generation). The edge
+    A number above 0 puts a side of its cell on the loop, so the loop passes a corner dot of the
+    cell: the clue anchors the loop rule's cuts there (a sub-loop that misses every corner of an
+    active positive number cannot be the loop; no clause or variable of its own).
+    ``anchored=False`` leaves the anchors out (the core's clue-independent pair cuts only; kept
+    for the measurements in encodings/slitherlink.md). ``cut_form``: the loop rule's lazy cut
+    (:class:`~satgrid.loop.SingleLoop`; "whole" for generation). When broken (audits), a number
+    excludes each choice of exactly k sides, a clause each. The edges are made first, so their
     variables are 1..n in :attr:`~satgrid.grid.Grid.edge_keys` order (:func:`small_loop_lemma`
     relies on it).
     """
-    grid = geometry.Grid.of(rows, cols)
-    pool = VarPool()
-    edge = {key: pool.var("edge", *key) for key in grid.edge_keys}
-    clauses = _colouring(grid, edge, pool) if inside else []
-    loop = SingleLoop("loop", {grid.edge_ends(key): lit for key, lit in edge.items()}, pool, cut_form=cut_form)
+    edge = m.edges("edge")
+    loop = m.single_loop("the edges form one loop", edge, cut_form=cut_form)
 
-    Made = tuple[tuple[Clause, ...], tuple[Clause, ...], object]  # clauses, broken, anchor
-    made: dict[tuple[tuple[int, int], int], Made] = {}
-
-    def clue_clauses(key: tuple[int, int], k: int) -> Made:
-        """Clue ``k`` at ``key`` (selector aside): "exactly k sides"; when broken, no choice of
-        exactly k sides (a clause per choice, at most six); for k above 0 (and ``anchored``) its
-        anchor on the loop rule: a corner dot of the cell. Made once; they draw no variable
-        (four sides need no auxiliaries)."""
-        if (key, k) not in made:
-            around = [edge[s] for s in grid.sides(key)]
-            broken = tuple([-e if i in chosen else e for i, e in enumerate(around)]
-                           for chosen in combinations(range(4), k))
-            anchor = (loop.name, loop.clue_anchor(grid.corners(key))) if anchored and k > 0 else None
-            made[key, k] = (tuple(exactly(around, k, pool)), broken, anchor)
-        return made[key, k]
-
-    # Shared by every copy: copies that number their selectors alike (a generator's full grids
-    # do) reuse the clue encodings, and so their clauses behind the selector (``switched``).
-    encodings: dict[tuple[tuple[int, int], int, int], ClueEncoding] = {}
-
-    def encoder(selectors: VarPool) -> Callable[[tuple[int, int], object], ClueEncoding]:
-        def encode_clue(key: tuple[int, int], value: object) -> ClueEncoding:
-            k = int(value)  # type: ignore[call-overload]
-            selector = selectors.var("clue", *key, k)
-            clue = encodings.get((key, k, selector))
-            if clue is None:
-                if len(encodings) >= 50 * len(edge):  # copies numbering selectors apart: start over
-                    encodings.clear()
-                clue = encodings[key, k, selector] = ClueEncoding(selector, *clue_clauses(key, k))
-            return clue
-        return encode_clue
-
-    primary = {("edge", *key): lit for key, lit in edge.items()}
-    return Encoding(pool, clauses, primary, encoder(pool), rules=[loop], block_true_only=True,
-                    rebind=encoder)
+    @m.clue
+    def number(c: Clue, cell: Cell, k: int) -> None:
+        around = [edge[s] for s in m.grid.sides(cell)]
+        c.exactly(around, k)
+        c.broken([-e if i in chosen else e for i, e in enumerate(around)]
+                 for chosen in combinations(range(4), k))
+        if anchored and k > 0:
+            c.anchor(loop, m.grid.corners(cell))
 
 
-def _colouring(grid: geometry.Grid, edge: dict[EdgeKey, int], pool: VarPool) -> list[list[int]]:
-    """Cells inside or outside the loop: an edge is on the loop iff the cells on its two sides
-    differ (cells beyond the border are outside).
-
-    Redundant for the rules (a simple closed loop has exactly one such colouring, by the Jordan
-    curve theorem, and the colours follow from the edges, so solution counts are unchanged). It
-    makes parity arguments local, but measured no faster on 30x30 and 60x60 Loopy puzzles
-    (encodings/slitherlink.md), so it is off by default.
-    """
-    x = {p: pool.var("inside", *p) for p in grid.cells}
-    clauses = []
-    for key, e in edge.items():
-        sides_in = [x[cell] for cell in grid.cells_beside(key)]
-        if len(sides_in) == 1:
-            (y,) = sides_in
-            clauses += [[-e, y], [e, -y]]
-        else:
-            y, z = sides_in
-            clauses += [[-e, y, z], [-e, -y, -z], [e, -y, z], [e, y, -z]]
-    return clauses
+def build(rows: int, cols: int, anchored: bool = True,
+          cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
+    """The base encoding of every ``rows`` x ``cols`` Slitherlink (:func:`rules`), made anew."""
+    m = Model(geometry.Grid.of(rows, cols))
+    rules(m, SlitherlinkPuzzle(tuple(tuple([None] * cols) for _ in range(rows))), anchored=anchored,
+          cut_form=cut_form)
+    return m.build()
 
 
-Cell = tuple[int, int]
+@made_once(maxsize=16)
+def _base(rows: int, cols: int, cut_form: Literal["exit", "whole"]) -> Encoding:
+    """The default base encoding of a size, made once, with the small-loop lemma's guard
+    variable numbered alike in every copy."""
+    encoding = build(rows, cols, cut_form=cut_form)
+    encoding.pool.var("small_loops_barred", SMALL_LOOP_CELLS)
+    return encoding
+
+
+def encode(puzzle: SlitherlinkPuzzle, cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
+    """A copy of the base encoding of the puzzle's size, made once per size
+    (:func:`~satgrid.model.made_once`: copies draw clue selectors from pools of their own, so
+    a solver holds only the variables its clues use; 1000 unused variables made 10x10
+    generation 20% slower). ``cut_form``: the loop rule's lazy cut."""
+    return _base(puzzle.rows, puzzle.cols, cut_form)
+
+
 #: Loops around this many cells or fewer are forbidden up front in generation
 #: (:func:`small_loop_lemma`).
 SMALL_LOOP_CELLS = 3
@@ -338,8 +319,8 @@ def small_loop_lemma(encoding: Encoding, rows: int, cols: int, clues: dict[Cell,
     clue on, whichever clues go, and it may be false otherwise.
     Without the lemma the lazy loop rule finds such small sub-loops one CEGAR round at a time.
     """
-    edges = (rows + 1) * cols + rows * (cols + 1)
-    if encoding.primary["edge", "h", 0, 0] != 1 or encoding.primary["edge", "v", rows - 1, cols] != edges:
+    edge = encoding.layers["edge"]
+    if list(edge.values()) != list(range(1, len(edge) + 1)):
         raise ValueError("the small-loop lemma needs build's edge variables: 1..n in edge_keys order")
     big = encoding.pool.var("small_loops_barred", cells)
     side = cells + 1
@@ -376,30 +357,12 @@ def _barred(rows: int, cols: int, cells: int, big: int) -> tuple[Clause, ...]:
     return tuple([-big, *(-variable[key] for key in loop)] for loop in small_loops(rows, cols, cells))
 
 
-@lru_cache(maxsize=16)
-def _template(rows: int, cols: int, cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
-    """The default base encoding of a size, its loop rule's clauses made once. Copies draw clue
-    selectors from pools of their own, so a solver holds only the variables its clues use
-    (every unused variable costs: 1000 more made 10x10 generation 20% slower)."""
-    base = build(rows, cols, cut_form=cut_form)
-    for rule in base.rules:
-        rule.clauses(base.pool)
-    base.pool.var("small_loops_barred", SMALL_LOOP_CELLS)  # one number in every copy
-    return base
-
-
-def encode(puzzle: SlitherlinkPuzzle, cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
-    """The base encoding of the puzzle's size: a copy of one made once per size (10x10
-    generation spent about a fifth of its time building and loading encodings). ``cut_form``:
-    the loop rule's lazy cut (:class:`~satgrid.loop.SingleLoop`)."""
-    return _template(puzzle.rows, puzzle.cols, cut_form).copy()
-
-
 def decode(puzzle: SlitherlinkPuzzle, encoding: Encoding, value) -> Solution:
-    var = encoding.pool.var
+    """The edge layer read as rows of 0/1: horizontal edges, then vertical ones."""
+    on = read(encoding, "edge", value)
     rows, cols = puzzle.rows, puzzle.cols
-    horizontal = tuple(tuple(int(value(var("edge", "h", i, j))) for j in range(cols)) for i in range(rows + 1))
-    vertical = tuple(tuple(int(value(var("edge", "v", i, j))) for j in range(cols + 1)) for i in range(rows))
+    horizontal = tuple(tuple(int(on["h", i, j]) for j in range(cols)) for i in range(rows + 1))
+    vertical = tuple(tuple(int(on["v", i, j]) for j in range(cols + 1)) for i in range(rows))
     return horizontal, vertical
 
 
@@ -491,3 +454,166 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
         return edges, 8 * cells + 1
     bits = math.log2(max(cells, 2))
     return int(cells * (25 + 3.5 * bits)), int(cells * (80 + 8.5 * bits))
+
+
+# -- formats ------------------------------------------------------------------------------------
+ALIASES = ("slither", "loopy")
+_NO_UNKNOWN = f"a '?' clue: satgrid's Slitherlink has clues 0-{MAX_CLUE} only"
+
+
+def _from_url(cells: puzzlink.Cells) -> SlitherlinkPuzzle:
+    return SlitherlinkPuzzle(cells.numbers(0, MAX_CLUE, "clue", unknown=_NO_UNKNOWN), "", cells.source)
+
+
+PUZZLINK = puzzlink.Codec(pids=("slither", "slitherlink"), body=puzzlink.FOUR, read=_from_url,
+                          write=lambda puzzle: puzzle.givens)
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[SlitherlinkPuzzle, Solution | None]:
+    """The clue grid, then (the answer) the lattice's vertical and horizontal edges."""
+    for r, row in enumerate(grids["clue grid"]):
+        for c, v in enumerate(row):
+            if v == "?":
+                raise grids.error("clue grid", r, c, _NO_UNKNOWN)
+    puzzle = SlitherlinkPuzzle(tuple(map(tuple, grids["clue grid"])), "", grids.source)
+    if "vertical edges" not in grids:
+        return puzzle, None
+    vertical, horizontal = (tuple(map(tuple, grids[name])) for name in ("vertical edges", "horizontal edges"))
+    return puzzle, (horizontal, vertical) if any(map(any, vertical + horizontal)) else None
+
+
+def _to_pzprv3(puzzle: SlitherlinkPuzzle, solution: Solution | None) -> dict[str, object]:
+    rows, cols = puzzle.rows, puzzle.cols
+    horizontal, vertical = solution if solution is not None else (
+        [[0] * cols for _ in range(rows + 1)], [[0] * (cols + 1) for _ in range(rows)])
+    return {"clue grid": puzzle.givens, "background colour grid": [[0] * cols for _ in range(rows)],
+            "vertical edges": [[int(e) for e in row] for row in vertical],
+            "horizontal edges": [[int(e) for e in row] for row in horizontal]}
+
+
+#: pzprjs writes ``slither`` files as pzprv3.1: clues, background colours, then the edges.
+PZPRV3 = pzprv3.Codec(
+    pids=("slither", "slitherlink"), version="pzprv3.1",
+    sections=(pzprv3.Section("clue grid", pzprv3.clues(0, MAX_CLUE)),
+              pzprv3.Section("background colour grid", pzprv3.IGNORED, answer=True, version="pzprv3.1"),
+              pzprv3.Section("vertical edges", pzprv3.EDGES, (0, 1), answer=True),
+              pzprv3.Section("horizontal edges", pzprv3.EDGES, (1, 0), answer=True)),
+    read=_from_pzprv3, write=_to_pzprv3)
+
+#: Loopy's params: ``WxH``, then ``t<type>`` (0 = the square grid) and ``d<difficulty>``.
+_LOOPY_PARAMS = re.compile(r"^(t[0-9]+)?(d[a-z])?$")
+
+
+def _loopy_params(gid: tatham.GameId) -> bool:
+    return gid.height is not None and _LOOPY_PARAMS.match(gid.flags) is not None
+
+
+def _loopy_cells(gid: tatham.GameId) -> int:
+    return (number(gid.width) or 0) * (number(gid.height or gid.width) or 0)
+
+
+def _loopy_tiling(gid: tatham.GameId) -> None:
+    tiling = gid.flags[1:].split("d")[0] if gid.flags.startswith("t") else "0"
+    if tiling != "0":
+        raise gid.error(f"Loopy grid type t{tiling} is not the square grid (t0): satgrid solves "
+                        "square-grid Slitherlink only", gid.column(3))
+
+
+def decode_loopy(gid: tatham.GameId) -> SlitherlinkPuzzle:
+    """A Slitherlink from a Loopy game ID (:func:`parse` reads Loopy descriptions); a description
+    of the wrong length is reported at the character that goes past the grid, or at its end."""
+    try:
+        return parse(Record(gid.source, gid.line, "", NAME, {}, [(gid.line, gid.text)]))
+    except ParseError as exc:
+        count, _ = tatham.run_cells(gid.desc, digits=True)
+        cells = _loopy_cells(gid)
+        if exc.column is not None or count == cells:
+            raise
+        at, total = gid.lead + gid.match.end(5) + 1, 0
+        for k, ch in enumerate(gid.desc):
+            total += ord(ch) - ord("a") + 1 if "a" <= ch <= "z" else 1
+            if total > cells:
+                at = gid.column(5, k)
+                break
+        raise gid.error(f"the game ID describes {count} cells, a {gid.width}x{gid.height or gid.width} grid has {cells}",
+                        at) from None
+
+
+def encode_loopy(puzzle: SlitherlinkPuzzle) -> str:
+    """The Loopy game ID (loopy.c: faces row by row, a digit a clue, runs of up to 26 blank faces)."""
+    return f"{puzzle.cols}x{puzzle.rows}t0:" + tatham.encode_runs(v for row in puzzle.givens for v in row)
+
+
+TATHAM = tatham.Codec(
+    game="Loopy", program="sgt-loopy", params=_loopy_params,
+    fits=lambda gid: tatham.run_cells(gid.desc, digits=True) == (_loopy_cells(gid), None),
+    decode=decode_loopy, encode=encode_loopy, signs=lambda gid: "t" in gid.flags, marked=True,
+    hint="write Loopy IDs with t0 ({width}x{height}t0:...)", check=_loopy_tiling)
+
+
+# -- drawing and hints ---------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+from ...genre_options import GENERATE, Option, whole_numbers  # noqa: E402
+from ...grading import StateFormat, state_lines  # noqa: E402
+from ...puzzle import cell_name  # noqa: E402
+
+
+def DRAW(puzzle: SlitherlinkPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The dot lattice, clues, the loop as thick lines."""
+    clues = puzzle.clues()
+    out = svg.highlights(clues, marks)
+    if solution is not None:
+        horizontal, vertical = solution
+        out += svg.edge_lines([key for key in geometry.Grid.of(puzzle.rows, puzzle.cols).edge_keys
+                               if (horizontal if key[0] == "h" else vertical)[key[1]][key[2]]], marks)
+    return [*out, *svg.lattice(puzzle), *svg.givens({k: str(v) for k, v in clues.items()}, svg.CELL * 0.55)]
+
+
+def _read_state(puzzle: SlitherlinkPuzzle, text: str, source: str) -> dict:
+    """A hint's partial state: the dot lattice as :func:`render` prints it, ``-``/``|`` on the
+    loop, ``x`` crossed, blank (or ``?``) undecided."""
+    rows, cols = puzzle.rows, puzzle.cols
+    lines = state_lines(text)
+    while lines and not lines[-1][1].strip():
+        lines.pop()
+    if len(lines) != 2 * rows + 1:
+        raise ParseError(source, None, f"the state has {len(lines)} lines; a {rows}x{cols} lattice "
+                                       f"has {2 * rows + 1} ('+' dots, '-'/'|' on, 'x' crossed, blank undecided)")
+    state = {}
+    for index, (n, line) in enumerate(lines):
+        line = line.ljust(2 * cols + 1)
+        i, horizontal = divmod(index, 2)
+        positions = range(1, 2 * cols, 2) if horizontal == 0 else range(0, 2 * cols + 1, 2)
+        on = "-" if horizontal == 0 else "|"
+        for j, pos in enumerate(positions):
+            ch = line[pos]
+            key = ("edge", "h", i, j) if horizontal == 0 else ("edge", "v", i, j)
+            if ch == on:
+                state[key] = True
+            elif ch in "xX":
+                state[key] = False
+            elif ch not in " ?":
+                raise ParseError(source, n, f"{ch!r} is not an edge mark: use '{on}' (on the loop), "
+                                            "'x' (crossed) or a blank (undecided)", pos + 1)
+    return state
+
+
+def _describe(puzzle: SlitherlinkPuzzle, key, value: bool) -> str:
+    _, kind, i, j = key
+    if kind == "h":
+        where = f"top of {cell_name(i, j)}" if i < puzzle.rows else f"bottom of {cell_name(i - 1, j)}"
+    else:
+        where = f"left of {cell_name(i, j)}" if j < puzzle.cols else f"right of {cell_name(i, j - 1)}"
+    return f"the edge at the {where} is {'on the loop' if value else 'crossed'}"
+
+
+STATE = StateFormat(_read_state, _describe, lambda key, value: True,
+                    "the dot lattice as 'solve' prints it: '+' dots, '-' and '|' edges on the loop, "
+                    "'x' crossed, blank (or '?') undecided")
+
+
+OPTIONS = (
+    Option("--ratios", "Slitherlink: weights of the loop-growth rules shrink/extend/fatten "
+           "[default: 33/33/34; 33/67/0 tight corridors, 33/7/60 broad loops].",
+           GENERATE, whole_numbers("/", 3, "33/33/34"), "A/B/C"),
+)

@@ -375,9 +375,9 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             start = time.perf_counter()
             queries = PuzzleQueries(session, clues)
             session.add(small_loop_lemma(session.encoding, rows, cols, clues, queries.selectors))
-            edge = session.encoding.primary
+            edge = session.encoding.layers["edge"]
             loop = region.loop_edges()
-            projection = tuple(sorted(edge["edge", *key] for key in loop))
+            projection = tuple(sorted(edge[key] for key in loop))
             try:
                 # every number assumed as it is: the one activation literal for all of them
                 # (PuzzleQueries.all_clues) would cost a hundred clauses for this one question
@@ -518,12 +518,12 @@ def flip_witnesses(region: Region, clues: dict) -> dict[Cell, list[frozenset[Cel
 
 def counts_broken(session: Session, region: Region, clues: dict) -> Callable[[object, list], set]:
     """The numbers among ``keys`` whose edge count an assignment does not match."""
-    edge = session.encoding.primary
+    edge = session.encoding.layers["edge"]
     rows, cols = region.rows, region.cols
 
     def broken(assignment, keys) -> set:
         return {(r, c) for r, c in keys
-                if sum(assignment(edge["edge", *s]) for s in sides(rows, cols, r, c)) != clues[r, c]}
+                if sum(assignment(edge[s]) for s in sides(rows, cols, r, c)) != clues[r, c]}
 
     return broken
 

@@ -3,26 +3,30 @@
 Rules: fill the n x n grid with 1..n so that every row, column and box holds each value once;
 givens stay.
 
-Encoding (Lynce & Ouaknine, "Sudoku as a SAT problem", 2006, the *extended* encoding): one
-variable ``("digit", r, c, d)`` per cell and value; exactly one value per cell, and each value
-exactly once in each row, column and box (at-least-one and at-most-one for all four families,
-redundant but strong: unit propagation alone solves 44.6% of Royle's 17-clue puzzles, against 0%
-for the minimal encoding). A given is the digit literal itself, assumed, so one solver serves every
-puzzle of a size. See ``encodings/sudoku.md`` for sizes.
+Encoding (:func:`rules`, on :class:`~satgrid.model.Model`; Lynce & Ouaknine, "Sudoku as a SAT
+problem", 2006, the *extended* encoding): a one-hot layer ``("digit", r, c, d)``; exactly one value
+per cell, and each value exactly once in each row, column and box (at-least-one and at-most-one
+for all four families, redundant but strong: unit propagation alone solves 44.6% of Royle's
+17-clue puzzles, against 0% for the minimal encoding). A given is the digit literal itself,
+assumed, so one solver serves every puzzle of a size. See ``encodings/sudoku.md`` for sizes.
 """
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, ClassVar
 
 from ... import grid as geometry
 from .checker import check_sudoku
-from ...cnf import PAIRWISE_AMO_LIMIT, VarPool, at_least, at_most
-from ...encoding import ClueEncoding, Encoding
-from ...puzzle import GivenSolution, Source, cell_name
+from ...cnf import PAIRWISE_AMO_LIMIT
+from ...encoding import Encoding
+from ...grid import Cell
+from ...model import Clue, Model, read_numbers
+from ...puzzle import GivenSolution, Source, cell_name, printable
 from ...reader import Record, is_decimal, number, split_on_blank_lines
+from ...errors import UnsupportedGenre
+from ...formats import ipuz, puzzlink, pzprv3, tatham
 
 NAME = "sudoku"
 SUMMARY = "Sudoku of any size n = h*w (4x4 ... 25x25); every row, column and box holds 1..n once"
@@ -251,7 +255,9 @@ def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str |
     raise record.error(f"symbol {tok!r} is not a value 1..{n} or a blank ('.' or '0')", line, col)
 
 
-def _check_duplicates(record: Record, puzzle: SudokuPuzzle, grid_cells) -> None:
+def duplicate(puzzle: SudokuPuzzle) -> tuple[int, int, str] | None:
+    """The first given (in reading order) that repeats a given of its row, column or box, as
+    ``(r, c, message)``; None when no given repeats."""
     n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
     seen: dict[tuple[str, int, int], tuple[int, int]] = {}
     for r in range(n):
@@ -262,11 +268,24 @@ def _check_duplicates(record: Record, puzzle: SudokuPuzzle, grid_cells) -> None:
             for kind, index in (("row", r), ("column", c), ("box", (r // h) * (n // w) + c // w)):
                 other = seen.setdefault((kind, index, d), (r, c))
                 if other != (r, c):
-                    line, (_, col) = grid_cells[r][c]
-                    raise record.error(
-                        f"given {d} twice in {kind} {index + 1} ({cell_name(*other)} and {cell_name(r, c)})",
-                        line, col,
-                    )
+                    return r, c, f"given {d} twice in {kind} {index + 1} ({cell_name(*other)} and {cell_name(r, c)})"
+    return None
+
+
+def check_givens(puzzle: SudokuPuzzle, error: Callable[[int, int, str], Exception]) -> SudokuPuzzle:
+    """``puzzle``, once no given repeats; else raise ``error(r, c, message)`` at the repeat."""
+    found = duplicate(puzzle)
+    if found is not None:
+        raise error(*found)
+    return puzzle
+
+
+def _check_duplicates(record: Record, puzzle: SudokuPuzzle, grid_cells) -> None:
+    def error(r: int, c: int, message: str) -> Exception:
+        line, (_, col) = grid_cells[r][c]
+        return record.error(message, line, col)
+
+    check_givens(puzzle, error)
 
 
 # -- encoding -----------------------------------------------------------------------------------
@@ -275,41 +294,35 @@ def cache_key(puzzle: SudokuPuzzle) -> tuple:
     return (NAME, puzzle.size, puzzle.box_height, puzzle.box_width)
 
 
+def rules(m: Model, puzzle: SudokuPuzzle) -> None:
+    """Sudoku's rulebook: one value 1..n per cell, no value twice in a row, a column or a box (each
+    unit has n cells, so each value also occurs in it: the *extended* encoding's redundant
+    at-least-one clauses), and a given is the digit variable itself."""
+    grid = m.grid
+    digit = m.numbers("digit", range(1, puzzle.size + 1))
+    rows = [grid.row(r) for r in range(grid.rows)]
+    columns = [grid.column(c) for c in range(grid.cols)]
+    boxes = grid.boxes(puzzle.box_height, puzzle.box_width)
+    m.all_different("no digit twice in a row, a column or a box", digit, rows + columns + boxes)
+
+    @m.clue
+    def given(c: Clue, cell: Cell, d: int) -> None:
+        c.is_literal(digit[cell][d])
+
+
 def encode(puzzle: SudokuPuzzle) -> Encoding:
-    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
-    pool = VarPool()
-    x = {(r, c, d): pool.var("digit", r, c, d) for r in range(n) for c in range(n) for d in range(1, n + 1)}
-    assert x[n - 1, n - 1, n] == n ** 3  # decode relies on this numbering
-    grid = geometry.Grid.of(n, n)
-    groups = [[[x[r, c, d] for d in range(1, n + 1)] for r, c in grid.cells]]
-    units = ([grid.row(r) for r in range(n)], [grid.column(c) for c in range(n)], grid.boxes(h, w))
-    for d in range(1, n + 1):
-        groups += [[[x[r, c, d] for r, c in unit] for unit in family] for family in units]
-    clauses = []
-    for family in groups:
-        for lits in family:
-            clauses += at_least(lits, 1, pool)
-            clauses += at_most(lits, 1, pool)
-
-    def encode_clue(key: tuple[int, int], value: object) -> ClueEncoding:
-        r, c = key
-        return ClueEncoding(x[r, c, int(value)])  # type: ignore[call-overload]
-
-    return Encoding(pool, clauses, {("digit", *k): v for k, v in x.items()}, encode_clue,
-                    block_true_only=True)
+    """The model of :func:`rules` on the n x n grid (the same for every puzzle of a size and box
+    shape: givens are assumptions)."""
+    m = Model(geometry.Grid.of(puzzle.size, puzzle.size))
+    rules(m, puzzle)
+    return m.build()
 
 
 def decode(puzzle: SudokuPuzzle, encoding: Encoding, value) -> Solution:
-    """Read the digits off the model: ``encode`` numbers ("digit", r, c, d) as 1 + (r*n + c)*n +
-    d - 1, so the true literals among the first n**3 give the grid (0 marks a cell left empty,
-    which the checker rejects)."""
+    """The digit layer row by row (0 marks a cell left empty, which the checker rejects)."""
     n = puzzle.size
-    grid = [[0] * n for _ in range(n)]
-    for lit in value.model[: n ** 3]:
-        if lit > 0:
-            cell, d = divmod(lit - 1, n)
-            grid[cell // n][cell % n] = d + 1
-    return tuple(map(tuple, grid))
+    digits = list(read_numbers(encoding, "digit", value, empty=0).values())  # reading order
+    return tuple(tuple(digits[r * n:(r + 1) * n]) for r in range(n))
 
 
 def check(puzzle: SudokuPuzzle, solution: Solution) -> list[str]:
@@ -404,3 +417,320 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     if n <= PAIRWISE_AMO_LIMIT:
         return n ** 3, groups * (1 + n * (n - 1) // 2)
     return n ** 3 + groups * (n - 1), groups * (1 + 3 * n - 4)
+
+
+# -- formats ------------------------------------------------------------------------------------
+ALIASES = ("solo",)
+SUFFIXES = (".sdk", ".ss")
+
+#: Sudoku sizes puzz.link draws, with its box (height, width): square boxes, 6x6 3 wide x 2 tall.
+PUZZLINK_BOX = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
+_UNKNOWN_GIVEN = "a '?' given: a Sudoku given needs its value"
+
+
+def _puzzlink_size(rows: int, cols: int) -> str | None:
+    if rows == cols and cols in PUZZLINK_BOX:
+        return None
+    return f"a {cols}x{rows} Sudoku: puzz.link's Sudoku is 4x4, 6x6, 9x9, 16x16 or 25x25"
+
+
+def _puzzlink_refusal(puzzle: SudokuPuzzle) -> str | None:
+    if PUZZLINK_BOX.get(puzzle.size) == (puzzle.box_height, puzzle.box_width):
+        return None
+    return (f"puzz.link has no {puzzle.size}x{puzzle.size} Sudoku with {puzzle.box_height}x{puzzle.box_width} "
+            "boxes (its sizes: 4, 6 (boxes 2 tall x 3 wide), 9, 16, 25)")
+
+
+def _from_url(cells: puzzlink.Cells) -> SudokuPuzzle:
+    givens = cells.numbers(1, cells.cols, "value", unknown=_UNKNOWN_GIVEN)
+    return check_givens(SudokuPuzzle(givens, *PUZZLINK_BOX[cells.cols], "", cells.source), cells.error)  # type: ignore[arg-type]
+
+
+PUZZLINK = puzzlink.Codec(pids=("sudoku",), body=puzzlink.NUMBERS, read=_from_url,
+                          write=lambda puzzle: puzzle.givens, size=_puzzlink_size, refuse=_puzzlink_refusal)
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[SudokuPuzzle, Solution | None]:
+    """The clue grid (no ``?``, no repeats) and, when the file has one, the answer grid: complete
+    (every cell a given or a value) or no answer at all."""
+    clues = grids["clue grid"]
+    for r, row in enumerate(clues):
+        for c, v in enumerate(row):
+            if v == "?":
+                raise grids.error("clue grid", r, c, _UNKNOWN_GIVEN)
+    givens = tuple(map(tuple, clues))
+    puzzle = SudokuPuzzle(givens, *PUZZLINK_BOX[grids.rows], "", grids.source)
+    check_givens(puzzle, lambda r, c, message: grids.error("clue grid", r, c, message))
+    if "answer grid" not in grids:
+        return puzzle, None
+    filled = tuple(tuple(g or v for g, v in zip(given_row, row)) for given_row, row in zip(givens, grids["answer grid"]))
+    return puzzle, filled if all(all(row) for row in filled) else None
+
+
+def _to_pzprv3(puzzle: SudokuPuzzle, solution: Solution | None) -> dict[str, Any]:
+    """pzprjs's ``encodeCellQnum`` then ``encodeCellAnumsub``: the answer grid holds ``.`` at the
+    givens."""
+    answer = [["." if v is not None or solution is None else solution[r][c] for c, v in enumerate(row)]
+              for r, row in enumerate(puzzle.givens)]
+    return {"clue grid": puzzle.givens, "answer grid": answer}
+
+
+def _side(rows: int, cols: int) -> int:
+    return rows
+
+
+PZPRV3 = pzprv3.Codec(
+    pids=("sudoku",),
+    sections=(pzprv3.Section("clue grid", pzprv3.clues(1, _side)),
+              pzprv3.Section("answer grid", pzprv3.answers(1, _side), answer=True)),
+    read=_from_pzprv3, write=_to_pzprv3, square=True, size=_puzzlink_size, refuse=_puzzlink_refusal)
+
+#: Sides n = C*R of the Solo grids satgrid reads and writes.
+SOLO_SIDES = range(2, 37)
+
+
+def _solo_flags(flags: str) -> dict[str, bool]:
+    """Which of Solo's variant flags ``flags`` holds (skipping symmetry/difficulty settings)."""
+    seen = {"j": False, "x": False, "k": False}
+    i = 0
+    while i < len(flags):
+        ch = flags[i]
+        if ch in seen:
+            seen[ch] = True
+            i += 1
+        elif ch == "d" and i + 1 < len(flags):
+            i += 2  # difficulty letter
+        elif ch in "rm":
+            i += 1
+            while i < len(flags) and (flags[i].isdigit() or flags[i] == "d"):
+                i += 1
+        else:
+            i += 1
+    return seen
+
+
+def _solo_variants(gid: tatham.GameId) -> None:
+    variant = _solo_flags(gid.flags)
+    for flag, name in (("j", "jigsaw"), ("k", "killer"), ("x", "X (diagonal)")):
+        if variant[flag]:
+            raise UnsupportedGenre(f"{gid.source}:{gid.line}: Solo {name} Sudoku ({gid.params}) is not "
+                                   "supported yet: satgrid solves standard box Sudoku")
+
+
+def _solo_box(gid: tatham.GameId) -> tuple[int, int]:
+    """Solo's ``CxR``: boxes C tall and R wide (cell (y, x) lies in block (y div C, x div R))."""
+    c = number(gid.width) or 0
+    return c, (number(gid.height) or 0) if gid.height else c
+
+
+def _solo_fits(gid: tatham.GameId) -> bool:
+    n = _solo_box(gid)[0] * _solo_box(gid)[1]
+    return tatham.run_cells(gid.desc, digits=False, separator="_") == (n * n, None)
+
+
+def decode_solo(gid: tatham.GameId) -> SudokuPuzzle:
+    """A Sudoku from a Solo game ID ``CxR:DESC`` (solo.c): the description runs row by row, a
+    lowercase letter a run of blanks, a decimal number a given, ``_`` between two numbers."""
+    c, r = _solo_box(gid)
+    n = c * r
+    if not 1 <= c <= tatham.MAX_SIZE or not 1 <= r <= tatham.MAX_SIZE or n not in SOLO_SIDES:
+        size = f"{gid.width}x{gid.height or gid.width}"
+        grid = f"makes a {n}x{n} grid" if c <= tatham.MAX_SIZE and r <= tatham.MAX_SIZE else "is too big"
+        raise gid.error(f"Solo size {size} {grid}; satgrid reads {SOLO_SIDES[0]}..{SOLO_SIDES[-1]}", gid.lead + 1)
+    cells = tatham.decode_runs(gid.desc, n * n, lambda i, message: gid.error(message, gid.column(5, i)),
+                               f"a {n}x{n} grid", separator="_", what="a Solo description")
+    values = [None if text is None else number(text) for text, _ in cells]
+    for value, (text, i) in zip(values, cells):
+        if value is not None and not 1 <= value <= n:
+            raise gid.error(f"given {text} is out of range 1..{n}", gid.column(5, i))
+    givens = tuple(tuple(values[y * n:(y + 1) * n]) for y in range(n))
+    return check_givens(SudokuPuzzle(givens, c, r, "", Source(gid.source, gid.line)),
+                        lambda y, x, message: gid.error(message, gid.column(5, cells[y * n + x][1])))
+
+
+def encode_solo(puzzle: SudokuPuzzle) -> str:
+    """The Solo game ID (solo.c's ``encode_grid``: ``_`` only between adjacent numbers)."""
+    if puzzle.size not in SOLO_SIDES:
+        raise UnsupportedGenre(f"no Solo game ID for a {puzzle.size}x{puzzle.size} Sudoku (Solo grids are "
+                               f"{SOLO_SIDES[0]}..{SOLO_SIDES[-1]} wide)")
+    desc = tatham.encode_runs((v for row in puzzle.givens for v in row), separator="_")
+    return f"{puzzle.box_height}x{puzzle.box_width}:{desc}"
+
+
+TATHAM = tatham.Codec(
+    game="Solo", program="sgt-solo", params=lambda gid: True, fits=_solo_fits, decode=decode_solo,
+    encode=encode_solo, signs=lambda gid: "_" in gid.desc or "," in gid.desc, fallback=True,
+    check=_solo_variants)
+
+IPUZ_KIND = "http://ipuz.org/sudoku#1"
+
+
+def _from_ipuz(doc: ipuz.Document) -> tuple[SudokuPuzzle, Solution | None]:
+    """ipuz Sudoku (PuzzleKind ``http://ipuz.org/sudoku#1``). Fields read: ``puzzle`` (rows of
+    SudokuGiven: a number, a charset symbol, ``{"given": value}``; ``0``, ``null``, ``""`` or the
+    ``empty`` value for a blank), ``solution`` (rows of values), ``charset`` (default
+    ``123456789``), ``boxes`` (standard boxes, the default; ``false`` is a Latin square, which
+    satgrid does not solve), ``title`` (unprintable characters become U+FFFD). ``zones``
+    (irregular regions) and ``cages`` (killer) are variants satgrid does not solve yet. ipuz has
+    no box-shape field: boxes are the standard ones for the size (6x6: 2 tall x 3 wide)."""
+    for key, name in (("zones", "irregular regions (zones)"), ("cages", "killer cages")):
+        if doc.get(key):
+            raise UnsupportedGenre(f"{doc.source}: ipuz Sudoku with {name} is not supported yet")
+    if doc.get("boxes") is False:
+        raise UnsupportedGenre(f"{doc.source}: an ipuz Sudoku without boxes (a Latin square) is not supported yet")
+    rows = doc.get("puzzle")
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
+        raise doc.error("'puzzle' must be a list of rows")
+    n = len(rows)
+    if n not in DEFAULT_BOX:
+        raise doc.error(f"a {n}x{n} grid has no standard box shape")
+    charset = doc.get("charset", DIGITS[:n] if n <= 9 else None)
+    if charset is None:
+        raise doc.error(f"a {n}x{n} ipuz Sudoku needs its 'charset'")
+    if not isinstance(charset, str):
+        raise doc.error(f"charset {charset!r} must be a string of {n} different symbols", "charset")
+    if (problem := charset_problem(charset, n)) is not None:
+        raise doc.error(problem, "charset")
+    empty = doc.get("empty", 0)
+
+    def value(cell: Any, r: int, c: int, where: str, blank_ok: bool) -> int | None:
+        if isinstance(cell, dict):
+            cell = cell.get("given", cell.get("value"))
+        if cell is None or cell == "" or cell == empty or cell == 0 or (cell == "0" and "0" not in charset):
+            if blank_ok:
+                return None
+            raise doc.error(f"{where} row {r + 1} column {c + 1} is empty", where)
+        if isinstance(cell, int) and not isinstance(cell, bool) and 1 <= cell <= n:
+            return cell  # a number is the value itself
+        if isinstance(cell, str) and len(cell) == 1 and cell in charset:
+            return charset.index(cell) + 1
+        if isinstance(cell, str) and 1 <= (number(cell) or 0) <= n:
+            return number(cell)
+        raise doc.error(f"{where} row {r + 1} column {c + 1}: {cell!r} is not a value 1..{n} or a symbol "
+                        f"of the charset {charset!r}", where)
+
+    givens = []
+    for r, row in enumerate(rows):
+        if len(row) != n:
+            raise doc.error(f"puzzle row {r + 1} has {len(row)} cells, expected {n}")
+        givens.append(tuple(value(cell, r, c, "puzzle", True) for c, cell in enumerate(row)))
+    title = doc.get("title") if isinstance(doc.get("title"), str) else ""
+    puzzle = SudokuPuzzle(tuple(givens), *DEFAULT_BOX[n], printable(title), Source(doc.source, 1),
+                          None if charset == DIGITS[:n] else charset)
+    check_givens(puzzle, lambda r, c, message: doc.error(message))
+    solution = doc.get("solution")
+    if solution is None:
+        return puzzle, None
+    if not isinstance(solution, list) or len(solution) != n or not all(isinstance(r, list) and len(r) == n
+                                                                      for r in solution):
+        raise doc.error(f"'solution' must be {n} rows of {n} values", "solution")
+    return puzzle, tuple(tuple(value(cell, r, c, "solution", False) for c, cell in enumerate(row))  # type: ignore[misc]
+                         for r, row in enumerate(solution))
+
+
+def _to_ipuz(puzzle: SudokuPuzzle, solution: Solution | None) -> dict[str, Any]:
+    """The fields of an ipuz Sudoku: title, charset (the puzzle's symbols, else digits or
+    :data:`WIDE_SYMBOLS`), standard boxes, the givens (0 blank) and the solution."""
+    n = puzzle.size
+    if DEFAULT_BOX.get(n) != (puzzle.box_height, puzzle.box_width):
+        raise UnsupportedGenre(f"ipuz has no box-shape field: a {n}x{n} Sudoku with {puzzle.box_height}x"
+                               f"{puzzle.box_width} boxes cannot be written")
+    charset = puzzle.symbols or (DIGITS[:n] if n <= 9 else WIDE_SYMBOLS[:n])
+
+    def cell(v: int | None) -> int | str:
+        if v is None:
+            return 0
+        return v if n <= 9 and puzzle.symbols is None else charset[v - 1]
+
+    fields: dict[str, Any] = {"title": puzzle.name} if puzzle.name else {}
+    fields.update({"charset": charset, "displaycharset": True, "boxes": True})
+    fields["puzzle"] = [[cell(v) for v in row] for row in puzzle.givens]
+    if solution is not None:
+        fields["solution"] = [[cell(v) for v in row] for row in solution]
+    return fields
+
+
+IPUZ = ipuz.Codec(kind=IPUZ_KIND, title="Sudoku", read=_from_ipuz, write=_to_ipuz)
+
+
+def text_form(puzzle: SudokuPuzzle) -> SudokuPuzzle:
+    """The puzzle as the text format writes it: without a symbol set the text grid cannot hold
+    (an ipuz charset), and with one symbol a cell above 9x9 (:data:`WIDE_SYMBOLS`)."""
+    if puzzle.symbols is not None and symbols_problem(puzzle.symbols, puzzle.size):
+        puzzle = replace(puzzle, symbols=None)
+    if puzzle.symbols is None and puzzle.size > 9:
+        puzzle = replace(puzzle, symbols=WIDE_SYMBOLS[:puzzle.size])
+    return puzzle
+
+
+TEXT = text_form
+
+
+# -- drawing and hints ---------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+from ...errors import ParseError  # noqa: E402
+from ...genre_options import GENERATE, INPUT, Option, whole_number  # noqa: E402
+from ...grading import StateFormat  # noqa: E402
+
+
+def _label(puzzle: SudokuPuzzle, d: int) -> str:
+    """Value ``d`` as the puzzle writes it (its symbol, else the number)."""
+    return puzzle.symbols[d - 1] if puzzle.symbols else str(d)
+
+
+def DRAW(puzzle: SudokuPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """Thin cell lines, bold box lines and border; givens bold, solution digits blue."""
+    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
+    size = svg.CELL * (0.6 if n <= 9 or puzzle.symbols else 0.45)
+    clues = puzzle.clues()
+    found = {} if solution is None else {(r, c): _label(puzzle, solution[r][c]) for r in range(n)
+                                         for c in range(n) if (r, c) not in clues and solution[r][c]}
+    return [*svg.cells(puzzle, marks, clues), *svg.room_borders(puzzle, lambda r, c: (r // h, c // w)),
+            *svg.border(puzzle), *svg.givens({k: _label(puzzle, d) for k, d in clues.items()}, size),
+            *svg.values(found, marks, size)]
+
+
+def _read_state(puzzle: SudokuPuzzle, text: str, source: str) -> dict:
+    """A hint's partial state: the grid with more digits filled in, read as a puzzle of the same
+    box shape and symbols."""
+    from ... import api  # the api imports the registry, which imports this module
+
+    meta = {"box": f"{puzzle.box_height}x{puzzle.box_width}", "symbols": puzzle.symbols}
+    found = api.load_text(text, source, NAME, meta)
+    if len(found) != 1 or found[0].size != puzzle.size:
+        raise ParseError(source, None, f"expected one {puzzle.size}x{puzzle.size} Sudoku grid as the state")
+    return {("digit", r, c, d): True for (r, c), d in found[0].clues().items()}
+
+
+def _describe(puzzle: SudokuPuzzle, key, value: bool) -> str:
+    _, r, c, d = key
+    return f"{cell_name(r, c)} is {'' if value else 'not '}{_label(puzzle, d)}"
+
+
+STATE = StateFormat(_read_state, _describe, lambda key, value: value,
+                    "the grid with more digits filled in ('.' or '0' undecided)",
+                    lambda p: {("digit", r, c, d): True for (r, c), d in p.clues().items()},
+                    clue="given")
+
+
+def _level(text: str) -> int:
+    from .generator import LEVELS  # the generator imports the api, which imports the registry
+
+    return whole_number(min(LEVELS), max(LEVELS))(text)
+
+
+OPTIONS = (
+    Option("--symbols", "Sudoku symbol set, e.g. 123456789ABCDEFG for 16x16.", INPUT),
+    Option("--box", "Sudoku box shape HxW (height x width), e.g. 2x3.", INPUT),
+    Option("--level", "Sudoku level: 1 extremely easy ... 5 evil (clue-minimal) [default: 5].",
+           GENERATE, _level, "N"),
+)
+
+
+def GUESS(record: Record) -> bool:
+    """The line format is recognisable without a header: every line one word of 16 or more
+    symbols, and not a square grid (which could be another genre)."""
+    words = [t.split() for _, t in record.lines if t.strip()]
+    widths = {len(w[0]) for w in words if len(w) == 1}
+    square = len(widths) == 1 and len(words) in widths
+    return bool(words) and all(len(w) == 1 for w in words) and min(widths) >= 16 and not square

@@ -520,3 +520,8 @@ def paper_level(puzzle: SudokuPuzzle, search_limit: int = PAPER_SEARCH[-1]) -> i
     )
     score = sum(wt * lv for wt, lv in zip(PAPER_WEIGHTS, levels))
     return min(5, max(1, math.floor(score + 0.5)))
+
+
+def report(puzzle: SudokuPuzzle) -> dict[str, int]:
+    """The generator driver's extra report field: the paper's own score (:func:`paper_level`)."""
+    return {"paper_level": paper_level(puzzle)}

@@ -1,0 +1,480 @@
+"""Hitori: shade cells so that no number repeats among the unshaded cells of a row or column.
+
+Rules (Nikoli, "Hitori ni shite kure"; pzprjs ``hitori.js``): no number appears twice among the
+unshaded cells of a row or of a column; shaded cells never share a side; the unshaded cells form
+one side-connected region. A cell without a number (an audit removed it) is free.
+
+Encoding (:func:`rules`, on the model builder; clause counts and measurements in
+``encodings/hitori.md``):
+
+* ``("shaded", r, c)`` per cell: the primary variables.
+* Shaded cells do not touch: ``-shaded p | -shaded q`` for every pair of side neighbours.
+* The unshaded cells are connected: the core's connected-subgraph rule over the unshaded literals
+  (lazy cuts, or parent pointers and ranks).
+* Each number is a clue whose selector ``("clue", r, c, n)`` is a switch in the base clauses:
+  for two cells ``p``, ``q`` of one row or column holding the same number,
+  ``switch p & switch q -> shaded p | shaded q``, so among the switched-on cells of a line holding
+  one number at most one is unshaded (pairwise at-most-one). A number switched off leaves its
+  cell free, so the audit's "redundant" means "the puzzle without this number (the cell blank)
+  still has one solution".
+"""
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Callable, ClassVar
+
+from ...cnf import Clause
+from ...encoding import Encoding
+from ...errors import ParseError, SatgridError, UnsupportedGenre
+from ...formats import puzzlink, pzprv3, tatham
+from ...grid import Grid as Geometry
+from ...model import Clue, Model, read
+from ...puzzle import GivenSolution, Source, cell_name
+from ...reader import Record, number, split_on_blank_lines
+from .checker import check_hitori
+
+NAME = "hitori"
+SUMMARY = "Hitori: shade repeated numbers away; shaded cells never touch, unshaded cells connected"
+EXAMPLES = "hitori.txt"
+
+Cell = tuple[int, int]
+Grid = tuple[tuple[int | None, ...], ...]
+Solution = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HitoriPuzzle:
+    """The numbers of a Hitori grid: a number 1..max(rows, cols) per cell, or None (no number)."""
+
+    grid: Grid
+    name: str = ""
+    source: Source = Source()
+    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
+    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
+    genre: ClassVar[str] = NAME
+
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0]) if self.grid else 0
+
+    def numbers(self) -> dict[Cell, int]:
+        """Every cell holding a number, in reading order."""
+        return {(r, c): v for r, row in enumerate(self.grid) for c, v in enumerate(row) if v is not None}
+
+    def clues(self) -> dict[Cell, int]:
+        """The clues that queries switch on and off: every number."""
+        return self.numbers()
+
+    def with_clues(self, clues: dict[Cell, int]) -> "HitoriPuzzle":
+        """This puzzle keeping the numbers in ``clues``; every other cell loses its number."""
+        grid = tuple(tuple(clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows))
+        return HitoriPuzzle(grid, self.name, self.source)
+
+
+# -- parsing ------------------------------------------------------------------------------------
+_TOKEN = re.compile(r"\S+")
+EMPTY = "."
+
+
+def split(record: Record) -> list[Record]:
+    """One record per grid: a ``puzzle ... end`` block, or grids separated by blank lines."""
+    if record.name:
+        return [record]
+    groups = split_on_blank_lines(record.lines)
+    return [record.part(lines[0][0], lines, str(i) if len(groups) > 1 else "")
+            for i, lines in enumerate(groups, 1)]
+
+
+def parse(record: Record) -> HitoriPuzzle:
+    """Rows of whitespace-separated tokens: a number 1..max(rows, cols), or ``.`` (no number)."""
+    rows = []
+    for n, t in record.lines:
+        tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(t)]
+        if tokens:
+            rows.append((n, tokens))
+            record.check_cells(len(rows), len(rows[0][1]), n)
+    if not rows:
+        raise record.error("no Hitori grid found")
+    width, height = len(rows[0][1]), len(rows)
+    for line, tokens in rows:
+        if len(tokens) != width:
+            raise record.error(
+                f"row has {len(tokens)} cells, the first row has {width} (rows must be equally long)", line)
+    for key, actual in (("rows", height), ("cols", width)):
+        if key in record.meta and number(record.meta[key]) != actual:
+            raise record.error(f"header says {key}: {record.meta[key]}, the grid has {actual}")
+    top = max(height, width)
+    grid = []
+    for line, tokens in rows:
+        cells: list[int | None] = []
+        for tok, col in tokens:
+            value = number(tok)
+            if tok == EMPTY:
+                cells.append(None)
+            elif value is None:
+                raise record.error(f"token {tok!r} is not a number or '.' (a cell without one)", line, col)
+            elif not 1 <= value <= top:
+                raise record.error(f"number {tok} is out of range 1..{top} (the longer side of the "
+                                   f"{height}x{width} grid)", line, col)
+            else:
+                cells.append(value)
+        grid.append(tuple(cells))
+    return HitoriPuzzle(tuple(grid), record.name, Source(record.source, record.line))
+
+
+def _grid_tokens(lines: list[tuple[int, str]], puzzle: HitoriPuzzle, what: str,
+                 error: Callable[[str, int | None, int | None], Exception]) -> list[list[tuple[str, int, int]]]:
+    """The rows of a solution or state grid as ``(token, line, column)``: one character a cell, or
+    whitespace-separated tokens (as :func:`render` prints them); ``error(message, line, column)``."""
+    lines = [(n, t) for n, t in lines if t.strip()]
+    if len(lines) != puzzle.rows:
+        raise error(f"the {what} has {len(lines)} rows, the grid {puzzle.rows}", lines[0][0] if lines else None, None)
+    rows = []
+    for line, text in lines:
+        if len(text.split()) > 1:
+            tokens = [(m.group(), line, m.start() + 1) for m in _TOKEN.finditer(text)]
+        else:
+            tokens = [(ch, line, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
+        if len(tokens) != puzzle.cols:
+            raise error(f"{what} row has {len(tokens)} cells, the grid {puzzle.cols}", line, None)
+        rows.append(tokens)
+    return rows
+
+
+def parse_solution(record: Record, puzzle: HitoriPuzzle) -> Solution | None:
+    """The solution in a block's ``solution:`` section (None when it has none): rows of ``#``
+    (shaded) and ``.`` or ``+`` (unshaded), one character a cell, or whitespace-separated tokens
+    as :func:`render` prints them, where an unshaded cell shows its number."""
+    if not any(t.strip() for _, t in record.solution_lines):
+        return None
+    rows = []
+    for r, tokens in enumerate(_grid_tokens(record.solution_lines, puzzle, "solution", record.error)):
+        row = []
+        for c, (tok, line, col) in enumerate(tokens):
+            if tok == "#":
+                row.append("#")
+            elif tok in (".", "+") or tok == str(puzzle.grid[r][c]):
+                row.append(".")
+            else:
+                raise record.error(f"{tok!r} is not a solution cell for {cell_name(r, c)}: use '#' "
+                                   "(shaded), '.' (unshaded) or the cell's number", line, col)
+        rows.append("".join(row))
+    return tuple(rows)
+
+
+# -- encoding -----------------------------------------------------------------------------------
+def cache_key(puzzle: HitoriPuzzle) -> tuple:
+    """The grid itself: which cells repeat a number decides the clauses."""
+    return (NAME, puzzle.grid)
+
+
+def rules(m: Model, puzzle: HitoriPuzzle) -> None:
+    """The three rules of the module docstring, with each number a clue that audits switch off."""
+    shaded = m.cells("shaded")
+    m.not_adjacent("shaded cells do not touch", shaded)
+    m.connected("unshaded cells are connected", {p: -x for p, x in shaded.items()})
+    numbers = puzzle.numbers()
+    switch = {p: m.switch(p, n) for p, n in numbers.items()}
+    repeats: list[Clause] = []
+    for line in m.grid.lines():
+        same: dict[int, list[Cell]] = defaultdict(list)
+        for p in line:
+            if p in numbers:
+                same[numbers[p]].append(p)
+        for n, cells in same.items():
+            # Among the switched-on cells of the line holding n, at most one is unshaded.
+            repeats += ([-switch[p], -switch[q], shaded[p], shaded[q]] for p, q in combinations(cells, 2))
+    m.require("no number repeats unshaded in a row or column", repeats)
+
+    @m.clue
+    def number(c: Clue, cell: Cell, n: object) -> None:
+        """A number is a switch: its selector stands in the repeat clauses. Its one clause is the
+        selector itself (behind the selector a tautology), so an export without selectors
+        (DIMACS ``--clues plain``) sets the switch on."""
+        if numbers.get(cell) != n:
+            raise SatgridError(f"hitori: clue {n!r} at {cell_name(*cell)} does not fit this encoding "
+                               f"(it was built for {numbers.get(cell)!r} there)")
+        c.require([[switch[cell]]])
+
+
+def encode(puzzle: HitoriPuzzle) -> Encoding:
+    m = Model(Geometry.of(puzzle.rows, puzzle.cols))
+    rules(m, puzzle)
+    return m.build()
+
+
+def decode(puzzle: HitoriPuzzle, encoding: Encoding, value) -> Solution:
+    shaded = read(encoding, "shaded", value)
+    return tuple("".join("#" if shaded[r, c] else "." for c in range(puzzle.cols))
+                 for r in range(puzzle.rows))
+
+
+def check(puzzle: HitoriPuzzle, solution: Solution) -> list[str]:
+    return check_hitori(puzzle.rows, puzzle.cols, puzzle.numbers(), solution)
+
+
+#: Golden samples: (the genre's text, the status of ``solve --unique``, the solution or None).
+SAMPLES = (
+    ("3 3 1 4\n4 3 2 2\n1 3 4 2\n3 4 3 2\n", "unique", (".#..", "...#", ".#..", "#..#")),
+    ("1 1\n2 2\n", "unsatisfiable", None),  # shading a 1 and a 2 splits the unshaded cells
+    ("1 2\n2 1\n", "multiple", None),  # nothing repeats: any one cell may be shaded
+)
+
+
+# -- generation ---------------------------------------------------------------------------------
+def SAMPLE(rows: int, cols: int, rng: random.Random) -> HitoriPuzzle:
+    """A puzzle with every number, for the generic generator (:mod:`satgrid.generators.generic`,
+    which keeps it only if it is unique, then removes numbers), after Tatham's Singles
+    (``singles.c``, ``new_game_desc``): a random shading that obeys the rules and to which no
+    cell can be added (shade cells in random order while no shaded cell touches and the
+    unshaded cells stay connected: an unshaded cell that could be shaded would be a second
+    solution); the unshaded cells numbered from a random Latin square (rows, columns and symbols
+    of the cyclic square permuted, cut to size), so no number repeats among them; each shaded
+    cell given a number of an unshaded cell in its row or column, so it repeats one."""
+    grid = Geometry.of(rows, cols)
+    shaded: set[Cell] = set()
+    order = list(grid.cells)
+    rng.shuffle(order)
+    for p in order:
+        if not any(q in shaded for q in grid.neighbours(p)):
+            if len(grid.components(q for q in grid.cells if q not in shaded and q != p)) <= 1:
+                shaded.add(p)
+    n = max(rows, cols)
+    row_order, col_order, symbols = (rng.sample(range(n), n) for _ in range(3))
+    numbers = {(r, c): symbols[(row_order[r] + col_order[c]) % n] + 1 for r, c in grid.cells}
+    for r, c in sorted(shaded):
+        seen = [numbers[q] for q in grid.row(r) + grid.column(c) if q not in shaded]
+        numbers[r, c] = rng.choice(seen) if seen else numbers[r, c]
+    return HitoriPuzzle(tuple(tuple(numbers[r, c] for c in range(cols)) for r in range(rows)))
+
+
+# -- output -------------------------------------------------------------------------------------
+def render(puzzle: HitoriPuzzle, solution: Solution | None = None) -> str:
+    """The grid: numbers (``.`` without one), ``#`` for shaded cells; columns line up."""
+    width = max([1, *(len(str(v)) for v in puzzle.numbers().values())])
+    lines = []
+    for r, row in enumerate(puzzle.grid):
+        tokens = ["#" if solution is not None and solution[r][c] == "#" else EMPTY if v is None else str(v)
+                  for c, v in enumerate(row)]
+        lines.append(" ".join(t.rjust(width) for t in tokens))
+    return "\n".join(lines)
+
+
+def solution_json(puzzle: HitoriPuzzle, solution: Solution) -> list[str]:
+    return list(solution)
+
+
+def puzzle_json(puzzle: HitoriPuzzle) -> list[list[int]]:
+    """Rows of numbers, 0 for a cell without one."""
+    return [[0 if v is None else v for v in row] for row in puzzle.grid]
+
+
+def differences(puzzle: HitoriPuzzle, a: Solution, b: Solution) -> list[Cell]:
+    return [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]]
+
+
+def puzzle_meta(puzzle: HitoriPuzzle) -> dict[str, str]:
+    """Nothing beyond the grid."""
+    return {}
+
+
+def puzzle_from_json(record: Record, value: object) -> HitoriPuzzle:
+    """The inverse of :func:`puzzle_json`, written out as text rows and parsed, so every check of
+    :func:`parse` applies."""
+    if not isinstance(value, list) or not value or not all(isinstance(row, list) and row for row in value):
+        raise record.error("not a list of rows of numbers")
+    lines = []
+    for r, row in enumerate(value, 1):
+        if not all(type(v) is int and v >= 0 for v in row):
+            raise record.error(f"row {r} holds something other than numbers (0 for none)")
+        lines.append((record.line, " ".join(EMPTY if v == 0 else str(v) for v in row)))
+    return parse(record.part(record.line, lines, record.name))
+
+
+def solution_from_json(puzzle: HitoriPuzzle, value: object) -> Solution:
+    """The inverse of :func:`solution_json`; ValueError unless rows of ``#`` and ``.`` fit the grid."""
+    if not (isinstance(value, list) and len(value) == puzzle.rows
+            and all(isinstance(row, str) and len(row) == puzzle.cols and set(row) <= set("#.")
+                    for row in value)):
+        raise ValueError(f"not {puzzle.rows} rows of {puzzle.cols} '#' or '.'")
+    return tuple(value)
+
+
+def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
+    """(variables, clauses) expected of the encoding of a rows x cols grid, from the grid alone:
+    two variables a cell (shaded, number), two neighbour clauses a cell and about as many repeat
+    clauses (at most one pair a cell in each direction when the numbers run 1..n); the eager
+    connectivity rule adds parent pointers and ranks, whose size per cell grows with the rank's
+    bits. The figures behind the constants are in encodings/hitori.md."""
+    cells = rows * cols
+    variables, clauses = 2 * cells, 4 * cells
+    if connectivity == "eager":
+        bits = max(1, (max(cells, 2) - 1).bit_length())
+        variables += 5 * bits * cells
+        clauses += 13 * bits * cells
+    return variables, clauses
+
+
+# -- formats ------------------------------------------------------------------------------------
+def _top(rows: int, cols: int) -> int:
+    """The largest number of a rows x cols grid (pzprjs's ``maxnum``, Singles' ``o``)."""
+    return max(rows, cols)
+
+
+_NO_UNKNOWN = "a '?' number: satgrid's Hitori needs every number's value"
+
+#: puz.link ``hitori`` (pzprjs ``src/variety/hitori.js``, ``decodeHitori``/``encodeHitori``): one
+#: base-36 digit a number 0-35, ``-`` and two digits 36-1295, ``.`` a cell without a number,
+#: ``%`` a ``?`` (refused). pzpr 0.10.1 writes 16-35 as ``-`` and one digit, which its own decoder
+#: reads as two; satgrid writes the current form, one digit, which every version reads.
+PUZZLINK = puzzlink.Codec(
+    pids=("hitori",),
+    body=puzzlink.numbers("hitori", base=36, singles=36, wide=(("-", 2, 0),), read_only=(),
+                          unknown="%", runs=None, blank="."),
+    read=lambda cells: HitoriPuzzle(cells.numbers(1, _top(cells.rows, cells.cols), unknown=_NO_UNKNOWN),
+                                    "", cells.source),
+    write=lambda puzzle: puzzle.grid)
+
+
+def _answer(word: str, rows: int, cols: int) -> str:
+    """pzprjs's ``decodeCellAns``: ``#`` shaded, ``+`` a dot (unshaded), ``.`` undecided."""
+    if word not in ("#", "+", "."):
+        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
+    return "#" if word == "#" else "."
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HitoriPuzzle, Solution | None]:
+    """The clue grid, and the answer grid when a cell of it is shaded."""
+    for r, row in enumerate(grids["clue grid"]):
+        for c, v in enumerate(row):
+            if v == "?":
+                raise grids.error("clue grid", r, c, _NO_UNKNOWN)
+    puzzle = HitoriPuzzle(tuple(map(tuple, grids["clue grid"])), "", grids.source)
+    answer = grids["answer"] if "answer" in grids else []
+    if not any("#" in row for row in answer):
+        return puzzle, None
+    return puzzle, tuple("".join(row) for row in answer)
+
+
+def _to_pzprv3(puzzle: HitoriPuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
+    """The answer: ``#`` shaded and ``+`` unshaded (every cell decided), ``.`` without one."""
+    answer = [["." if solution is None else "#" if solution[r][c] == "#" else "+" for c in range(puzzle.cols)]
+              for r in range(puzzle.rows)]
+    return {"clue grid": [list(row) for row in puzzle.grid], "answer": answer}
+
+
+#: pzprv3 ``hitori`` (``FileIO``: ``decodeCellQnum``, ``decodeCellAns``): the clue grid, then the answer.
+PZPRV3 = pzprv3.Codec(
+    pids=("hitori",),
+    sections=(pzprv3.Section("clue grid", pzprv3.clues(1, _top)),
+              pzprv3.Section("answer", _answer, answer=True)),
+    read=_from_pzprv3, write=_to_pzprv3)
+
+#: Singles (``singles.c``, ``n2c``/``c2n``): a cell is ``1``-``9``, ``a``-``z`` (10-35) or
+#: ``A``-``Z`` (36-61); every cell holds a number no larger than the longer side; sides 2..62.
+_SINGLES = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SINGLES_SIDES = range(2, 63)
+_SINGLES_FLAGS = re.compile(r"(d[a-z])?")
+
+
+def _singles_size(gid: tatham.GameId) -> tuple[int, int]:
+    """(rows, cols) of the params (``W`` alone is a square)."""
+    cols = number(gid.width) or 0
+    return number(gid.height or gid.width) or 0, cols
+
+
+def _singles_fits(gid: tatham.GameId) -> bool:
+    rows, cols = _singles_size(gid)
+    top = _top(rows, cols)
+    return (rows in SINGLES_SIDES and cols in SINGLES_SIDES and len(gid.desc) == rows * cols
+            and all(0 < _SINGLES.find(ch) <= top for ch in gid.desc))
+
+
+def _from_singles(gid: tatham.GameId) -> HitoriPuzzle:
+    """Singles' ``unpick_desc``: ``W*H`` characters, each a number ``1..max(W, H)``."""
+    rows, cols = _singles_size(gid)
+    if rows not in SINGLES_SIDES or cols not in SINGLES_SIDES:
+        raise gid.error(f"a {cols}x{rows} Singles grid: its sides run 2..62", gid.lead + 1)
+    top, cells = _top(rows, cols), []
+    for i, ch in enumerate(gid.desc):
+        if i >= rows * cols:
+            raise gid.error(f"the description goes on after the {rows * cols} cells of the grid", gid.column(5, i))
+        value = _SINGLES.find(ch)
+        if not 0 < value <= top:
+            raise gid.error(f"{ch!r} is not a Singles number 1..{top} (1-9, a-z 10-35, A-Z 36-61)",
+                            gid.column(5, i))
+        cells.append(value)
+    if len(cells) < rows * cols:
+        raise gid.error(f"the description has {len(cells)} cells, a {cols}x{rows} grid has {rows * cols}",
+                        gid.column(5, len(gid.desc)))
+    return HitoriPuzzle(tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(rows)), "",
+                        Source(gid.source, gid.line))
+
+
+def _to_singles(puzzle: HitoriPuzzle) -> str:
+    """Singles' ``generate_desc``: ``WxH:`` and a character a cell."""
+    if puzzle.rows not in SINGLES_SIDES or puzzle.cols not in SINGLES_SIDES:
+        raise UnsupportedGenre(f"Singles plays grids of 2..62 a side, not {puzzle.cols}x{puzzle.rows}")
+    cells = [v for row in puzzle.grid for v in row]
+    if any(v is None for v in cells):
+        raise UnsupportedGenre("a Singles game ID needs a number in every cell")
+    return f"{puzzle.cols}x{puzzle.rows}:" + "".join(_SINGLES[v] for v in cells)  # type: ignore[index]
+
+
+#: Tatham's Singles game IDs ``WxH[d<difficulty>]:DESC`` (Singles always writes both sides). Its
+#: sign: a digit 5-9 in a description that fits, which a square-grid Loopy ID (clues 0-4) never
+#: holds.
+TATHAM = tatham.Codec(
+    game="Singles", program="sgt-singles",
+    params=lambda gid: gid.height is not None and _SINGLES_FLAGS.fullmatch(gid.flags) is not None,
+    fits=_singles_fits,
+    decode=_from_singles, encode=_to_singles,
+    signs=lambda gid: _singles_fits(gid) and any(ch in "56789" for ch in gid.desc))
+
+
+# -- drawing and hints --------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+from ...grading import StateFormat, state_lines  # noqa: E402
+
+
+def DRAW(puzzle: HitoriPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The grid and its numbers; a solution's shaded cells black, their numbers grey on them."""
+    numbers = puzzle.numbers()
+    dark = {p for p in numbers if solution is not None and solution[p[0]][p[1]] == "#"}
+    out = svg.cells(puzzle, marks, numbers)
+    if solution is not None:
+        out += svg.shaded([(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
+                           if solution[r][c] == "#"], marks)
+    return [*out, *svg.border(puzzle), *svg.givens({p: str(v) for p, v in numbers.items() if p not in dark}),
+            *svg.labels({p: str(numbers[p]) for p in dark}, "clue", svg.GREY)]
+
+
+def _read_state(puzzle: HitoriPuzzle, text: str, source: str) -> dict:
+    """A hint's partial state: the grid, ``#`` shaded, ``.`` (or ``+``) unshaded, ``?`` (or
+    ``_``) or the cell's number undecided."""
+    def error(message: str, line: int | None, column: int | None) -> ParseError:
+        return ParseError(source, line, message, column)
+
+    state = {}
+    for r, tokens in enumerate(_grid_tokens(state_lines(text), puzzle, "state", error)):
+        for c, (tok, line, col) in enumerate(tokens):
+            if tok in ("#", ".", "+"):
+                state[("shaded", r, c)] = tok == "#"
+            elif tok not in ("?", "_") and tok != str(puzzle.grid[r][c]):
+                raise error(f"{tok!r} is not a cell mark for {cell_name(r, c)}: use '#' (shaded), '.' "
+                            "(unshaded), '?' or the cell's number (undecided)", line, col)
+    return state
+
+
+STATE = StateFormat(
+    _read_state, lambda puzzle, key, value: f"{cell_name(*key[1:])} is {'shaded' if value else 'unshaded'}",
+    lambda key, value: True,
+    "the grid: '#' shaded, '.' (or '+') unshaded, '?' or the cell's number undecided", clue="number")
