@@ -5,7 +5,7 @@
 The old revision is exported with ``git archive`` into a temporary folder; each bench script puts
 its own checkout first on ``sys.path``, so the old copy of the script measures the old package.
 Old and new runs alternate (old, new, old, new, ...), so both see the same machine load. Then
-every output line whose text (numbers aside) is the same in both prints once, each number as the
+every output line whose text (numbers and spacing aside) is the same in both prints once, each number as the
 median over the rounds of the new runs followed by ``(+x%)``, its change against the old median
 (a time that grew by x%). Lines that differ print as they are, old first.
 """
@@ -21,6 +21,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
+def skeleton(line: str) -> str:
+    """A line's text with its numbers and the width of its spacing left out (columns of a table
+    widen with their numbers)."""
+    return re.sub(r"\s+", " ", NUMBER.sub("#", line)).strip()
 
 
 def export(rev: str, into: Path) -> Path:
@@ -42,9 +48,9 @@ def merge(old_runs: list[list[str]], new_runs: list[list[str]]) -> list[str]:
     """The lines of the runs, numbers replaced by the new median and its change against the old."""
     out = []
     for i, line in enumerate(new_runs[0]):
-        skeleton = NUMBER.sub("#", line)
-        olds = [run[i] for run in old_runs if i < len(run) and NUMBER.sub("#", run[i]) == skeleton]
-        news = [run[i] for run in new_runs if i < len(run) and NUMBER.sub("#", run[i]) == skeleton]
+        shape = skeleton(line)
+        olds = [run[i] for run in old_runs if i < len(run) and skeleton(run[i]) == shape]
+        news = [run[i] for run in new_runs if i < len(run) and skeleton(run[i]) == shape]
         if len(olds) != len(old_runs) or len(news) != len(new_runs):
             out += [f"old: {old_runs[0][i]}" if i < len(old_runs[0]) else "old: (no line)", f"new: {line}"]
             continue
