@@ -200,6 +200,14 @@ def puzzlekit_puzzles() -> list[tuple[ht.HitoriPuzzle, tuple[str, ...]]]:
     return out
 
 
+def test_the_dataset_format_reads_as_the_tiny_reader_does():
+    """satgrid reads the dataset's grid text itself (the record's PUZZLEKIT codec)."""
+    cases = puzzlekit_puzzles()
+    loaded = formats.read_with_solutions(PUZZLEKIT.read_text(), str(PUZZLEKIT))
+    assert [(x.puzzle.grid, x.solution) for x in loaded] == [(p.grid, s) for p, s in cases]
+    assert [p.name for p in api.load([str(PUZZLEKIT)])] == [p.name for p, _ in cases]
+
+
 def test_puzzlekit_puzzles_are_unique_with_the_published_solutions():
     cases = puzzlekit_puzzles()
     assert len(cases) == 30
