@@ -449,6 +449,7 @@ PUZZLEKIT = puzzlekit.Codec(
     solver="hitori",
 )
 
+
 # -- drawing and hints --------------------------------------------------------------------------
 from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
 from ...grading import StateFormat, state_lines  # noqa: E402
