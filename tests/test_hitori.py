@@ -617,3 +617,12 @@ def test_hints_from_the_empty_grid_and_from_a_state(tmp_path):
     state_path.write_text("3 # 1 4\n4 3 2 #\n1 ? 4 2\n3 4 3 2\n")
     out = CliRunner().invoke(main, ["hint", str(path), "--state", str(state_path)])
     assert out.exit_code == 0 and "unshaded" in out.output, out.output
+
+
+@pytest.mark.skipif(shutil.which("minisat") is None, reason="minisat is not installed")
+@pytest.mark.parametrize("connectivity", MODES)
+def test_an_external_solver_finds_the_unique_solution(connectivity):
+    [puzzle] = api.load_text(H1)
+    result = api.solve(puzzle, unique=True, options=api.Options(solver="external:minisat",
+                                                                 connectivity=connectivity))
+    assert (result.status, list(result.solution)) == ("unique", H1_SOLUTION)
