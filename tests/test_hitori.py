@@ -200,6 +200,14 @@ def puzzlekit_puzzles() -> list[tuple[ht.HitoriPuzzle, tuple[str, ...]]]:
     return out
 
 
+def test_the_dataset_format_reads_as_the_tiny_reader_does():
+    """satgrid reads the dataset's grid text itself (the record's PUZZLEKIT codec)."""
+    cases = puzzlekit_puzzles()
+    loaded = formats.read_with_solutions(PUZZLEKIT.read_text(), str(PUZZLEKIT))
+    assert [(x.puzzle.grid, x.solution) for x in loaded] == [(p.grid, s) for p, s in cases]
+    assert [p.name for p in api.load([str(PUZZLEKIT)])] == [p.name for p, _ in cases]
+
+
 def test_puzzlekit_puzzles_are_unique_with_the_published_solutions():
     cases = puzzlekit_puzzles()
     assert len(cases) == 30
@@ -609,3 +617,12 @@ def test_hints_from_the_empty_grid_and_from_a_state(tmp_path):
     state_path.write_text("3 # 1 4\n4 3 2 #\n1 ? 4 2\n3 4 3 2\n")
     out = CliRunner().invoke(main, ["hint", str(path), "--state", str(state_path)])
     assert out.exit_code == 0 and "unshaded" in out.output, out.output
+
+
+@pytest.mark.skipif(shutil.which("minisat") is None, reason="minisat is not installed")
+@pytest.mark.parametrize("connectivity", MODES)
+def test_an_external_solver_finds_the_unique_solution(connectivity):
+    [puzzle] = api.load_text(H1)
+    result = api.solve(puzzle, unique=True, options=api.Options(solver="external:minisat",
+                                                                 connectivity=connectivity))
+    assert (result.status, list(result.solution)) == ("unique", H1_SOLUTION)

@@ -30,7 +30,7 @@ from typing import Callable, ClassVar
 from ...cnf import Clause
 from ...encoding import Encoding
 from ...errors import ParseError, SatgridError, UnsupportedGenre
-from ...formats import puzzlink, pzprv3, tatham
+from ...formats import puzzlekit, puzzlink, pzprv3, tatham
 from ...grid import Grid as Geometry
 from ...model import Clue, Model, read
 from ...puzzle import GivenSolution, Source, cell_name
@@ -438,6 +438,16 @@ TATHAM = tatham.Codec(
     fits=_singles_fits,
     decode=_from_singles, encode=_to_singles,
     signs=lambda gid: _singles_fits(gid) and any(ch in "56789" for ch in gid.desc))
+
+
+#: The puzzlekit dataset's Hitori grids (``assets/data/Hitori``): problem numbers (``-`` none),
+#: which :func:`parse` reads as they are; solution ``x`` shaded and ``-`` unshaded.
+PUZZLEKIT = puzzlekit.Codec(
+    "Hitori",
+    problem=puzzlekit.Tokens({"-": "."}),
+    solution=puzzlekit.Tokens({"x": "#", "-": "."}, strict=True),
+    solver="hitori",
+)
 
 
 # -- drawing and hints --------------------------------------------------------------------------
