@@ -238,54 +238,33 @@ def test_enclosure_cut_bars_every_loop_inside_the_sub_loop():
 
 
 # -- real puzzles ---------------------------------------------------------------------------------
-def puzzlekit_blocks() -> list[tuple[str, list[list[str]], list[list[str]]]]:
-    """(name, problem rows, solution rows) of the shared puzzlekit file: each grid after its
-    ``rows cols`` line, cells as the dataset writes them."""
+def puzzlekit_puzzles() -> list[ma.MasyuPuzzle]:
+    """The shared puzzlekit file, read through Masyu's PUZZLEKIT codec: each puzzle with the
+    published solution (direction tokens) as its given solution."""
     if not PUZZLEKIT.exists():
         pytest.skip(f"shared data not found at {PUZZLEKIT}")
-    found, name, section = [], "", None
-    for line in PUZZLEKIT.read_text().splitlines():
-        word = line.strip()
-        if word.startswith("puzzle "):
-            name, grids = word.split()[1], {"problem:": [], "solution:": []}
-        elif word in ("problem:", "solution:"):
-            section = grids[word]
-        elif word == "end":
-            found.append((name, grids["problem:"][1:], grids["solution:"][1:]))
-        elif name and word and not word.startswith(("source:", "#")):
-            section.append(word.split())
-    return found
-
-
-STEP = {"n": (-1, 0), "s": (1, 0), "w": (0, -1), "e": (0, 1)}
-
-
-def from_directions(rows: list[list[str]]) -> ma.Solution:
-    """A solution from the dataset's per-cell direction tokens (``ns``, ``se``, ..., ``-``)."""
-    h = [[0] * (len(rows[0]) - 1) for _ in rows]
-    v = [[0] * len(rows[0]) for _ in rows[1:]]
-    for r, row in enumerate(rows):
-        for c, token in enumerate(row):
-            for d in token.strip("-"):
-                if STEP[d] == (0, 1):
-                    h[r][c] = 1
-                elif STEP[d] == (1, 0):
-                    v[r][c] = 1
-    return tuple(map(tuple, h)), tuple(map(tuple, v))
+    return api.load([str(PUZZLEKIT)])
 
 
 def test_puzzlekit_puzzles_solve_uniquely_to_the_published_solution():
-    blocks = puzzlekit_blocks()
-    assert len(blocks) == 30
-    pearls = {"w": "w", "b": "b", "1": "w", "2": "b", "-": "."}  # some use pzprjs' 1 and 2
-    for name, problem, solution in blocks:
-        text = "\n".join("".join(pearls[t] for t in row) for row in problem)
-        [puzzle] = api.load_text(text, genre="masyu")
-        known = from_directions(solution)
-        assert ma.check(puzzle, known) == [], name
+    puzzles = puzzlekit_puzzles()
+    assert len(puzzles) == 30 and all(p.genre == "masyu" for p in puzzles)
+    assert sum(p.rows * p.cols <= 400 for p in puzzles) == 28
+    for puzzle in puzzles:
+        known = puzzle.given_solution.solution
+        assert known is not None and ma.check(puzzle, known) == [], puzzle.name
         result = api.solve(puzzle, unique=True)
-        assert result.status == "unique", name
-        assert result.solution == known, name
+        assert result.status == "unique", puzzle.name
+        assert result.solution == known and result.given_solution == "matches", puzzle.name
+
+
+def test_puzzlekit_text_round_trips():
+    from satgrid.formats import puzzlekit
+
+    for puzzle in puzzlekit_puzzles()[:8]:
+        text = puzzlekit.header(ma.PUZZLEKIT, 1) + puzzlekit.write(puzzle, puzzle.given_solution.solution)
+        [again] = api.load_text(text)
+        assert again.givens == puzzle.givens and again.given_solution.solution == puzzle.given_solution.solution
 
 
 def test_bundled_examples_are_unique_and_drawn_as_given():
@@ -516,12 +495,10 @@ def test_real_subprocess(tmp_path):
 def test_pearls_read_off_a_loop_hold_every_published_pearl():
     """READ_CLUES puts a pearl wherever the loop obeys a pearl's rule: on each published solution
     that is every published pearl, and the loop solves the full pearl set."""
-    for name, problem, solution in puzzlekit_blocks()[:12]:
-        known = from_directions(solution)
-        full = ma.read_pearls(ma.blank(len(problem), len(problem[0])), known)
-        given = {(r, c): {"1": "w", "2": "b"}.get(t, t) for r, row in enumerate(problem)
-                 for c, t in enumerate(row) if t != "-"}
-        assert given.items() <= full.clues().items(), name
+    for puzzle in puzzlekit_puzzles()[:12]:
+        known = puzzle.given_solution.solution
+        full = ma.read_pearls(ma.blank(puzzle.rows, puzzle.cols), known)
+        assert puzzle.clues().items() <= full.clues().items(), puzzle.name
         assert ma.check(full, known) == []
         assert all(natural_pearl(known, r, c) == k for (r, c), k in full.clues().items())
 
@@ -565,11 +542,7 @@ def run_pzpr(items: list[str]) -> list[dict]:
 
 def real_puzzles() -> list[tuple[ma.MasyuPuzzle, ma.Solution]]:
     """The puzzlekit puzzles and the bundled examples, with their known solutions."""
-    pearls = {"w": "w", "b": "b", "1": "w", "2": "b", "-": "."}
-    found = []
-    for _, problem, solution in puzzlekit_blocks():
-        [puzzle] = api.load_text("\n".join("".join(pearls[t] for t in row) for row in problem), genre="masyu")
-        found.append((puzzle, from_directions(solution)))
+    found = [(p, p.given_solution.solution) for p in puzzlekit_puzzles()]
     for puzzle in api.load([str(ROOT / "satgrid" / "data" / "masyu.txt")]):
         found.append((puzzle, puzzle.given_solution.solution))
     return found

@@ -21,7 +21,6 @@ import math
 import random
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import ClassVar, Literal
 
 from .checker import check_masyu
@@ -29,12 +28,12 @@ from .enclosing import EnclosingLoop
 from ...encoding import Encoding
 from ...errors import ParseError, SatgridError
 from ...grid import Grid
-from ...model import Clue, Model, read
+from ...model import Clue, Model, made_once, read
 from ...puzzle import GivenSolution, Source, cell_name
 from ...reader import Record, number, split_on_blank_lines
 from ...session import Session
 from ... import render_svg as svg
-from ...formats import puzzlink, pzprv3, tatham
+from ...formats import puzzlekit, puzzlink, pzprv3, tatham
 from ...grading import StateFormat, state_lines
 
 NAME = "masyu"
@@ -268,27 +267,24 @@ def rules(m: Model, anchored: bool = True) -> None:
 
 
 def build(rows: int, cols: int, anchored: bool = True) -> Encoding:
-    """The base encoding of every ``rows`` x ``cols`` Masyu (:func:`rules` on the builder): link
-    variables 1..n in :meth:`~satgrid.grid.Grid.adjacent_pairs` order (the loop rule walks a
-    model's first n entries), pearls behind their selectors."""
+    """The base encoding of every ``rows`` x ``cols`` Masyu (:func:`rules` on the builder), made
+    anew: link variables 1..n in :meth:`~satgrid.grid.Grid.adjacent_pairs` order (the loop rule
+    walks a model's first n entries), pearls behind their selectors."""
     m = Model(Grid.of(rows, cols))
     rules(m, anchored)
     return m.build()
 
 
-@lru_cache(maxsize=16)
-def _template(rows: int, cols: int) -> Encoding:
-    """The base encoding of a size, its loop rule's clauses made once; copies draw selectors
-    from pools of their own."""
-    base = build(rows, cols)
-    for rule in base.rules:
-        rule.clauses(base.pool)
-    return base
+@made_once(maxsize=16)
+def _base(rows: int, cols: int) -> Encoding:
+    """The base encoding of a size, made once (:func:`~satgrid.model.made_once`)."""
+    return build(rows, cols)
 
 
 def encode(puzzle: MasyuPuzzle) -> Encoding:
-    """The base encoding of the puzzle's size (a copy of one made once per size)."""
-    return _template(puzzle.rows, puzzle.cols).copy()
+    """A copy of the base encoding of the puzzle's size, made once per size; copies draw pearl
+    selectors from pools of their own."""
+    return _base(puzzle.rows, puzzle.cols)
 
 
 def decode(puzzle: MasyuPuzzle, encoding: Encoding, value) -> Solution:
@@ -589,6 +585,34 @@ TATHAM = tatham.Codec(
     params=lambda gid: gid.height is not None and _PEARL_PARAMS.match(gid.flags) is not None,
     fits=lambda gid: _pearl_cells(gid.desc) == (_pearl_size(gid)[0] * _pearl_size(gid)[1], None),
     decode=decode_pearl, encode=encode_pearl, signs=lambda gid: any(ch in "BW" for ch in gid.desc))
+
+
+# -- the puzzlekit dataset ----------------------------------------------------------------------
+#: The dataset's direction letters, in the order its tokens list them (``ns``, ``ew``, ``ne``, ``sw``).
+_LETTERS = {(-1, 0): "n", (1, 0): "s", (0, 1): "e", (0, -1): "w"}
+
+
+def _puzzlekit_rows(puzzle: MasyuPuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:
+    """The dataset's tokens: ``w``, ``b`` or ``-``; a loop cell's two directions, ``-`` off it."""
+    problem = [[k or "-" for k in row] for row in puzzle.givens]
+    if solution is None:
+        return problem, None
+    out = exits(solution)
+    answer = [["".join(sorted((_LETTERS[s] for s in out.get((r, c), ())), key="nsew".index)) or "-"
+               for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+    return problem, answer
+
+
+#: The puzzlekit dataset's Masyu grids (``assets/data/Masyu``): pearls ``w``/``b`` (some puzzles
+#: write pzprjs's ``1``/``2``), ``-`` empty; solutions in direction tokens, which
+#: :func:`parse_solution` reads.
+PUZZLEKIT = puzzlekit.Codec(
+    "Masyu",
+    problem=puzzlekit.Tokens({"-": ".", "1": "w", "2": "b"}),
+    solution=puzzlekit.Tokens(),
+    solver="masyu",
+    write=_puzzlekit_rows,
+)
 
 
 # -- drawing ------------------------------------------------------------------------------------
