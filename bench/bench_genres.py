@@ -20,7 +20,7 @@ Per genre, over its puzzles: the median and max wall ms of
 A run's time is the median of ``--repeat`` runs. Every satgrid run must find the puzzle unique and
 equal to the published solution (the ``ok`` column counts them); ``pk ok`` counts puzzlekit's
 answers equal to the published ones (tokens compared with their letters sorted: ``es`` = ``se``).
-The targets of issue 18 are printed beside: satgrid's solve + unique median below puzzlekit's solve
+The speed targets are printed beside: satgrid's solve + unique median below puzzlekit's solve
 median, and Hitori and Masyu up to 400 cells at most 20 ms solve + unique (the max over those).
 """
 from __future__ import annotations
@@ -182,7 +182,7 @@ def main() -> None:
                                   f"<= {SMALL_MS:g} ms", f"{worst:.1f} ({which})", verdict])
     table("satgrid and puzzlekit per genre (wall ms, median / max)",
           ["genre", "puzzles", "ok", "solve", "solve+unique", "audit", "puzzlekit solve", "pk ok"], rows)
-    table("issue 18 targets", ["genre", "target", "measured ms", "verdict"], targets)
+    table("targets", ["genre", "target", "measured ms", "verdict"], targets)
 
 
 if __name__ == "__main__":
