@@ -1,7 +1,7 @@
 """Shared pieces of every genre's puzzle type."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -52,3 +52,43 @@ def printable(text: str) -> str:
     """``text`` with every character that cannot be printed (control characters, line breaks,
     lone surrogates) as U+FFFD: a name from the input, safe in one line of output and in XML."""
     return "".join(ch if ch.isprintable() else "\ufffd" for ch in text)
+
+
+@dataclass(frozen=True)
+class GridPuzzle:
+    """The shape most genres' puzzles share: a grid of clue values, row by row (None: no clue),
+    the puzzle's name and where it was read. A genre subclasses it, names itself in the class
+    variable ``genre`` and overrides :meth:`clues` / :meth:`with_clues` when not every value is a
+    clue the queries switch on and off."""
+
+    grid: tuple[tuple[Any, ...], ...]
+    name: str = ""
+    source: Source = Source()
+    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
+    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0]) if self.grid else 0
+
+    @property
+    def givens(self) -> tuple[tuple[Any, ...], ...]:
+        """The grid (the name genres with givens use)."""
+        return self.grid
+
+    def numbers(self) -> dict[tuple[int, int], Any]:
+        """Every cell holding a value, in reading order."""
+        return {(r, c): v for r, row in enumerate(self.grid) for c, v in enumerate(row) if v is not None}
+
+    def clues(self) -> dict[tuple[int, int], Any]:
+        """The clues that queries switch on and off: every value."""
+        return self.numbers()
+
+    def with_clues(self, clues: dict[tuple[int, int], Any]) -> "GridPuzzle":
+        """This puzzle keeping the values in ``clues``; every other cell loses its value."""
+        grid = tuple(tuple(clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows))
+        return replace(self, grid=grid, given_solution=None)

@@ -19,13 +19,13 @@ serves every puzzle of a size (``cache_key``), and an audit switches numbers off
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ...encoding import Encoding
 from ...grid import Grid
 from ...model import Clue, Model, made_once, read
-from ...puzzle import GivenSolution, Source
+from ...puzzle import GridPuzzle, Source
 from ...reader import Record, number, split_on_blank_lines
 from .checker import check_mines
 
@@ -40,30 +40,10 @@ Solution = tuple[str, ...]  # rows of "*" (mine) and "." (no mine)
 
 # -- the puzzle ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class MinesPuzzle:
+class MinesPuzzle(GridPuzzle):
     """Numbers 0-8 (None: no number) of a rows x cols grid."""
 
-    grid: Numbers
-    name: str = ""
-    source: Source = Source()
-    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
     genre: ClassVar[str] = NAME
-
-    @property
-    def rows(self) -> int:
-        return len(self.grid)
-
-    @property
-    def cols(self) -> int:
-        return len(self.grid[0])
-
-    def clues(self) -> dict[Cell, int]:
-        """The clues the queries switch on and off: every number."""
-        return {(r, c): k for r, row in enumerate(self.grid) for c, k in enumerate(row) if k is not None}
-
-    def with_clues(self, clues: dict[Cell, int]) -> "MinesPuzzle":
-        return MinesPuzzle(tuple(tuple(clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows)),
-                           self.name, self.source)
 
 
 # -- text ---------------------------------------------------------------------------------------

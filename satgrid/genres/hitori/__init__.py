@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Callable, ClassVar
 
@@ -33,7 +33,7 @@ from ...errors import ParseError, SatgridError, UnsupportedGenre
 from ...formats import puzzlekit, puzzlink, pzprv3, tatham
 from ...grid import Grid as Geometry
 from ...model import Clue, Model, read
-from ...puzzle import GivenSolution, Source, cell_name
+from ...puzzle import GridPuzzle, Source, cell_name
 from ...reader import Record, number, split_on_blank_lines
 from .checker import check_hitori
 
@@ -47,36 +47,10 @@ Solution = tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class HitoriPuzzle:
+class HitoriPuzzle(GridPuzzle):
     """The numbers of a Hitori grid: a number 1..max(rows, cols) per cell, or None (no number)."""
 
-    grid: Grid
-    name: str = ""
-    source: Source = Source()
-    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
-    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
     genre: ClassVar[str] = NAME
-
-    @property
-    def rows(self) -> int:
-        return len(self.grid)
-
-    @property
-    def cols(self) -> int:
-        return len(self.grid[0]) if self.grid else 0
-
-    def numbers(self) -> dict[Cell, int]:
-        """Every cell holding a number, in reading order."""
-        return {(r, c): v for r, row in enumerate(self.grid) for c, v in enumerate(row) if v is not None}
-
-    def clues(self) -> dict[Cell, int]:
-        """The clues that queries switch on and off: every number."""
-        return self.numbers()
-
-    def with_clues(self, clues: dict[Cell, int]) -> "HitoriPuzzle":
-        """This puzzle keeping the numbers in ``clues``; every other cell loses its number."""
-        grid = tuple(tuple(clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows))
-        return HitoriPuzzle(grid, self.name, self.source)
 
 
 # -- parsing ------------------------------------------------------------------------------------

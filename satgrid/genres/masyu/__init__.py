@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from .checker import check_masyu
@@ -29,7 +29,7 @@ from ...encoding import Encoding
 from ...errors import ParseError, SatgridError
 from ...grid import Grid
 from ...model import Clue, Model, made_once, read
-from ...puzzle import GivenSolution, Source, cell_name
+from ...puzzle import GridPuzzle, Source, cell_name
 from ...reader import Record, number, split_on_blank_lines
 from ...session import Session
 from ... import render_svg as svg
@@ -54,30 +54,10 @@ Solution = tuple[Links, Links]
 
 
 @dataclass(frozen=True)
-class MasyuPuzzle:
+class MasyuPuzzle(GridPuzzle):
     """Pearls (``"w"`` white, ``"b"`` black, None none) of a ``rows`` x ``cols`` Masyu."""
 
-    givens: Pearls
-    name: str = ""
-    source: Source = Source()
-    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
-    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
     genre: ClassVar[str] = NAME
-
-    @property
-    def rows(self) -> int:
-        return len(self.givens)
-
-    @property
-    def cols(self) -> int:
-        return len(self.givens[0])
-
-    def clues(self) -> dict[Cell, Pearl]:
-        return {(r, c): k for r, row in enumerate(self.givens) for c, k in enumerate(row) if k is not None}
-
-    def with_clues(self, clues: dict[Cell, Pearl]) -> "MasyuPuzzle":
-        grid = tuple(tuple(clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows))
-        return MasyuPuzzle(grid, self.name, self.source)
 
 
 # -- parsing ------------------------------------------------------------------------------------

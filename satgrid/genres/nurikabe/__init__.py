@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar, Union
 
 from ... import grid as geometry
@@ -38,7 +38,7 @@ from .checker import check_nurikabe
 from ...encoding import Encoding
 from ...islands import crowded
 from ...model import Model, read
-from ...puzzle import GivenSolution, Source, cell_name
+from ...puzzle import GridPuzzle, Source, cell_name
 from ...reader import Record, number, split_on_blank_lines
 from ...formats import puzzlekit, puzzlink, pzprv3
 
@@ -56,27 +56,10 @@ Solution = tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class NurikabePuzzle:
+class NurikabePuzzle(GridPuzzle):
     """Numbers of a Nurikabe grid: an int size, ``"?"`` (size unknown) or None (empty cell)."""
 
-    grid: Grid
-    name: str = ""
-    source: Source = Source()
-    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
-    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
     genre: ClassVar[str] = NAME
-
-    @property
-    def rows(self) -> int:
-        return len(self.grid)
-
-    @property
-    def cols(self) -> int:
-        return len(self.grid[0]) if self.grid else 0
-
-    def numbers(self) -> dict[Cell, Number]:
-        """Every numbered cell, ``?`` included, in reading order."""
-        return {(r, c): v for r, row in enumerate(self.grid) for c, v in enumerate(row) if v is not None}
 
     def clues(self) -> dict[Cell, int]:
         """The sized numbers: the clues that queries switch on and off."""

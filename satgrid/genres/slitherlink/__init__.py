@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from typing import ClassVar, Literal
@@ -34,7 +34,7 @@ from ...cnf import Clause
 from ...encoding import Encoding
 from ...grid import ORTHOGONAL, fixed_polyominoes
 from ...model import Clue, Model, made_once, read
-from ...puzzle import GivenSolution, Source
+from ...puzzle import GridPuzzle, Source
 from ...reader import Record, number, split_on_blank_lines
 from ...errors import ParseError
 from ...formats import puzzlink, pzprv3, tatham
@@ -53,30 +53,10 @@ Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
-class SlitherlinkPuzzle:
+class SlitherlinkPuzzle(GridPuzzle):
     """Clues (``None`` = no clue, else 0-4) of a ``rows`` x ``cols`` Slitherlink."""
 
-    givens: Grid
-    name: str = ""
-    source: Source = Source()
-    #: The solution written in the input, if any (set by ``api.load``; not part of equality).
-    given_solution: GivenSolution | None = field(default=None, compare=False, repr=False)
     genre: ClassVar[str] = NAME
-
-    @property
-    def rows(self) -> int:
-        return len(self.givens)
-
-    @property
-    def cols(self) -> int:
-        return len(self.givens[0])
-
-    def clues(self) -> dict[tuple[int, int], int]:
-        return {(r, c): k for r, row in enumerate(self.givens) for c, k in enumerate(row) if k is not None}
-
-    def with_clues(self, clues: dict[tuple[int, int], int]) -> "SlitherlinkPuzzle":
-        grid = tuple(tuple(clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows))
-        return SlitherlinkPuzzle(grid, self.name, self.source)
 
 
 # -- parsing ------------------------------------------------------------------------------------
