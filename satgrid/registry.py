@@ -1,8 +1,8 @@
 """The genre registry: a literal dict from genre name to the genre's functions.
 
 A new genre = a folder ``satgrid/genres/<name>/`` (the record, ``checker.py``, optionally
-``generator.py``), one line here,
-``encodings/<genre>.md``, example puzzles in ``satgrid/data/`` and tests.
+``generator.py``), one line here, ``encodings/<genre>.md``, example puzzles in ``satgrid/data/``
+and tests (``satgrid/genres/TEMPLATE/`` shows the whole shape).
 """
 from __future__ import annotations
 
@@ -16,6 +16,16 @@ from .genres import masyu
 from .genres import nurikabe
 from .genres import slitherlink
 from .genres import sudoku
+
+
+def cell_differences(puzzle: Any, a: Any, b: Any) -> list[tuple[int, int]]:
+    """The cells where two solutions written row by row (a value per cell) differ."""
+    return [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]]
+
+
+def no_meta(puzzle: Any) -> dict[str, str]:
+    """No header keys beyond the grid."""
+    return {}
 
 
 @dataclass(frozen=True)
@@ -48,12 +58,15 @@ class Genre:
 
     @classmethod
     def from_module(cls, module: ModuleType) -> "Genre":
+        """The record of a genre module; ``differences`` and ``puzzle_meta`` may be left out
+        (:func:`cell_differences`, no header keys)."""
         return cls(
             module.NAME, module.SUMMARY, module.split, module.parse, module.parse_solution,
             module.encode, module.cache_key, module.decode, module.check, module.render,
-            module.solution_json, module.puzzle_json, module.differences, module.EXAMPLES,
-            module.puzzle_meta, module.puzzle_from_json, module.solution_from_json, module.estimate,
-            module,
+            module.solution_json, module.puzzle_json,
+            getattr(module, "differences", cell_differences), module.EXAMPLES,
+            getattr(module, "puzzle_meta", no_meta), module.puzzle_from_json, module.solution_from_json,
+            module.estimate, module,
         )
 
     def part(self, name: str, default: Any = None) -> Any:

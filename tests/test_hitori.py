@@ -21,6 +21,7 @@ from satgrid.genres import hitori as ht
 from satgrid.genres.hitori.checker import check_hitori
 from satgrid.queries import PuzzleQueries
 from satgrid.reader import Record
+from satgrid.registry import GENRES
 from satgrid.session import Session
 
 from .helpers import SHARED
@@ -281,7 +282,7 @@ def test_render_and_json_round_trip():
     assert ht.render(puzzle, solution).splitlines()[0] == " #" + "  ." * 10
     assert ht.render(puzzle).splitlines()[1] == " .  .  3" + "  ." * 8
     assert ht.puzzle_json(puzzle)[0][:2] == [11, 0]
-    assert ht.differences(puzzle, solution, ("." * 11, "." * 11)) == [(0, 0)]
+    assert GENRES["hitori"].differences(puzzle, solution, ("." * 11, "." * 11)) == [(0, 0)]
     [again] = api.load_text("hitori\n" + ht.render(puzzle) + "\n")
     assert again.grid == puzzle.grid
     record = Record("<json>", 1, "x", "hitori")

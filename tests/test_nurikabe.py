@@ -17,6 +17,7 @@ from satgrid.cli import main
 from satgrid.errors import ParseError
 from satgrid.genres import nurikabe as nk
 from satgrid.queries import PuzzleQueries
+from satgrid.registry import GENRES
 from satgrid.session import Session
 
 from .helpers import shared_file
@@ -272,7 +273,7 @@ def test_render_and_json():
     assert nk.render(puzzle) == "11  .  .\n .  .  ?"
     assert nk.solution_json(puzzle, solution) == ["..#", "#.."]
     assert nk.puzzle_json(puzzle) == [[11, 0, 0], [0, 0, "?"]]
-    assert nk.differences(puzzle, solution, ("...", "#..")) == [(0, 2)]
+    assert GENRES["nurikabe"].differences(puzzle, solution, ("...", "#..")) == [(0, 2)]
 
 
 # -- checker ----------------------------------------------------------------------------------------

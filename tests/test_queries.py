@@ -18,6 +18,7 @@ from satgrid.connectivity import ConnectedSubgraph
 from satgrid.encoding import ClueEncoding, Encoding
 from satgrid.genres import sudoku
 from satgrid.queries import PuzzleQueries
+from satgrid.registry import GENRES
 from satgrid.session import Session
 
 from .test_connectivity import connected_subsets, grid
@@ -123,7 +124,7 @@ def test_puzzle_with_several_solutions() -> None:
     second = sudoku.decode(puzzle, session.encoding, outcome.assignment)
     assert second != first and sudoku.check(puzzle, second) == []
     assert {first, second} <= expected
-    assert sudoku.differences(puzzle, first, second)
+    assert GENRES["sudoku"].differences(puzzle, first, second)
     # Blocking every solution found, one by one, finds exactly the brute-force completions.
     found, blockers = {first, second}, [queries.blocker(projection)]
     blockers.append(queries.blocker(queries.project(outcome.assignment)))

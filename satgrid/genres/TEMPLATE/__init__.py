@@ -152,12 +152,6 @@ def puzzle_json(puzzle: MinesPuzzle) -> list[list[int | None]]:
     return [list(row) for row in puzzle.grid]
 
 
-def differences(puzzle: MinesPuzzle, a: Solution, b: Solution) -> list[Cell]:
-    return [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]]
-
-
-def puzzle_meta(puzzle: MinesPuzzle) -> dict[str, str]:
-    return {}
 
 
 def puzzle_from_json(record: Record, value: object) -> MinesPuzzle:

@@ -410,10 +410,6 @@ def differences(puzzle: MasyuPuzzle, a: Solution, b: Solution) -> list[Cell]:
     return sorted(found)
 
 
-def puzzle_meta(puzzle: MasyuPuzzle) -> dict[str, str]:
-    """Nothing beyond the grid."""
-    return {}
-
 
 def puzzle_from_json(record: Record, value: object) -> MasyuPuzzle:
     """The inverse of :func:`puzzle_json`: rows of pearl characters, parsed as text rows, so

@@ -266,13 +266,6 @@ def puzzle_json(puzzle: NurikabePuzzle) -> list[list[Number]]:
     return [[0 if v is None else v for v in row] for row in puzzle.grid]
 
 
-def differences(puzzle: NurikabePuzzle, a: Solution, b: Solution) -> list[Cell]:
-    return [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]]
-
-
-def puzzle_meta(puzzle: NurikabePuzzle) -> dict[str, str]:
-    """Nothing beyond the grid."""
-    return {}
 
 
 def puzzle_from_json(record: Record, value: object) -> NurikabePuzzle:

@@ -391,10 +391,6 @@ def differences(puzzle: SlitherlinkPuzzle, a: Solution, b: Solution) -> list[Edg
     ]
 
 
-def puzzle_meta(puzzle: SlitherlinkPuzzle) -> dict[str, str]:
-    """Nothing beyond the grid."""
-    return {}
-
 
 def puzzle_from_json(record: Record, value: object) -> SlitherlinkPuzzle:
     """The inverse of :func:`puzzle_json`: rows of clue characters, parsed as text rows, so every

@@ -359,9 +359,6 @@ def puzzle_json(puzzle: SudokuPuzzle) -> list[list[int]]:
     return [[d or 0 for d in row] for row in puzzle.givens]
 
 
-def differences(puzzle: SudokuPuzzle, a: Solution, b: Solution) -> list[tuple[int, int]]:
-    return [(r, c) for r in range(puzzle.size) for c in range(puzzle.size) if a[r][c] != b[r][c]]
-
 
 def puzzle_meta(puzzle: SudokuPuzzle) -> dict[str, str]:
     """What the givens alone do not say: a box shape other than the size's default, the symbols."""
