@@ -84,7 +84,7 @@ def made_puzzles(n: int, h: int, w: int, count: int, seed: int = 1):
             result = api.solve(base.with_clues(givens), unique=True)
             if result.status == "unique":
                 break
-            diff = sudoku.differences(base, result.solution, result.second_solution)
+            diff = result.genre.differences(base, result.solution, result.second_solution)
             r, c = rnd.choice(diff)
             givens[r, c] = grid[r][c]
         out.append(base.with_clues(givens))
