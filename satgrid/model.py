@@ -380,37 +380,38 @@ class Model:
         block_true_only = all(layer.kind == "one-hot" or layer.name in self._loops
                               for layer in self.layers.values())
         clue_function = self._clue
-        #: Shared by every copy: clue encodings that drew no variable but their selector.
+        #: Shared by every copy: what the clue function said of each clue that drew no variable
+        #: (the literal it is, or its clauses, broken clauses and anchor), and the encodings made
+        #: of it per selector (copies that number their selectors alike share them).
+        said: dict[tuple[Hashable, object], tuple[int | None, tuple, tuple, object]] = {}
         made: dict[tuple[Hashable, object, int], ClueEncoding] = {}
 
         def rebind(pool: VarPool) -> Callable[[Hashable, object], ClueEncoding]:
             def encode_clue(key: Hashable, value: object) -> ClueEncoding:
                 if clue_function is None:
                     raise ValueError("this genre has no clues")
-                name = ("clue", *_flat(key), value)
-                if pool.has(*name):
-                    known = made.get((key, value, pool.var(*name)))
-                    if known is not None:
-                        return known
-                top = pool.top
-                c = Clue(pool)
-                clue_function(c, key, value)
-                if c.literal is not None:
+                known = said.get((key, value))
+                if known is None:
+                    top = pool.top
+                    c = Clue(pool)
+                    clue_function(c, key, value)
+                    known = (c.literal, tuple(c.clauses), tuple(c.broken_clauses), c.anchored)
+                    if pool.top != top:  # auxiliaries of this pool: not for other copies
+                        if c.literal is not None:
+                            return ClueEncoding(c.literal)
+                        return _encoded(pool.var("clue", *_flat(key), value), *known)
+                    if len(said) >= 100_000:
+                        said.clear()
+                        made.clear()
+                    said[key, value] = known
+                if known[0] is not None:
                     # no selector drawn: unused variables only widen the solver's range and slow
                     # every SAT call (measured in encodings/rules.md)
-                    return ClueEncoding(c.literal)
-                auxiliaries = pool.top != top
-                selector = pool.var(*name)
-                # A switch only: the clause "selector" (a tautology behind the selector; in a
-                # plain export it switches the tied rules on), never a bare literal clue. No
-                # always-true variable in the base: its unit clause changed the solver's search
-                # and made it slower (measured in encodings/rules.md).
-                clauses = c.clauses or [[selector]]
-                encoded = ClueEncoding(selector, tuple(clauses), tuple(c.broken_clauses), c.anchored)
-                if not auxiliaries:
-                    if len(made) >= 100_000:
-                        made.clear()
-                    made[key, value, selector] = encoded
+                    return ClueEncoding(known[0])
+                selector = pool.var("clue", *_flat(key), value)
+                encoded = made.get((key, value, selector))
+                if encoded is None:
+                    encoded = made[key, value, selector] = _encoded(selector, *known)
                 return encoded
             return encode_clue
 
@@ -424,6 +425,17 @@ class Model:
         if isinstance(key, tuple) and len(key) == 3 and key[0] in ("h", "v"):
             return Grid.edge_ends(key)  # type: ignore[arg-type]
         return key  # type: ignore[return-value]
+
+
+def _encoded(selector: int, literal: int | None, clauses: tuple, broken: tuple,
+             anchored: object) -> ClueEncoding:
+    """A clue's encoding behind ``selector`` (or the literal it is). A switch only has the clause
+    "selector" (a tautology behind the selector; in a plain export it switches the tied rules
+    on), never a bare literal clue; no always-true variable in the base: its unit clause changed
+    the solver's search and made it slower (measured in encodings/rules.md)."""
+    if literal is not None:
+        return ClueEncoding(literal)
+    return ClueEncoding(selector, clauses or ([selector],), broken, anchored)  # type: ignore[arg-type]
 
 
 def _flat(key: Hashable) -> tuple:
