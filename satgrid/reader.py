@@ -320,3 +320,13 @@ def split_on_blank_lines(lines: list[Line]) -> list[list[Line]]:
     if current:
         groups.append(current)
     return groups
+
+
+def split_grids(record: Record) -> list[Record]:
+    """One record per grid: a ``puzzle ... end`` block as it is, or grids separated by blank
+    lines (numbered 1, 2, ... when there are several). The default ``split`` of a genre."""
+    if record.name:
+        return [record]
+    groups = split_on_blank_lines(record.lines)
+    return [record.part(lines[0][0], lines, str(i) if len(groups) > 1 else "")
+            for i, lines in enumerate(groups, 1)]

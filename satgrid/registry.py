@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .errors import UnsupportedGenre
+from .reader import split_grids
 from .genres import hitori
 from .genres import masyu
 from .genres import nurikabe
@@ -58,10 +59,12 @@ class Genre:
 
     @classmethod
     def from_module(cls, module: ModuleType) -> "Genre":
-        """The record of a genre module; ``differences`` and ``puzzle_meta`` may be left out
-        (:func:`cell_differences`, no header keys)."""
+        """The record of a genre module; ``split``, ``differences`` and ``puzzle_meta`` may be
+        left out (:func:`~satgrid.reader.split_grids`, :func:`cell_differences`, no header
+        keys)."""
         return cls(
-            module.NAME, module.SUMMARY, module.split, module.parse, module.parse_solution,
+            module.NAME, module.SUMMARY, getattr(module, "split", split_grids), module.parse,
+            module.parse_solution,
             module.encode, module.cache_key, module.decode, module.check, module.render,
             module.solution_json, module.puzzle_json,
             getattr(module, "differences", cell_differences), module.EXAMPLES,

@@ -26,7 +26,7 @@ from ...encoding import Encoding
 from ...grid import Grid
 from ...model import Clue, Model, made_once, read
 from ...puzzle import GridPuzzle, Source
-from ...reader import Record, number, split_on_blank_lines
+from ...reader import Record, number
 from .checker import check_mines
 
 NAME = "template"
@@ -48,13 +48,6 @@ class MinesPuzzle(GridPuzzle):
 
 # -- text ---------------------------------------------------------------------------------------
 _TOKEN = re.compile(r"\S+")
-
-
-def split(record: Record) -> list[Record]:
-    """One record per grid: a ``puzzle ... end`` block, or grids separated by blank lines."""
-    if record.name:
-        return [record]
-    return [record.part(lines[0][0], lines) for lines in split_on_blank_lines(record.lines)]
 
 
 def _rows(record: Record, lines: list[tuple[int, str]], width: int | None = None) -> list[list[tuple[str, int, int]]]:

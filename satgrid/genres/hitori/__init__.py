@@ -34,7 +34,7 @@ from ...formats import puzzlekit, puzzlink, pzprv3, tatham
 from ...grid import Grid as Geometry
 from ...model import Clue, Model, read
 from ...puzzle import GridPuzzle, Source, cell_name
-from ...reader import Record, number, split_on_blank_lines
+from ...reader import Record, number
 from .checker import check_hitori
 
 NAME = "hitori"
@@ -56,15 +56,6 @@ class HitoriPuzzle(GridPuzzle):
 # -- parsing ------------------------------------------------------------------------------------
 _TOKEN = re.compile(r"\S+")
 EMPTY = "."
-
-
-def split(record: Record) -> list[Record]:
-    """One record per grid: a ``puzzle ... end`` block, or grids separated by blank lines."""
-    if record.name:
-        return [record]
-    groups = split_on_blank_lines(record.lines)
-    return [record.part(lines[0][0], lines, str(i) if len(groups) > 1 else "")
-            for i, lines in enumerate(groups, 1)]
 
 
 def parse(record: Record) -> HitoriPuzzle:

@@ -30,7 +30,7 @@ from ...errors import ParseError, SatgridError
 from ...grid import Grid
 from ...model import Clue, Model, made_once, read
 from ...puzzle import GridPuzzle, Source, cell_name
-from ...reader import Record, number, split_on_blank_lines
+from ...reader import Record, number
 from ...session import Session
 from ... import render_svg as svg
 from ...formats import puzzlekit, puzzlink, pzprv3, tatham
@@ -64,14 +64,6 @@ class MasyuPuzzle(GridPuzzle):
 #: What a cell of the text format may hold: a pearl, or ``.`` / ``-`` for none (case ignored).
 SYMBOLS: dict[str, Pearl | None] = {"w": WHITE, "b": BLACK, ".": None, "-": None}
 _TOKEN = re.compile(r"\S+")
-
-
-def split(record: Record) -> list[Record]:
-    """One record per grid: a ``puzzle ... end`` block, or grids separated by blank lines."""
-    if record.name:
-        return [record]
-    groups = split_on_blank_lines(record.lines)
-    return [record.part(g[0][0], g, str(i) if len(groups) > 1 else "") for i, g in enumerate(groups, 1)]
 
 
 def _cells(text: str) -> list[tuple[str, int]]:

@@ -39,7 +39,7 @@ from ...encoding import Encoding
 from ...islands import crowded
 from ...model import Model, read
 from ...puzzle import GridPuzzle, Source, cell_name
-from ...reader import Record, number, split_on_blank_lines
+from ...reader import Record, number
 from ...formats import puzzlekit, puzzlink, pzprv3
 
 NAME = "nurikabe"
@@ -77,15 +77,6 @@ class NurikabePuzzle(GridPuzzle):
 # -- parsing ------------------------------------------------------------------------------------
 _TOKEN = re.compile(r"\S+")
 _EMPTY = {".", "0", "_", "-"}
-
-
-def split(record: Record) -> list[Record]:
-    """One record per grid: a ``puzzle ... end`` block, or grids separated by blank lines."""
-    if record.name:
-        return [record]
-    groups = split_on_blank_lines(record.lines)
-    return [record.part(lines[0][0], lines, str(i) if len(groups) > 1 else "")
-            for i, lines in enumerate(groups, 1)]
 
 
 def parse(record: Record) -> NurikabePuzzle:
