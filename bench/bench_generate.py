@@ -24,7 +24,7 @@ Tables:
    round-by-round ratio (satgrid hard's mean over sgt-loopy h's, the two batches of a round run
    back to back, so a slow spell of the machine falls on both). The hard rows also give the
    mean with the driver's audit between puzzles (same puzzles). Runs
-   only when satgrid/generators/slitherlink.py exists (it is written separately); otherwise the
+   only when satgrid/genres/slitherlink/generator.py exists (it is written separately); otherwise the
    table says so.
 """
 from __future__ import annotations
@@ -308,7 +308,7 @@ def slitherlink_table(args, timeout: float, have_sgt: bool) -> None:
                       f"({min(ratios):.2f}-{max(ratios):.2f}), {len(ratios)} rounds")
     else:
         print("\n## Slitherlink 3x3 ... 10x10 against sgt-loopy")
-        print("not run: satgrid/generators/slitherlink.py is not present yet (this table fills "
+        print("not run: satgrid/genres/slitherlink/generator.py is not present yet (this table fills "
               "in once GENERATORS has 'slitherlink')")
 
 
