@@ -92,3 +92,29 @@ class GridPuzzle:
         """This puzzle keeping the values in ``clues``; every other cell loses its value."""
         grid = tuple(tuple(clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows))
         return replace(self, grid=grid, given_solution=None)
+
+
+#: A solution as two 0/1 grids: horizontal and vertical edges or links (loop genres).
+EdgeGrids = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+
+
+def edge_grids_json(puzzle: Any, solution: EdgeGrids) -> dict[str, list[list[int]]]:
+    """``{"horizontal": rows, "vertical": rows}`` of a two-grid solution (a genre's
+    ``solution_json``)."""
+    horizontal, vertical = solution
+    return {"horizontal": [list(row) for row in horizontal], "vertical": [list(row) for row in vertical]}
+
+
+def edge_grids_from_json(value: object, horizontal: tuple[int, int], vertical: tuple[int, int],
+                         noun: str) -> EdgeGrids:
+    """The inverse of :func:`edge_grids_json` for grids of the shapes ``(height, width)`` given;
+    ValueError naming the ``noun`` ("edges", "links") unless both fit."""
+    def grid(key: str, height: int, width: int) -> tuple[tuple[int, ...], ...]:
+        found = value.get(key) if isinstance(value, dict) else None
+        if not (isinstance(found, list) and len(found) == height
+                and all(isinstance(row, list) and len(row) == width
+                        and all(type(x) is int and x in (0, 1) for x in row) for row in found)):
+            raise ValueError(f"'{key}' is not {height} rows of {width} 0/1 {noun}")
+        return tuple(tuple(row) for row in found)
+
+    return grid("horizontal", *horizontal), grid("vertical", *vertical)

@@ -24,6 +24,11 @@ def cell_differences(puzzle: Any, a: Any, b: Any) -> list[tuple[int, int]]:
     return [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if a[r][c] != b[r][c]]
 
 
+def rows_json(puzzle: Any, solution: Any) -> list:
+    """A solution written row by row (strings of cell marks) as a JSON list of rows."""
+    return list(solution)
+
+
 def no_meta(puzzle: Any) -> dict[str, str]:
     """No header keys beyond the grid."""
     return {}
@@ -59,14 +64,14 @@ class Genre:
 
     @classmethod
     def from_module(cls, module: ModuleType) -> "Genre":
-        """The record of a genre module; ``split``, ``differences`` and ``puzzle_meta`` may be
-        left out (:func:`~satgrid.reader.split_grids`, :func:`cell_differences`, no header
-        keys)."""
+        """The record of a genre module; ``split``, ``solution_json``, ``differences`` and
+        ``puzzle_meta`` may be left out (:func:`~satgrid.reader.split_grids`, :func:`rows_json`,
+        :func:`cell_differences`, no header keys)."""
         return cls(
             module.NAME, module.SUMMARY, getattr(module, "split", split_grids), module.parse,
             module.parse_solution,
             module.encode, module.cache_key, module.decode, module.check, module.render,
-            module.solution_json, module.puzzle_json,
+            getattr(module, "solution_json", rows_json), module.puzzle_json,
             getattr(module, "differences", cell_differences), module.EXAMPLES,
             getattr(module, "puzzle_meta", no_meta), module.puzzle_from_json, module.solution_from_json,
             module.estimate, module,

@@ -271,7 +271,7 @@ def test_render_and_json():
     solution = ("..#", "#..")
     assert nk.render(puzzle, solution) == "11  .  #\n #  .  ?"
     assert nk.render(puzzle) == "11  .  .\n .  .  ?"
-    assert nk.solution_json(puzzle, solution) == ["..#", "#.."]
+    assert GENRES["nurikabe"].solution_json(puzzle, solution) == ["..#", "#.."]
     assert nk.puzzle_json(puzzle) == [[11, 0, 0], [0, 0, "?"]]
     assert GENRES["nurikabe"].differences(puzzle, solution, ("...", "#..")) == [(0, 2)]
 

@@ -322,11 +322,13 @@ class Cells:
         return self.values
 
 
-def _any_size(rows: int, cols: int) -> str | None:
+def any_size(rows: int, cols: int) -> str | None:
+    """A codec's default size check: every size is fine (no refusal)."""
     return None
 
 
-def _never(puzzle: Any) -> str | None:
+def never(puzzle: Any) -> str | None:
+    """A codec's default refusal check: no puzzle is refused."""
     return None
 
 
@@ -355,8 +357,8 @@ class Codec:
     body: Body
     read: Callable[[Cells], Any]
     write: Callable[[Any], Sequence[Sequence[Cell]]]
-    size: Callable[[int, int], str | None] = _any_size
-    refuse: Callable[[Any], str | None] = _never
+    size: Callable[[int, int], str | None] = any_size
+    refuse: Callable[[Any], str | None] = never
 
     @property
     def pid(self) -> str:

@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..errors import ParseError, UnsupportedGenre
 from ..puzzle import Source
 from ..reader import number
-from .puzzlink import MAX_SIDE, by_pid, check_sides
+from .puzzlink import MAX_SIDE, any_size, never, by_pid, check_sides
 
 Line = tuple[int, str]
 #: ``read(token, rows, cols) -> value``; a ValueError's message becomes the error at the token.
@@ -153,14 +153,6 @@ class Grids:
         return ParseError(self.source.file, line, message, column)
 
 
-def _any_size(rows: int, cols: int) -> str | None:
-    return None
-
-
-def _never(puzzle: Any) -> str | None:
-    return None
-
-
 @dataclass(frozen=True)
 class Codec:
     """A genre's pzprv3 form, one value for both ways (the genre's ``PZPRV3`` part).
@@ -187,8 +179,8 @@ class Codec:
     write: Callable[[Any, Any], Mapping[str, Sequence[Sequence[Any]]]]
     version: str = "pzprv3"
     square: bool = False
-    size: Callable[[int, int], str | None] = _any_size
-    refuse: Callable[[Any], str | None] = _never
+    size: Callable[[int, int], str | None] = any_size
+    refuse: Callable[[Any], str | None] = never
 
     @property
     def pid(self) -> str:

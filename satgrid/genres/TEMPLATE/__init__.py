@@ -137,14 +137,8 @@ def render(puzzle: MinesPuzzle, solution: Solution | None = None) -> str:
                               for c, k in enumerate(row)) for r, row in enumerate(puzzle.grid))
 
 
-def solution_json(puzzle: MinesPuzzle, solution: Solution) -> list[str]:
-    return list(solution)
-
-
 def puzzle_json(puzzle: MinesPuzzle) -> list[list[int | None]]:
     return [list(row) for row in puzzle.grid]
-
-
 
 
 def puzzle_from_json(record: Record, value: object) -> MinesPuzzle:

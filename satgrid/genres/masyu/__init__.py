@@ -29,7 +29,7 @@ from ...encoding import Encoding
 from ...errors import ParseError, SatgridError
 from ...grid import Grid
 from ...model import Clue, Model, made_once, read
-from ...puzzle import GridPuzzle, Source, cell_name
+from ...puzzle import GridPuzzle, Source, cell_name, edge_grids_from_json, edge_grids_json
 from ...reader import Record, number
 from ...session import Session
 from ... import render_svg as svg
@@ -381,11 +381,6 @@ def render(puzzle: MasyuPuzzle, solution: Solution | None = None) -> str:
     return "\n".join(lines)
 
 
-def solution_json(puzzle: MasyuPuzzle, solution: Solution) -> dict[str, list[list[int]]]:
-    horizontal, vertical = solution
-    return {"horizontal": [list(row) for row in horizontal], "vertical": [list(row) for row in vertical]}
-
-
 def puzzle_json(puzzle: MasyuPuzzle) -> list[str]:
     """The pearls as strings, one per row, ``.`` = no pearl (the text input format)."""
     return ["".join(k or "." for k in row) for row in puzzle.givens]
@@ -402,7 +397,6 @@ def differences(puzzle: MasyuPuzzle, a: Solution, b: Solution) -> list[Cell]:
     return sorted(found)
 
 
-
 def puzzle_from_json(record: Record, value: object) -> MasyuPuzzle:
     """The inverse of :func:`puzzle_json`: rows of pearl characters, parsed as text rows, so
     every check of :func:`parse` applies."""
@@ -413,19 +407,14 @@ def puzzle_from_json(record: Record, value: object) -> MasyuPuzzle:
     return parse(record.part(record.line, [(record.line, row) for row in value], record.name))
 
 
+solution_json = edge_grids_json
+
+
 def solution_from_json(puzzle: MasyuPuzzle, value: object) -> Solution:
-    """The inverse of :func:`solution_json`; ValueError unless both link grids fit the puzzle."""
+    """The inverse of :func:`~satgrid.puzzle.edge_grids_json`; ValueError unless both link grids
+    fit the puzzle."""
     rows, cols = puzzle.rows, puzzle.cols
-
-    def grid(key: str, height: int, width: int) -> Links:
-        found = value.get(key) if isinstance(value, dict) else None
-        if not (isinstance(found, list) and len(found) == height
-                and all(isinstance(row, list) and len(row) == width
-                        and all(type(x) is int and x in (0, 1) for x in row) for row in found)):
-            raise ValueError(f"'{key}' is not {height} rows of {width} 0/1 links")
-        return tuple(tuple(row) for row in found)
-
-    return grid("horizontal", rows, cols - 1), grid("vertical", rows - 1, cols)
+    return edge_grids_from_json(value, (rows, cols - 1), (rows - 1, cols), "links")
 
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:

@@ -248,15 +248,9 @@ def render(puzzle: NurikabePuzzle, solution: Solution | None = None) -> str:
     return "\n".join(lines)
 
 
-def solution_json(puzzle: NurikabePuzzle, solution: Solution) -> list[str]:
-    return list(solution)
-
-
 def puzzle_json(puzzle: NurikabePuzzle) -> list[list[Number]]:
     """Rows of numbers: 0 empty, a size, or ``"?"``."""
     return [[0 if v is None else v for v in row] for row in puzzle.grid]
-
-
 
 
 def puzzle_from_json(record: Record, value: object) -> NurikabePuzzle:
@@ -273,7 +267,7 @@ def puzzle_from_json(record: Record, value: object) -> NurikabePuzzle:
 
 
 def solution_from_json(puzzle: NurikabePuzzle, value: object) -> Solution:
-    """The inverse of :func:`solution_json`; ValueError unless rows of ``#`` and ``.`` fit the grid."""
+    """The inverse of :func:`~satgrid.registry.rows_json`; ValueError unless rows of ``#`` and ``.`` fit the grid."""
     if not (isinstance(value, list) and len(value) == puzzle.rows
             and all(isinstance(row, str) and len(row) == puzzle.cols and set(row) <= set("#.")
                     for row in value)):

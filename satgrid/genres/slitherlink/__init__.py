@@ -34,7 +34,7 @@ from ...cnf import Clause
 from ...encoding import Encoding
 from ...grid import ORTHOGONAL, fixed_polyominoes
 from ...model import Clue, Model, made_once, read
-from ...puzzle import GridPuzzle, Source
+from ...puzzle import GridPuzzle, Source, edge_grids_from_json, edge_grids_json
 from ...reader import Record, number, split_on_blank_lines
 from ...errors import ParseError
 from ...formats import puzzlink, pzprv3, tatham
@@ -370,11 +370,6 @@ def render(puzzle: SlitherlinkPuzzle, solution: Solution | None = None) -> str:
     return "\n".join(lines)
 
 
-def solution_json(puzzle: SlitherlinkPuzzle, solution: Solution) -> dict[str, list[list[int]]]:
-    horizontal, vertical = solution
-    return {"horizontal": [list(row) for row in horizontal], "vertical": [list(row) for row in vertical]}
-
-
 def puzzle_json(puzzle: SlitherlinkPuzzle) -> list[str]:
     """The clues as strings, one per row, ``.`` = no clue (the text input format)."""
     return ["".join("." if k is None else str(k) for k in row) for row in puzzle.givens]
@@ -391,7 +386,6 @@ def differences(puzzle: SlitherlinkPuzzle, a: Solution, b: Solution) -> list[Edg
     ]
 
 
-
 def puzzle_from_json(record: Record, value: object) -> SlitherlinkPuzzle:
     """The inverse of :func:`puzzle_json`: rows of clue characters, parsed as text rows, so every
     check of :func:`parse` applies."""
@@ -404,19 +398,14 @@ def puzzle_from_json(record: Record, value: object) -> SlitherlinkPuzzle:
     return parse(record.part(record.line, lines, record.name))
 
 
+solution_json = edge_grids_json
+
+
 def solution_from_json(puzzle: SlitherlinkPuzzle, value: object) -> Solution:
-    """The inverse of :func:`solution_json`; ValueError unless both edge grids fit the puzzle."""
+    """The inverse of :func:`~satgrid.puzzle.edge_grids_json`; ValueError unless both edge grids
+    fit the puzzle."""
     rows, cols = puzzle.rows, puzzle.cols
-
-    def grid(key: str, height: int, width: int) -> Edges:
-        rows_ = value.get(key) if isinstance(value, dict) else None
-        if not (isinstance(rows_, list) and len(rows_) == height
-                and all(isinstance(row, list) and len(row) == width and all(e in (0, 1) and type(e) is int
-                                                                           for e in row) for row in rows_)):
-            raise ValueError(f"'{key}' is not {height} rows of {width} 0/1 edges")
-        return tuple(tuple(row) for row in rows_)
-
-    return grid("horizontal", rows + 1, cols), grid("vertical", rows, cols + 1)
+    return edge_grids_from_json(value, (rows + 1, cols), (rows, cols + 1), "edges")
 
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:

@@ -359,7 +359,6 @@ def puzzle_json(puzzle: SudokuPuzzle) -> list[list[int]]:
     return [[d or 0 for d in row] for row in puzzle.givens]
 
 
-
 def puzzle_meta(puzzle: SudokuPuzzle) -> dict[str, str]:
     """What the givens alone do not say: a box shape other than the size's default, the symbols."""
     meta = {}
