@@ -20,8 +20,12 @@ the whole structure: ``t_S & lit -> OR(guards of the links leaving S)``. The anc
 fixed by an assumption (a clue selector), so the cut acts as soon as one node of S is true, and
 it needs no ``t_R`` clauses over the largest component (SAT_NOTES, "Cuts that worked": the
 generalised subtour cut). Like the pair cut it is made for every component but the largest (on
-60x60 loop puzzles cutting the largest too cost |largest| clauses an iteration and was slower).
-Without a usable anchor a component falls back to the pair cut.
+60x60 loop puzzles cutting the largest too cost |largest| clauses an iteration and was slower),
+unless the caller asks for it (``cut_largest``): a caller that sees the same largest component
+in two models in a row cuts it too, since a largest component that obeys its own part of the
+puzzle is otherwise never cut and the search only reshapes the others (a loop rule's case,
+measured in encodings/slitherlink.md). Without a usable anchor a component falls back to the
+pair cut (the largest one paired with the second largest).
 
 Clue anchors: a clue whose own clauses already force one of some nodes true while its selector
 is on (a number above 0 counting a cell's loop sides puts a side of the cell on the loop)
@@ -160,7 +164,8 @@ class ConnectedSubgraph:
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None,
              components: list[list[int]] | None = None,
-             anchors: Sequence[tuple[int, frozenset[int]]] = ()) -> list[Cut]:
+             anchors: Sequence[tuple[int, frozenset[int]]] = (),
+             cut_largest: bool = False) -> list[Cut]:
         """Cut clauses excluding this assignment's disconnected parts (empty when it obeys).
 
         The pair cuts of one call share the largest component's literal ``t_R`` (its clauses
@@ -169,6 +174,8 @@ class ConnectedSubgraph:
         :meth:`component_indices`) may come from a caller that found them faster; then every
         link inside a component must be usable and no link between two of them. ``anchors``:
         clue anchors ``(selector, self.clue_anchor(nodes))`` (see the module doc).
+        ``cut_largest``: cut the largest component too (anchored if an anchor misses it, else
+        paired with the second largest), for callers that see it recur (see the module doc).
         """
         if components is None:
             components, usable = self._search(value)
@@ -182,14 +189,17 @@ class ConnectedSubgraph:
             return [cut for cut in made if cut is not None]
         if len(components) < 2:
             return []
-        held = self.anchors_for(components, value, anchors) if self.anchors or anchors else {}
+        first = 0 if cut_largest else 1
+        held = self.anchors_for(components, value, anchors, first) if self.anchors or anchors else {}
         cuts = []
         shared: list[int] = []  # t_R of the largest component, once made
-        for index, s in enumerate(components[1:], 1):
+        for index in [*range(1, len(components)), *[0][:first == 0]]:  # the largest last
+            s = components[index]
             if index in held:
                 cut = self._cut(s, None, pool, usable, condition=held[index], keep=keep)
             else:
-                cut = self._cut(s, components[0], pool, usable, shared=shared, keep=keep)
+                other = components[1 if index == 0 else 0]
+                cut = self._cut(s, other, pool, usable, shared=shared if index else None, keep=keep)
             if cut is not None:
                 cuts.append(cut)
         return cuts
