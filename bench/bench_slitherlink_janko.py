@@ -10,11 +10,12 @@ copied. ``--symmetries`` also runs each puzzle under the 7 other symmetries of t
 (rotated, mirrored, transposed): the same puzzle with its variables numbered in another order,
 so a solver meets it on another search path.
 
-Each puzzle is solved as ``satgrid solve --unique FILE`` solves one puzzle: ``api.solve(unique=True)``
-on a fresh session (api's session cache emptied first, so every puzzle pays for its encoding;
-garbage collected before the clock starts, and what lives on moved out of the collector's way
-with ``gc.freeze``, so no full collection of earlier puzzles' objects lands in a timing). Wall and CPU (``time.process_time``) milliseconds;
-the machine is shared, so CPU is the steadier figure. Per solver: medians and maxima by grid
+Each puzzle is solved as ``satgrid solve --unique FILE`` solves one puzzle:
+``api.solve(unique=True)`` on a fresh session (api's session cache emptied first, so every
+puzzle pays for its encoding; garbage collected before the clock starts, and what lives on moved
+out of the collector's way with ``gc.freeze``, so no full collection of earlier puzzles' objects
+lands in a timing). Wall and CPU (``time.process_time``) milliseconds; the machine is shared, so
+CPU is the steadier figure. Per solver: medians and maxima by grid
 size (cells), then the slowest puzzles with their SAT calls and cuts. Statuses other than
 "unique" are counted (the sample is all unique).
 """
@@ -93,8 +94,8 @@ def report(solver: str, runs: list[Run], slowest: int) -> None:
             rows.append(summary(label, some))
     rows.append(summary("all", runs))
     others = sum(r.status != "unique" for r in runs)
-    table(f"{solver}: solve+unique, ms (not unique: {others})",
-          ["cells", "puzzles", "median wall", "median cpu", "max wall", "max cpu", "max calls"], rows)
+    header = ["cells", "puzzles", "median wall", "median cpu", "max wall", "max cpu", "max calls"]
+    table(f"{solver}: solve+unique, ms (not unique: {others})", header, rows)
     worst = sorted(runs, key=lambda r: r.cpu_ms, reverse=True)[:slowest]
     table(f"{solver}: slowest by CPU", ["puzzle", "size", "wall ms", "cpu ms", "SAT calls", "cuts"],
           [[r.name, f"{r.rows}x{r.cols}", f"{r.wall_ms:.0f}", f"{r.cpu_ms:.0f}", str(r.calls),
@@ -102,9 +103,9 @@ def report(solver: str, runs: list[Run], slowest: int) -> None:
 
 
 def summary(label: str, runs: list[Run]) -> list[str]:
-    return [label, str(len(runs)), f"{statistics.median(r.wall_ms for r in runs):.1f}",
-            f"{statistics.median(r.cpu_ms for r in runs):.1f}", f"{max(r.wall_ms for r in runs):.0f}",
-            f"{max(r.cpu_ms for r in runs):.0f}", str(max(r.calls for r in runs))]
+    wall, cpu = [r.wall_ms for r in runs], [r.cpu_ms for r in runs]
+    return [label, str(len(runs)), f"{statistics.median(wall):.1f}", f"{statistics.median(cpu):.1f}",
+            f"{max(wall):.0f}", f"{max(cpu):.0f}", str(max(r.calls for r in runs))]
 
 
 def main() -> None:

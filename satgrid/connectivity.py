@@ -23,8 +23,8 @@ generalised subtour cut). Like the pair cut it is made for every component but t
 60x60 loop puzzles cutting the largest too cost |largest| clauses an iteration and was slower),
 unless the caller asks for it (``cut_largest``): a caller that sees the same largest component
 in two models in a row cuts it too, since a largest component that obeys its own part of the
-puzzle is otherwise never cut and the search only reshapes the others (a loop rule's case,
-measured in encodings/slitherlink.md). Without a usable anchor a component falls back to the
+puzzle is otherwise never cut and the search only reshapes the others (the loop rule's case,
+measured in the dot-lattice loop genre's encodings/ page). Without a usable anchor a component falls back to the
 pair cut (the largest one paired with the second largest).
 
 Clue anchors: a clue whose own clauses already force one of some nodes true while its selector
@@ -193,7 +193,8 @@ class ConnectedSubgraph:
         held = self.anchors_for(components, value, anchors, first) if self.anchors or anchors else {}
         cuts = []
         shared: list[int] = []  # t_R of the largest component, once made
-        for index in [*range(1, len(components)), *[0][:first == 0]]:  # the largest last
+        order = [*range(1, len(components)), *([0] if cut_largest else [])]  # the largest last
+        for index in order:
             s = components[index]
             if index in held:
                 cut = self._cut(s, None, pool, usable, condition=held[index], keep=keep)
