@@ -204,7 +204,11 @@ class ConnectedSubgraph:
         for index in order:
             s = components[index]
             if index in held and on is not None:
-                cut = self._separator_cut(s, anchor_nodes[index], on, pool, condition=held[index])
+                # parted from the anchor's nodes and the largest component too: still parted from
+                # the anchor, and the separator stays near S (one anchor cell far off has a
+                # smaller ring of its own, a cut that says little)
+                far = [*anchor_nodes[index], *components[1 if index == 0 else 0]]
+                cut = self._separator_cut(s, far, on, pool, condition=held[index])
             elif index in held:
                 cut = self._cut(s, None, pool, usable, condition=held[index], keep=keep)
             elif on is not None:
