@@ -402,3 +402,23 @@ def test_audit_is_the_same_with_and_without_the_islands_levels(index, monkeypatc
         assert (result.status, result.solution) == ("unique", solution)
         results.append(result.redundant_clues)
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("numbers", [{(0, 0): 15}, {(1, 1): 14, (3, 3): 1}, {(0, 0): 14, (2, 2): 1}])
+def test_a_small_wall_is_counted_exactly(numbers):
+    """A wall of at most a tenth of the grid gets an exact count behind ``all``: the solutions
+    (all of them, by blocking) are brute force's, and an audit still relaxes a size to '?'."""
+    from satgrid.genres import nurikabe as nk
+
+    puzzle = puzzle_of(4, 4, numbers)
+    encoding = nk.encode(puzzle)
+    assert any("small wall" in name for name, _, _ in encoding.spans)
+    expected = brute_force(4, 4, numbers)
+    session = Session(encoding)
+    queries = PuzzleQueries(session, puzzle.clues())
+    found = set()
+    while (outcome := queries.solve()).status == "sat":
+        solution = nk.decode(puzzle, encoding, outcome.assignment)
+        found.add(solution)
+        session.add([[-lit if outcome.assignment(lit) else lit for lit in encoding.primary.values()]])
+    assert found == expected

@@ -35,6 +35,7 @@ from typing import ClassVar, Union
 
 from ... import grid as geometry
 from .checker import check_nurikabe
+from ...cnf import exactly, guarded
 from ...encoding import Encoding
 from ...islands import crowded
 from ...model import Model, read
@@ -49,6 +50,9 @@ EXAMPLES = "nurikabe.txt"
 UNKNOWN = "?"
 #: Islands up to this size anchor the black wall's cuts (see rules).
 SMALL_ISLAND = 4
+#: A wall of at most 1/SMALL_WALL of the grid (the cells the islands leave, every size on) is
+#: counted exactly (encodings/nurikabe.md: a count of bigger walls slows the search down).
+SMALL_WALL = 10
 Cell = tuple[int, int]
 Number = Union[int, str]  # a size, or "?"
 Grid = tuple[tuple[Union[Number, None], ...], ...]
@@ -204,6 +208,10 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Non
         m.require("with every size on, a black cell has a black neighbour",
                   ([-x, -islands.all, *(wall[q] for q in m.grid.adjacency[p] if q in wall)]
                    for p, x in wall.items()))
+    left = len(black) - sum(sizes)
+    if len(sizes) == len(numbers) and 0 <= left * SMALL_WALL <= len(black):
+        m.require("with every size on, a small wall has the cells the islands leave",
+                  guarded(exactly(list(wall.values()), left, m.pool), islands.all))
     # Anchors for the wall's cuts (a black component that misses an anchor cannot be the whole
     # wall): a cell touching two numbers is black; a switched-on island smaller than the grid has
     # a black cell next to it, inside its reach or on the reach's rim.
