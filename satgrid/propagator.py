@@ -17,7 +17,8 @@ propagator does (semiexp/cspuz_core):
   those neighbours. Of the two components the one with fewer neighbours gives the clause.
 * **Propagation.** When the true nodes all lie in one open component C (anchored: the anchor's),
   every unassigned node outside C is false, with the reason ``~v | ~t | OR(neighbours of C)``
-  (anchored: ``~v | OR(neighbours of C)``), by the same path argument.
+  (anchored: ``~v | OR(neighbours of C)``), by the same path argument. (While an anchor is false
+  nothing is forced: a true node is then a conflict.)
 * **Models.** ``check_model`` runs the same search on the full assignment; the clause is then
   the usual connectivity cut (all the cut's nodes are false).
 

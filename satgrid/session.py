@@ -32,6 +32,19 @@ CONNECTIVITIES = ("lazy", "eager", "propagator")
 Status = Literal["sat", "unsat", "unknown"]
 
 
+def check_connectivity(connectivity: str, solver: str) -> None:
+    """SolverError unless ``connectivity`` is a lowering (:data:`CONNECTIVITIES`) that ``solver``
+    can run: the propagator needs a solver that takes one (python-sat's cadical195); there is no
+    silent fall-back to lazy."""
+    from .propagator import PROPAGATOR_SOLVERS
+
+    if connectivity not in CONNECTIVITIES:
+        raise SolverError(f"connectivity must be one of {', '.join(CONNECTIVITIES)}, not {connectivity!r}")
+    if connectivity == "propagator" and _canonical_name(solver) not in PROPAGATOR_SOLVERS:
+        raise SolverError(f"connectivity propagator needs solver {' or '.join(PROPAGATOR_SOLVERS)} "
+                          f"(python-sat's IPASIR-UP), not {solver}")
+
+
 @dataclass
 class Stats:
     """Counters for reports: SAT calls, CEGAR iterations that added cuts, cuts added, time, and
@@ -145,15 +158,8 @@ class Session:
     trust_external_unsat: bool = False
 
     def __post_init__(self) -> None:
-        if self.connectivity not in CONNECTIVITIES:
-            raise SolverError(f"connectivity must be one of {', '.join(CONNECTIVITIES)}, "
-                              f"not {self.connectivity!r}")
+        check_connectivity(self.connectivity, self.solver_name)
         enc = self.encoding
-        if self.connectivity == "propagator":
-            from .propagator import PROPAGATOR_SOLVERS, ConnectivityPropagator, supports
-            if _canonical_name(self.solver_name) not in PROPAGATOR_SOLVERS:
-                raise SolverError(f"connectivity propagator needs solver {' or '.join(PROPAGATOR_SOLVERS)} "
-                                  f"(python-sat's IPASIR-UP), not {self.solver_name}")
         self.solver = open_solver(self.solver_name, self.conflict_limit, self.trust_external_unsat)
         self.solver.add(enc.clauses)
         for rule in enc.rules:
@@ -164,6 +170,7 @@ class Session:
         #: The propagator of the ``propagator`` lowering (None in the others).
         self.propagator = None
         if self.connectivity == "propagator":
+            from .propagator import ConnectivityPropagator, supports
             taken = [rule for rule in enc.rules if supports(rule)]
             if taken:
                 self.propagator = ConnectivityPropagator(taken)  # type: ignore[arg-type]
