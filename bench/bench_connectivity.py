@@ -195,12 +195,12 @@ def callback_cost(puzzles: list[tuple[str, Any]], limit: float | None) -> None:
             m = run(puzzle, "prop", limit)
             total = sum(t for _, t in spent.values())
             parts = ", ".join(f"{k} {n} x {1e6 * t / n:.1f} us" for k, (n, t) in spent.items() if n)
-            rows.append([name, m["status"], f"{m['cpu']:.2f}", f"{total:.2f} ({100 * total / max(m['cpu'], 1e-9):.0f}%)",
+            rows.append([name, m["status"], f"{m['wall']:.2f}", f"{total:.2f} ({100 * total / max(m['wall'], 1e-9):.0f}%)",
                          parts])
     finally:
         for k, fn in originals.items():
             setattr(prop.ConnectivityPropagator, k, fn)
-    table("propagator callback cost (one run each)", ["puzzle", "status", "cpu s", "in callbacks s", "calls x mean"],
+    table("propagator callback cost (one run each)", ["puzzle", "status", "wall s", "in callbacks s", "calls x mean"],
           rows)
 
 

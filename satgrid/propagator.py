@@ -41,7 +41,7 @@ between two true nodes (cspuz_core does); measured figures in ``encodings/connec
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from pysat.engines import Propagator
