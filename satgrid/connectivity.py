@@ -20,8 +20,12 @@ the whole structure: ``t_S & lit -> OR(guards of the links leaving S)``. The anc
 fixed by an assumption (a clue selector), so the cut acts as soon as one node of S is true, and
 it needs no ``t_R`` clauses over the largest component (SAT_NOTES, "Cuts that worked": the
 generalised subtour cut). Like the pair cut it is made for every component but the largest (on
-60x60 loop puzzles cutting the largest too cost |largest| clauses an iteration and was slower).
-Without a usable anchor a component falls back to the pair cut.
+60x60 loop puzzles cutting the largest too cost |largest| clauses an iteration and was slower),
+unless the caller asks for it (``cut_largest``): a caller that sees the same largest component
+in two models in a row cuts it too, since a largest component that obeys its own part of the
+puzzle is otherwise never cut and the search only reshapes the others (the loop rule's case,
+measured in the dot-lattice loop genre's encodings/ page). Without a usable anchor a component falls back to the
+pair cut (the largest one paired with the second largest).
 
 Clue anchors: a clue whose own clauses already force one of some nodes true while its selector
 is on (a number above 0 counting a cell's loop sides puts a side of the cell on the loop)
@@ -163,7 +167,8 @@ class ConnectedSubgraph:
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None,
              components: list[list[int]] | None = None,
-             anchors: Sequence[tuple[int, frozenset[int]]] = ()) -> list[Cut]:
+             anchors: Sequence[tuple[int, frozenset[int]]] = (),
+             cut_largest: bool = False) -> list[Cut]:
         """Cut clauses excluding this assignment's disconnected parts (empty when it obeys).
 
         The pair cuts of one call share the largest component's literal ``t_R`` (its clauses
@@ -172,6 +177,8 @@ class ConnectedSubgraph:
         :meth:`component_indices`) may come from a caller that found them faster; then every
         link inside a component must be usable and no link between two of them. ``anchors``:
         clue anchors ``(selector, self.clue_anchor(nodes))`` (see the module doc).
+        ``cut_largest``: cut the largest component too (anchored if an anchor misses it, else
+        paired with the second largest), for callers that see it recur (see the module doc).
         """
         if components is None:
             components, usable = self._search(value)
@@ -185,22 +192,27 @@ class ConnectedSubgraph:
             return [cut for cut in made if cut is not None]
         if len(components) < 2:
             return []
+        first = 0 if cut_largest else 1
         anchor_nodes: dict[int, frozenset[int]] = {}
-        held = self.anchors_for(components, value, anchors, nodes_of=anchor_nodes) \
+        held = self.anchors_for(components, value, anchors, first, nodes_of=anchor_nodes) \
             if self.anchors or anchors else {}
         cuts = []
         shared: list[int] = []  # t_R of the largest component, once made
         narrow = self.separators and keep is None and usable is None and self._plain
         on = self._read_nodes(value) if narrow else None
-        for index, s in enumerate(components[1:], 1):
+        order = [*range(1, len(components)), *([0] if cut_largest else [])]  # the largest last
+        for index in order:
+            s = components[index]
             if index in held and on is not None:
                 cut = self._separator_cut(s, anchor_nodes[index], on, pool, condition=held[index])
             elif index in held:
                 cut = self._cut(s, None, pool, usable, condition=held[index], keep=keep)
             elif on is not None:
-                cut = self._separator_cut(s, components[0], on, pool, shared=shared)
+                other = components[1 if index == 0 else 0]
+                cut = self._separator_cut(s, other, on, pool, shared=shared if index else None)
             else:
-                cut = self._cut(s, components[0], pool, usable, shared=shared, keep=keep)
+                other = components[1 if index == 0 else 0]
+                cut = self._cut(s, other, pool, usable, shared=shared if index else None, keep=keep)
             if cut is not None:
                 cuts.append(cut)
         return cuts
@@ -209,7 +221,8 @@ class ConnectedSubgraph:
                        shared: list[int] | None = None, condition: int | None = None) -> Cut:
         """The cut of ``inside`` through a smallest separator (:func:`separator`): a fewest set
         of false nodes whose removal parts ``inside`` from ``other``, A the side of ``inside``.
-        Against another component R (``shared`` holds its ``t_R``): ``t_A & t_R -> OR(separator)``;
+        Against another component R (``shared`` holds its ``t_R`` once made, None: not shared):
+        ``t_A & t_R -> OR(separator)``;
         against an anchor's nodes: ``t_A & condition -> OR(separator)``."""
         lits = self._node_lits
         side, cut_nodes = separator(self._plain_neighbours, inside, other, on)
@@ -218,13 +231,13 @@ class ConnectedSubgraph:
         if condition is not None:
             head = [-t_in, -condition]
         else:
-            assert shared is not None
             if shared:
                 t_other = shared[0]
             else:
                 t_other = pool.fresh("cut")
                 cut += [[-lits[u], t_other] for u in other]
-                shared.append(t_other)
+                if shared is not None:
+                    shared.append(t_other)
             head = [-t_in, -t_other]
         cut.append([*head, *sorted(lits[v] for v in cut_nodes)])
         return cut
