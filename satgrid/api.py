@@ -26,7 +26,7 @@ from .puzzle import GivenSolution, part_name, printable
 from .queries import PuzzleQueries
 from .reader import Limits, read_text, split_records
 from .registry import ALIASES, GENRES, Genre, genre as genre_named
-from .session import Connectivity, Session, Stats, within
+from .session import Connectivity, Session, Stats, check_connectivity, within
 from .solver import DEFAULT_SOLVER, check_conflict_limit, check_time_limit, open_solver
 
 
@@ -48,6 +48,7 @@ class Options:
     def __post_init__(self) -> None:
         check_time_limit(self.time_limit)
         check_conflict_limit(self.conflict_limit)
+        check_connectivity(self.connectivity, self.solver)
 
     def check_solver(self) -> None:
         """SolverError now if the solver cannot be opened (unknown name, missing binary),
@@ -435,7 +436,9 @@ def _grade(result: Result, options: Options, deadline: float | None) -> None:
 
     limit = GRADE_TIME_LIMIT if deadline is None else deadline - time.monotonic()
     if limit > 0:
-        graded = assess(result.puzzle, DEFAULT_SOLVER, options.connectivity, limit)
+        # the grading solver is the default one, which takes no propagator: lazy in its place
+        lowering = "eager" if options.connectivity == "eager" else "lazy"
+        graded = assess(result.puzzle, DEFAULT_SOLVER, lowering, limit)
         result.grade, why = graded.level, graded.note
     else:  # not even the grading session is built after the deadline
         why = "time limit reached"

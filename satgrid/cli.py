@@ -132,8 +132,10 @@ def solve_options(f):
     f = click.option("--conflict-limit", type=CONFLICTS, metavar="N",
                      help=f"Conflicts per SAT call (1 to {MAX_CONFLICT_LIMIT}).")(f)
     f = trust_option(f)
-    f = click.option("--connectivity", type=click.Choice(["lazy", "eager"]), default="lazy",
-                     show_default=True, help="Lowering of connectivity and loop rules.")(f)
+    f = click.option("--connectivity", type=click.Choice(["lazy", "eager", "propagator"]), default="lazy",
+                     show_default=True, help="Lowering of connectivity and loop rules. propagator: "
+                     "connected regions checked inside the search (needs --solver cadical195; "
+                     "other rules lazy).")(f)
     f = click.option("--format", "fmt", type=click.Choice(["text", "json", "pzprv3"]), default="text",
                      show_default=True,
                      help="pzprv3: puzz.link's file format with the solution filled in.")(f)
@@ -176,7 +178,8 @@ def audit(files: tuple[str, ...], minimize: bool, grade: bool, summary: bool, **
               help="Write DIMACS CNF (the default and only export format; kept for old scripts).")
 @click.option("-o", "--output", help="Output file, directory, or - for stdout [default: cnf_out/].")
 @click.option("--connectivity", type=click.Choice(["eager", "lazy"]), default="eager",
-              show_default=True, help="eager = the CNF alone is exact; lazy = base CNF only.")
+              show_default=True, help="eager = the CNF alone is exact; lazy = base CNF only. (A "
+              "propagator is code, not clauses: it has no export.)")
 @click.option("--no-clues", is_flag=True, help="Leave the clues out (the empty grid's rules).")
 @click.option("--clue-selectors", is_flag=True, help="Put each clue behind a selector variable.")
 def encode(file: str, as_dimacs: bool, output: str | None, connectivity: str, no_clues: bool,

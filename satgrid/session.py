@@ -21,10 +21,28 @@ from .cnf import Clause, VarPool, guarded
 from .connectivity import Cut, Keep, Value
 from .encoding import ClueEncoding, ClueKey, Encoding, GlobalRule
 from .errors import LimitReached, SolverError
-from .solver import DEFAULT_SOLVER, Assignment, open_solver
+from .solver import DEFAULT_SOLVER, Assignment, _canonical_name, open_solver
 
-Connectivity = Literal["lazy", "eager"]
+Connectivity = Literal["lazy", "eager", "propagator"]
+#: The lowerings of global rules: ``lazy`` (CEGAR cuts), ``eager`` (complete CNF), ``propagator``
+#: (plain-adjacency connected rules checked inside the search by
+#: :class:`satgrid.propagator.ConnectivityPropagator`, python-sat's cadical195 only; every other
+#: rule lazy). A DIMACS export is eager or lazy: a propagator is code, not clauses.
+CONNECTIVITIES = ("lazy", "eager", "propagator")
 Status = Literal["sat", "unsat", "unknown"]
+
+
+def check_connectivity(connectivity: str, solver: str) -> None:
+    """SolverError unless ``connectivity`` is a lowering (:data:`CONNECTIVITIES`) that ``solver``
+    can run: the propagator needs a solver that takes one (python-sat's cadical195); there is no
+    silent fall-back to lazy."""
+    from .propagator import PROPAGATOR_SOLVERS
+
+    if connectivity not in CONNECTIVITIES:
+        raise SolverError(f"connectivity must be one of {', '.join(CONNECTIVITIES)}, not {connectivity!r}")
+    if connectivity == "propagator" and _canonical_name(solver) not in PROPAGATOR_SOLVERS:
+        raise SolverError(f"connectivity propagator needs solver {' or '.join(PROPAGATOR_SOLVERS)} "
+                          f"(python-sat's IPASIR-UP), not {solver}")
 
 
 @dataclass
@@ -145,8 +163,7 @@ class Session:
     trust_external_unsat: bool = False
 
     def __post_init__(self) -> None:
-        if self.connectivity not in ("lazy", "eager"):
-            raise SolverError(f"connectivity must be lazy or eager, not {self.connectivity!r}")
+        check_connectivity(self.connectivity, self.solver_name)
         enc = self.encoding
         self.solver = open_solver(self.solver_name, self.conflict_limit, self.trust_external_unsat)
         self.solver.add(enc.clauses)
@@ -154,7 +171,16 @@ class Session:
             self.solver.add(rule.clauses(enc.pool))
             if self.connectivity == "eager":
                 self.solver.add(rule.eager_clauses(enc.pool))
-        self.lazy_rules = list(enc.rules) if self.connectivity == "lazy" else []
+        self.lazy_rules = list(enc.rules) if self.connectivity != "eager" else []
+        #: The propagator of the ``propagator`` lowering (None in the others).
+        self.propagator = None
+        if self.connectivity == "propagator":
+            from .propagator import ConnectivityPropagator, supports
+            taken = [rule for rule in enc.rules if supports(rule)]
+            if taken:
+                self.propagator = ConnectivityPropagator(taken)  # type: ignore[arg-type]
+                self.solver.connect_propagator(self.propagator)
+                self.lazy_rules = [rule for rule in enc.rules if not supports(rule)]
         #: Per rule that takes them (it has ``clue_anchor``): the clue anchors of the clues so far.
         self._anchors: dict[str, list[tuple[int, object]]] = {
             rule.name: [] for rule in enc.rules if hasattr(rule, "clue_anchor")}

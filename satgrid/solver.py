@@ -256,6 +256,17 @@ class EmbeddedSolver:
     def model(self) -> list[int]:
         return self._solver.get_model()
 
+    def connect_propagator(self, propagator) -> None:
+        """Attach an IPASIR-UP propagator (:class:`satgrid.propagator.ConnectivityPropagator`)
+        and observe its variables; SolverError when the solver takes none."""
+        try:
+            self._solver.connect_propagator(propagator)
+        except NotImplementedError:
+            raise SolverError(f"solver {self.name} takes no propagator (python-sat's cadical195 "
+                              "does)") from None
+        for var in propagator.variables():
+            self._solver.observe(var)
+
     def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
         """Unit propagation under ``assumptions``: (no conflict, implied literals)."""
         try:

@@ -72,7 +72,7 @@ def test_solver_without_its_package_is_a_solver_error() -> None:
 
 
 def test_bad_connectivity_mode() -> None:
-    with pytest.raises(SolverError, match="lazy or eager"):
+    with pytest.raises(SolverError, match="lazy, eager, propagator"):
         Session(pigeonhole(2, 2)[0], connectivity="sometimes")  # type: ignore[arg-type]
 
 

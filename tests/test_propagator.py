@@ -1,0 +1,244 @@
+"""The connectivity propagator (satgrid.propagator): solution sets against brute force and the
+lazy and eager lowerings, every conflict and reason clause against networkx and brute force, and
+Hitori/Nurikabe solved through the API as with the lazy lowering."""
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+
+from satgrid import api
+from satgrid.cli import main
+from satgrid.cnf import VarPool
+from satgrid.connectivity import ConnectedSubgraph
+from satgrid.encoding import Encoding
+from satgrid.errors import SolverError
+from satgrid.propagator import ConnectivityPropagator, _Rule, supports
+from satgrid.session import Session
+
+from .test_connectivity import brute, brute_dot_grid, grid, masks, no_clue
+
+SOLVER = "cadical195"
+MODES = ("lazy", "eager", "propagator")
+
+
+def region(rows: int, cols: int, anchor=None, negative: bool = False
+           ) -> tuple[ConnectedSubgraph, VarPool]:
+    """The rule "the true cells of a rows x cols grid are connected"; ``negative``: the node
+    literals are negated variables (as Hitori's white cells are)."""
+    pool = VarPool()
+    cells, adjacent = grid(rows, cols)
+    sign = -1 if negative else 1
+    nodes = {cell: sign * pool.var("x", *cell) for cell in cells}
+    return ConnectedSubgraph("region", nodes, [(u, v, None) for u, v in adjacent], anchor), pool
+
+
+def session_of(rule: ConnectedSubgraph, pool: VarPool, mode: str) -> Session:
+    return Session(Encoding(pool, [], {}, no_clue, [rule]), SOLVER, connectivity=mode)
+
+
+@pytest.mark.parametrize("negative", [False, True])
+@pytest.mark.parametrize("rows,cols", [(1, 1), (2, 2), (3, 3), (3, 4), (2, 5)])
+def test_solution_sets_equal_brute_force_and_the_other_lowerings(projections, rows, cols, negative):
+    cells, expected = brute(rows, cols)
+    found = {}
+    for mode in MODES:
+        rule, pool = region(rows, cols, negative=negative)
+        session = session_of(rule, pool, mode)
+        found[mode] = masks(projections(session, list(rule.nodes.values())))
+        if mode == "propagator":
+            assert session.propagator is not None and session.lazy_rules == []
+            assert session.stats.cegar_iterations == 0  # the propagator did the work
+    assert found["propagator"] == found["lazy"] == found["eager"] == expected
+
+
+@pytest.mark.parametrize("anchor", [(0, 0), (1, 2), (2, 3)])
+def test_anchored_solution_sets(projections, anchor):
+    """Anchored: the connected sets holding the anchor, and the empty set; under assumptions on
+    the anchor, in one session (the propagator survives several solve calls)."""
+    cells, expected = brute(3, 4)
+    bit = 1 << cells.index(anchor)
+    with_anchor = {m for m in expected if m & bit}
+    for mode in MODES:
+        rule, pool = region(3, 4, anchor=anchor)
+        session = session_of(rule, pool, mode)
+        lits = list(rule.nodes.values())
+        assert masks(projections(session, lits)) == with_anchor | {0}, mode
+        assert masks(projections(session, lits, [rule.nodes[anchor]])) == with_anchor, mode
+        assert masks(projections(session, lits, [-rule.nodes[anchor]])) == {0}, mode
+
+
+def test_rules_with_link_literals_stay_lazy(projections):
+    """A rule whose links have literals is not the propagator's: it stays lazy, still exact."""
+    pool = VarPool()
+    dots, adjacent = grid(2, 3)
+    nodes = {d: pool.var("dot", *d) for d in dots}
+    edges = {(u, v): pool.var("edge", u, v) for u, v in adjacent}
+    rule = ConnectedSubgraph("dots", nodes, [(u, v, lit) for (u, v), lit in edges.items()])
+    assert not supports(rule)
+    clauses = [[-lit, nodes[end]] for (u, v), lit in edges.items() for end in (u, v)]
+    session = Session(Encoding(pool, clauses, {}, no_clue, [rule]), SOLVER, connectivity="propagator")
+    assert session.propagator is None and session.lazy_rules == [rule]
+    lits = [*nodes.values(), *edges.values()]
+    assert projections(session, lits) == set(brute_dot_grid(2, 3, True))
+
+
+# -- the clauses, against networkx and brute force ---------------------------------------------
+def holds_in(clause: list[int], lits: list[int], mask: int) -> bool:
+    """Whether ``clause`` is true when exactly the nodes of bit ``mask`` are true (every literal
+    of the clause is a node literal or its negation)."""
+    index = {lit: i for i, lit in enumerate(lits)}
+    for lit in clause:
+        if lit in index and mask >> index[lit] & 1:
+            return True
+        if -lit in index and not mask >> index[-lit] & 1:
+            return True
+    return False
+
+
+def false_under(clause: list[int], lits: list[int], val: list[int]) -> bool:
+    index = {lit: i for i, lit in enumerate(lits)}
+    return all((lit in index and val[index[lit]] < 0) or (-lit in index and val[index[-lit]] > 0)
+               for lit in clause)
+
+
+def implied(clause: list[int], lits: list[int], solutions: set[int]) -> bool:
+    return all(holds_in(clause, lits, m) for m in solutions)
+
+
+def open_graph(rows: int, cols: int, val: list[int]) -> tuple[nx.Graph, list[tuple[int, int]]]:
+    cells, adjacent = grid(rows, cols)
+    g = nx.Graph()
+    g.add_nodes_from(c for c, x in zip(cells, val) if x >= 0)
+    g.add_edges_from((u, v) for u, v in adjacent if u in g and v in g)
+    return g, cells
+
+
+@pytest.mark.parametrize("rows,cols,anchor", [(3, 3, None), (3, 4, None), (3, 3, (1, 1)),
+                                              (3, 4, (0, 3)), (4, 4, None)])
+def test_partial_assignments_against_networkx(rows, cols, anchor):
+    """On random partial assignments: a conflict exactly when networkx finds the true cells split
+    (anchored: a true cell away from the anchor's component) in the graph of cells not false;
+    every conflict clause is false now and holds in every connected solution (brute force);
+    exactly the open cells outside the true component are forced false (none while an anchor is
+    false), each with a reason that holds in every solution and whose other literals are false
+    now."""
+    rule, _ = region(rows, cols, anchor=anchor)
+    cells, expected = brute(rows, cols)
+    lits = list(rule.nodes.values())
+    solutions = set(expected)
+    if anchor is not None:
+        bit = 1 << cells.index(anchor)
+        solutions = {m for m in expected if m & bit} | {0}
+    state = _Rule(rule)
+    rng = random.Random(f"{rows}x{cols}{anchor}")
+    conflicts = forcings = 0
+    for gen in range(1, 600):
+        p_false = rng.choice([0.2, 0.35, 0.5])
+        p_true = rng.choice([0.1, 0.2, 0.3])
+        val = [-1 if r < p_false else 1 if r > 1 - p_true else 0
+               for r in (rng.random() for _ in cells)]
+        conflict, forced, base = state.analyse(val, gen, True)
+        g, _ = open_graph(rows, cols, val)
+        true = [c for c, x in zip(cells, val) if x > 0]
+        if anchor is None:
+            seats = {frozenset(nx.node_connected_component(g, c)) for c in true}
+            split = len(seats) > 1
+            home = next(iter(seats)) if len(seats) == 1 else None
+        else:
+            # the anchor false: any true cell is a conflict, and (not done) nothing is forced
+            home = nx.node_connected_component(g, anchor) if anchor in g else None
+            split = any(home is None or c not in home for c in true)
+        assert (conflict is not None) == split, (val, conflict)
+        if conflict is not None:
+            conflicts += 1
+            assert false_under(conflict, lits, val)
+            assert implied(conflict, lits, solutions)
+            continue
+        want = set() if home is None else {i for i, (c, x) in enumerate(zip(cells, val))
+                                           if x == 0 and c not in home}
+        assert set(forced) == want
+        for i in forced:
+            forcings += 1
+            reason = [-lits[i], *base]
+            assert false_under(base, lits, val)
+            assert implied(reason, lits, solutions)
+    assert conflicts > 50 and forcings > 50  # both kinds were tried
+
+
+def test_clauses_given_to_the_solver_are_implied(projections):
+    """In a live search (every solution enumerated, with and without assumptions): every clause
+    the propagator gives the solver, conflict or reason, holds in every connected solution."""
+    cells, expected = brute(3, 4)
+    rule, pool = region(3, 4)
+    lits = list(rule.nodes.values())
+    session = session_of(rule, pool, "propagator")
+    given: list[list[int]] = []
+    propagator = session.propagator
+    assert isinstance(propagator, ConnectivityPropagator)
+    add_clause, provide_reason = propagator.add_clause, propagator.provide_reason
+
+    def recording_add() -> list[int]:
+        clause = add_clause()
+        if clause:
+            given.append(clause)
+        return clause
+
+    def recording_reason(lit: int) -> list[int]:
+        clause = provide_reason(lit)
+        assert clause[0] == lit
+        given.append(clause)
+        return clause
+
+    propagator.add_clause = recording_add  # type: ignore[method-assign]
+    propagator.provide_reason = recording_reason  # type: ignore[method-assign]
+    assert masks(projections(session, lits)) == expected
+    corner, far = rule.nodes[0, 0], rule.nodes[2, 3]
+    assert masks(projections(session, lits, [corner, far, -rule.nodes[1, 1]])) == \
+        {m for m in expected if m & 1 and m >> 11 & 1 and not m >> 5 & 1}
+    assert len(given) > 10 and propagator.stats.conflicts > 0
+    for clause in given:
+        assert implied(clause, lits, set(expected)), clause
+
+
+# -- through the API ---------------------------------------------------------------------------
+@pytest.mark.parametrize("genre", ["hitori", "nurikabe"])
+def test_bundled_puzzles_solve_as_with_lazy(genre):
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "satgrid" / "data" / f"{genre}.txt"
+    for puzzle in api.load([str(path)]):
+        lazy = api.solve(puzzle, unique=True, options=api.Options(solver=SOLVER))
+        prop = api.solve(puzzle, unique=True, options=api.Options(solver=SOLVER, connectivity="propagator"))
+        assert prop.status == lazy.status == "unique", puzzle.id
+        assert prop.solution == lazy.solution
+
+
+def test_audit_with_the_propagator_matches_lazy():
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "satgrid" / "data" / "hitori.txt"
+    puzzle = api.load([str(path)])[0]
+    lazy = api.solve(puzzle, audit=True, options=api.Options(solver=SOLVER), grade=False)
+    prop = api.solve(puzzle, audit=True, options=api.Options(solver=SOLVER, connectivity="propagator"),
+                     grade=False)
+    assert prop.redundant_clues == lazy.redundant_clues
+    assert prop.solution == lazy.solution
+
+
+def test_other_solvers_are_refused_in_one_line(tmp_path):
+    with pytest.raises(SolverError, match="needs solver cadical195"):
+        api.Options(connectivity="propagator")
+    rule, pool = region(2, 2)
+    with pytest.raises(SolverError, match="needs solver cadical195"):
+        Session(Encoding(pool, [], {}, no_clue, [rule]), "minisat22", connectivity="propagator")
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "satgrid" / "data" / "hitori.txt"
+    result = CliRunner().invoke(main, ["solve", "--connectivity", "propagator", str(path)])
+    assert result.exit_code != 0
+    assert result.output.strip().splitlines() == [
+        "satgrid: error: connectivity propagator needs solver cadical195 (python-sat's IPASIR-UP), "
+        "not cadical153"]
+    ok = CliRunner().invoke(main, ["solve", "--unique", "--connectivity", "propagator", "--solver",
+                                   SOLVER, str(path)])
+    assert ok.exit_code == 0 and "3 unique" in ok.output
