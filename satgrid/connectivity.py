@@ -228,13 +228,23 @@ class ConnectedSubgraph:
         Against another component R (``shared`` holds its ``t_R`` once made, None: not shared):
         ``t_A & t_R -> OR(separator)``;
         against an anchor's nodes: ``t_A & condition -> OR(separator)``."""
-        lits = self._node_lits
         side, cut_nodes = separator(self._plain_neighbours, inside, other, on)
+        lits = self._node_lits
+        return self._assemble(side, None if condition is not None else list(other), pool,
+                              {lits[v] for v in cut_nodes}, condition, shared)
+
+    def _assemble(self, inside: Iterable[int], other: list[int] | None, pool: VarPool,
+                  guards: set[int], condition: int | None, shared: list[int] | None) -> Cut:
+        """``t_in & [condition] & [t_other] -> OR(guards)``, with ``t_in`` implied by each node of
+        ``inside`` and ``t_other`` by each node of ``other`` (or taken from ``shared``, where a
+        new one is left for the next cut of the round)."""
+        lits = self._node_lits
         t_in = pool.fresh("cut")
-        cut = [[-lits[u], t_in] for u in side]
+        cut = [[-lits[u], t_in] for u in inside]
+        head = [-t_in]
         if condition is not None:
-            head = [-t_in, -condition]
-        else:
+            head.append(-condition)
+        if other is not None:
             if shared:
                 t_other = shared[0]
             else:
@@ -242,8 +252,8 @@ class ConnectedSubgraph:
                 cut += [[-lits[u], t_other] for u in other]
                 if shared is not None:
                     shared.append(t_other)
-            head = [-t_in, -t_other]
-        cut.append([*head, *sorted(lits[v] for v in cut_nodes)])
+            head.append(-t_other)
+        cut.append(head + sorted(guards))
         return cut
 
     def anchors_for(self, components: list[list[int]], value: Value,
@@ -301,22 +311,7 @@ class ConnectedSubgraph:
             guards = {lits[v] for v in set().union(*[self._plain_sets[u] for u in inside]) - mark}
         else:
             guards = set(leaving())
-        t_in = pool.fresh("cut")
-        cut = [[-lits[u], t_in] for u in inside]
-        head = [-t_in]
-        if condition is not None:
-            head.append(-condition)
-        if other is not None:
-            if shared:
-                t_other = shared[0]
-            else:
-                t_other = pool.fresh("cut")
-                cut += [[-lits[u], t_other] for u in other]
-                if shared is not None:
-                    shared.append(t_other)
-            head.append(-t_other)
-        cut.append(head + sorted(guards))
-        return cut
+        return self._assemble(inside, other, pool, guards, condition, shared)
 
     # -- eager lowering -----------------------------------------------------------------------
     def eager_clauses(self, pool: VarPool) -> list[Clause]:

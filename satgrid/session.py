@@ -199,7 +199,7 @@ class Session:
         """:meth:`selector` for every clue, the new clues' clauses added in one call (a 10x10
         loop puzzle's hundred clues: ~0.1 ms less than one call per clue)."""
         out, known, made = {}, self._selectors, []
-        # Building big clues takes seconds (the islands' levels of a 40x57 Nurikabe): the deadline
+        # Building big clues takes seconds (the islands' levels on a 40x57 grid): the deadline
         # holds here too, and a clue counts as known only once its clauses are in the solver (a
         # build stopped half-way leaves clauses behind an unused selector, which bind nothing).
         deadline, new = self.solver.deadline, []
