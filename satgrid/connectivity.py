@@ -368,58 +368,62 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
     target = [False] * n
     for v in sinks:
         target[v] = True
-    start = list(sources)
+    start = [2 * v + 1 for v in sources]
     through = [0] * n  # flow through v (in(v) -> out(v))
-    flow: dict[tuple[int, int], int] = {}  # flow on out(u) -> in(v)
+    into: list[dict[int, int]] = [{} for _ in range(n)]  # into[v][u]: flow on out(u) -> in(v)
+    parent = [-2] * (2 * n)  # states: 2v = in(v), 2v+1 = out(v); -2 unseen, -1 a source
     while True:
-        # states: 2v = in(v), 2v+1 = out(v); parent[state] = previous state
-        parent: dict[int, int] = {2 * v + 1: -1 for v in start}
-        queue = list(parent)
-        found = -1
+        for state in start:
+            parent[state] = -1
+        queue, seen, found = list(start), list(start), -1
         for state in queue:
-            v, out = state >> 1, state & 1
-            if out:
+            v = state >> 1
+            if state & 1:
                 for w in neighbours[v]:
                     nxt = 2 * w
-                    if nxt not in parent:
+                    if parent[nxt] == -2:
                         parent[nxt] = state
+                        seen.append(nxt)
                         if target[w] and on[w]:
                             found = nxt
                             break
                         queue.append(nxt)
-                if through[v] and 2 * v not in parent:  # undo flow through v
-                    parent[2 * v] = state
-                    queue.append(2 * v)
+                if found < 0 and through[v] and parent[state - 1] == -2:  # undo flow through v
+                    parent[state - 1] = state
+                    seen.append(state - 1)
+                    queue.append(state - 1)
             else:
-                if (on[v] or not through[v]) and state + 1 not in parent:
+                if (on[v] or not through[v]) and parent[state + 1] == -2:
                     parent[state + 1] = state
+                    seen.append(state + 1)
                     if target[v]:  # a false sink, reached through itself
                         found = state + 1
                         break
                     queue.append(state + 1)
-                for u in neighbours[v]:  # undo flow on out(u) -> in(v)
-                    if flow.get((u, v)) and 2 * u + 1 not in parent:
+                for u, units in into[v].items():  # undo flow on out(u) -> in(v)
+                    if units and parent[2 * u + 1] == -2:
                         parent[2 * u + 1] = state
+                        seen.append(2 * u + 1)
                         queue.append(2 * u + 1)
             if found >= 0:
                 break
         if found < 0:
-            side = sorted({state >> 1 for state in parent if state & 1})
-            cut = sorted({state >> 1 for state in parent if not state & 1} - set(side))
+            side = sorted({state >> 1 for state in seen if state & 1})
+            cut = sorted({state >> 1 for state in seen if not state & 1} - set(side))
             return side, cut
         state = found
         while parent[state] >= 0:
             prev = parent[state]
             v, u = state >> 1, prev >> 1
-            if state & 1 and not prev & 1 and u == v:
-                through[v] += 1  # in(v) -> out(v)
-            elif not state & 1 and prev & 1 and u == v:
-                through[v] -= 1  # out(v) -> in(v): undone
+            if u == v:
+                through[v] += 1 if state & 1 else -1  # in(v) -> out(v), or undone
             elif not state & 1:  # out(u) -> in(v)
-                flow[u, v] = flow.get((u, v), 0) + 1
+                into[v][u] = into[v].get(u, 0) + 1
             else:  # in(u) -> out(v): undoing flow on out(v) -> in(u)
-                flow[v, u] -= 1
+                into[u][v] -= 1
             state = prev
+        for state in seen:
+            parent[state] = -2
 
 
 class TruthReader:
