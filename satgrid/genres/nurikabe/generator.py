@@ -68,6 +68,7 @@ PIN_LIMIT = 9
 #: Second solutions asked of one session (each barred before the next question) before the
 #: numbers move.
 PER_SESSION = 8
+CENTRAL = True
 
 
 class Layout:
@@ -236,7 +237,13 @@ class Layout:
                     flips = flip_cells(self, i) if len(cells) <= PIN_LIMIT else set()
                     self.pins[i] = [p for p in cells if p not in flips]
                     if self.seeds[i] not in self.pins[i] and self.pins[i]:
-                        self.seeds[i] = self.pins[i][rng.randrange(len(self.pins[i]))]
+                        choice = self.pins[i]
+                        if CENTRAL:
+                            mine = set(cells)
+                            degree = {p: sum(q in mine for q in self.near(p)) for p in choice}
+                            top = max(degree.values())
+                            choice = [p for p in choice if degree[p] == top]
+                        self.seeds[i] = choice[rng.randrange(len(choice))]
                 if not self.pins[i]:
                     unpinned.append(i)
             if not unpinned:
