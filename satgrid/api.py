@@ -76,6 +76,11 @@ class Result:
     #: to compare with); None without one. ``given_note`` says why, for the last three.
     given_solution: str | None = None
     given_note: str = ""
+    #: Whether the solution is unique (True "unique", False "multiple"), None when a limit stopped
+    #: the search for a second solution after a first was found (status "solved"); only
+    #: reported (``to_json``'s "unique") when the query asked for uniqueness (``asked_unique``).
+    unique: bool | None = None
+    asked_unique: bool = False
 
     @property
     def genre(self) -> Genre:
@@ -108,6 +113,8 @@ class Result:
             **g.puzzle_meta(p),
             "solution": None if self.solution is None else g.solution_json(p, self.solution),
         }
+        if self.asked_unique:
+            out["unique"] = self.unique
         if self.second_solution is not None:
             out["second_solution"] = g.solution_json(p, self.second_solution)
         if self.redundant_clues is not None:
@@ -358,7 +365,7 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     before = session.stats.copy()
     session.set_deadline(deadline)
     queries = PuzzleQueries(session, puzzle.clues())
-    result = Result(puzzle, "unknown", options.solver)
+    result = Result(puzzle, "unknown", options.solver, asked_unique=unique)
     try:
         first = queries.solve()
         if first.status != "sat":
@@ -373,9 +380,10 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
         projection = queries.project(first.assignment)
         second = queries.other_solution(projection)
         if second.status == "unknown":
-            result.status = "unknown"
-            result.note = "limit reached while looking for a second solution"
+            result.status = "solved"  # the solution stands; only its uniqueness is unknown
+            result.note = "limit reached while looking for a second solution: uniqueness unknown"
             return result
+        result.unique = second.status != "sat"
         if second.status == "sat":
             result.status = "multiple"
             result.second_solution = _checked(g, puzzle, session, second.assignment)

@@ -768,7 +768,9 @@ def _text_report(results: list[api.Result], audit: bool) -> str:
 
 def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
     g, p = r.genre, r.puzzle
-    lines = [f"puzzle {r.label} ({g.name} {p.rows}x{p.cols}, {len(p.clues())} clues): {r.status}"]
+    status = r.status + (" (uniqueness unknown)" if r.asked_unique and r.unique is None
+                         and r.status == "solved" else "")
+    lines = [f"puzzle {r.label} ({g.name} {p.rows}x{p.cols}, {len(p.clues())} clues): {status}"]
     if r.note:
         lines.append(f"note: {r.note}")
     if r.solution is not None:

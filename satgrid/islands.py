@@ -52,6 +52,9 @@ if TYPE_CHECKING:
     from .model import Clue, Model
 
 Near = Sequence[Sequence[int]]
+#: The most level variables one island's connectivity gets (an island of 994 cells on a 32x32
+#: grid would need a million); beyond it, local connectivity and the lazy cuts.
+LEVELS_LIMIT = 30_000
 
 
 # -- reach ---------------------------------------------------------------------------------------
@@ -190,6 +193,8 @@ class SeededIslands:
         clauses = [[label[i]], *exactly([label[q] for q in dist if q != i], value - 1, c.pool)]
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
         local = value > 1 and not eager
+        if value > 2 and not eager and sum(value - d for d in dist.values()) <= LEVELS_LIMIT:
+            clauses += self._levels(i, value, c.pool)
         for q, lit in label.items():
             inside = []
             for s in near[q]:
@@ -208,6 +213,30 @@ class SeededIslands:
                 anchor=key, max_true=value,
             ).eager_clauses(c.pool)
         c.require(clauses)
+
+
+    def _levels(self, i: int, value: int, pool: VarPool) -> list[Clause]:
+        """Island ``i`` of ``value`` cells is connected: a labelled cell lies within ``value - 1``
+        steps of the seed through labelled cells. ``level(q, k)`` (for ``dist(q) <= k < value``):
+        q is labelled and reached within k steps; it needs ``level(q, k - 1)`` or a neighbour's."""
+        near, cells = self.grid.near, self.grid.cells
+        dist, label = self._reach[i], self._labels[i]
+        seed = cells[i]
+        level = {(q, k): pool.var("level", *seed, *cells[q], k)
+                 for q, d in dist.items() if q != i for k in range(d, value)}
+        clauses: list[Clause] = []
+        for q, d in dist.items():
+            if q == i:
+                continue
+            clauses.append([-label[q], level[q, value - 1]])
+            for k in range(d, value):
+                lit = level[q, k]
+                clauses.append([-lit, label[q]])
+                if k == 1:
+                    continue  # a neighbour of the seed: reached in one step
+                back = [level[s, k - 1] for s in (q, *near[q]) if (s, k - 1) in level]
+                clauses.append([-lit, *back])
+        return clauses
 
 
 class Islands:

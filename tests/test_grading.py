@@ -75,7 +75,7 @@ def test_puzzles_the_ladder_cannot_finish_are_level_2(loops, islands):
     loop = grading.assess(loops["loopy-10x10t0dh-1"])  # Loopy "hard", unique
     assert loop.level == 2 and loop.fixed_by_probing < loop.primary
     assert api.solve(loops["loopy-10x10t0dh-1"], unique=True).status == "unique"
-    island = grading.assess(islands["n6"])  # Nikoli sample 6, unique
+    island = grading.assess(islands["n7"])  # Nikoli sample 7, unique
     assert island.level == 2 and island.fixed_by_probing < island.primary
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from satgrid.errors import SatgridError
+from satgrid import islands as islands_module
 from satgrid.grid import Grid
 from satgrid.islands import crowded, reach
 from satgrid.model import Model
@@ -17,6 +18,7 @@ CASES = [
     (Grid.of(3, 4), {(0, 0): 3, (0, 3): 1, (2, 2): None}),
     (Grid.of(2, 4), {(0, 0): 1, (1, 3): 4}),
     (Grid.of(3, 3), {(1, 1): 5}),
+    (Grid.of(4, 4), {(0, 0): 6, (3, 3): 3, (0, 3): None}),
 ]
 
 
@@ -31,9 +33,14 @@ def islands_ok(grid: Grid, seeds: dict, sizes: dict, white: set) -> bool:
     return True
 
 
+@pytest.mark.parametrize("levels", [True, False])
 @pytest.mark.parametrize("connectivity", ["lazy", "eager"])
 @pytest.mark.parametrize("grid, seeds", CASES)
-def test_islands_with_one_seed_match_brute_force(grid, seeds, connectivity):
+def test_islands_with_one_seed_match_brute_force(grid, seeds, connectivity, levels, monkeypatch):
+    """With the islands' level variables (bounded-distance connectivity) and without them
+    (their limit set to 0: local connectivity and lazy cuts only)."""
+    if not levels:
+        monkeypatch.setattr(islands_module, "LEVELS_LIMIT", 0)
     m = Model(grid)
     white = m.cells("white")
     islands = m.islands_with_one_seed("islands with one seed", white, seeds)

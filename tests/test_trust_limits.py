@@ -234,7 +234,9 @@ def test_the_time_limit_holds_on_a_hard_puzzle_encoding_included(tmp_path, fresh
     result = api.solve(puzzle, unique=True, options=api.Options(
         solver=solver, time_limit=1.0, connectivity=connectivity))
     wall = time.monotonic() - started
-    assert result.status == "unknown" and "limit reached" in result.note
+    # a limit hit while looking for a second solution keeps the first: "solved", uniqueness None
+    assert result.status in ("unknown", "solved") and "limit reached" in result.note
+    assert result.unique is None and result.to_json()["unique"] is None
     assert wall < 1.5  # the issue asks for +10%; a generous bound for a loaded test machine
     assert result.stats.time_s <= wall
 
@@ -311,3 +313,34 @@ def test_adaptive_slices_stop_cadical_near_the_deadline():
         assert solver.solve() is None
         assert time.monotonic() - started < 1.5 * limit
     solver.close()
+
+
+def test_a_limit_hit_while_looking_for_a_second_solution_keeps_the_first(monkeypatch, fresh_sessions):
+    """The first solution was found and checked; only the uniqueness search ran out: status
+    "solved", ``unique`` None (JSON null) and a note, in the API, the JSON and the text report."""
+    from click.testing import CliRunner
+
+    from satgrid.cli import main
+    from satgrid.queries import PuzzleQueries
+    from satgrid.session import Outcome
+
+    monkeypatch.setattr(PuzzleQueries, "other_solution", lambda self, projection: Outcome("unknown"))
+    text = "genre: nurikabe\n. 1 . . .\n. . . . 2\n. . . . .\n3 . . . .\n. . . 2 .\n"  # n1
+    [puzzle] = api.load_text(text)
+    result = api.solve(puzzle, unique=True)
+    assert result.status == "solved" and result.unique is None and result.solution is not None
+    assert "uniqueness unknown" in result.note
+    assert result.to_json()["unique"] is None and result.to_json()["status"] == "solved"
+    assert "unique" not in api.solve(puzzle).to_json()  # not asked: no such field
+    out = CliRunner().invoke(main, ["solve", "--unique", "-"], input=text)
+    assert out.exit_code == 0 and "solved (uniqueness unknown)" in out.output
+    out = CliRunner().invoke(main, ["solve", "--require-unique", "-"], input=text)
+    assert out.exit_code != 0
+
+
+def test_unique_and_multiple_set_the_unique_field(fresh_sessions):
+    [one] = api.load_text("genre: nurikabe\n. 1 . . .\n. . . . 2\n. . . . .\n3 . . . .\n. . . 2 .\n")
+    assert api.solve(one, unique=True).to_json()["unique"] is True
+    [two] = api.load_text("genre: nurikabe\n. 1 . . .\n. . . . 2\n. . . . .\n? . . . .\n. . . 2 .\n")
+    result = api.solve(two, unique=True)
+    assert result.status == "multiple" and result.to_json()["unique"] is False
