@@ -68,7 +68,6 @@ PIN_LIMIT = 9
 #: Second solutions asked of one session (each barred before the next question) before the
 #: numbers move.
 PER_SESSION = 8
-CENTRAL = True
 
 
 class Layout:
@@ -237,12 +236,11 @@ class Layout:
                     flips = flip_cells(self, i) if len(cells) <= PIN_LIMIT else set()
                     self.pins[i] = [p for p in cells if p not in flips]
                     if self.seeds[i] not in self.pins[i] and self.pins[i]:
-                        choice = self.pins[i]
-                        if CENTRAL:
-                            mine = set(cells)
-                            degree = {p: sum(q in mine for q in self.near(p)) for p in choice}
-                            top = max(degree.values())
-                            choice = [p for p in choice if degree[p] == top]
+                        # the pinned cells with most island neighbours: a second solution
+                        # moves an island's ends more often than its middle
+                        mine = set(cells)
+                        degree = {p: sum(q in mine for q in self.near(p)) for p in self.pins[i]}
+                        choice = [p for p in self.pins[i] if degree[p] == max(degree.values())]
                         self.seeds[i] = choice[rng.randrange(len(choice))]
                 if not self.pins[i]:
                     unpinned.append(i)
@@ -460,8 +458,10 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
             rival = Rival(local, layout.near)
             if rival.load(numbers) == 0 and _wall_ok(layout, local, group):
                 found.append(rival)
-                bars.append([black["black", r, c] if (r, c) in local else -black["black", r, c]
-                             for r, c in group])
+                # every solution that paints all of our cells lost here black is a rival killed
+                # by a number on one of them: barred at once, the session looks elsewhere
+                lost = [-black["black", r, c] for r, c in group if (r, c) in ours]
+                bars.append(lost or [black["black", r, c] for r, c in group])
         if not bars:  # the changes need each other: the whole second solution is the rival
             found.append(Rival(white, layout.near))
             bars.append([-v if value(v) else v for v in black.values()])
