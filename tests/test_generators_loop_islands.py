@@ -184,6 +184,17 @@ def test_nurikabes_number_every_island_and_are_unique(seed):
     assert result.minimal == (not result.redundant_clues)
 
 
+def test_big_nurikabes_are_unique():
+    """12x12 is asked square by square first (generator.WINDOW): still unique, every island
+    numbered."""
+    assert 12 * 12 > 2 * islands.WINDOW ** 2
+    made = islands.make(12, 12, random.Random(5))
+    assert "?" not in made.puzzle.numbers().values()
+    assert check_nurikabe(12, 12, made.puzzle.numbers(), made.solution) == []
+    result = api.solve(made.puzzle, unique=True)
+    assert result.status == "unique" and result.solution == made.solution
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_unknown_sizes_give_question_minimal_puzzles(seed):
     made = islands.make(6, 6, random.Random(seed), flavour="hard", unknown_sizes=True)

@@ -68,6 +68,8 @@ PIN_LIMIT = 9
 #: Second solutions asked of one session (each barred before the next question) before the
 #: numbers move.
 PER_SESSION = 8
+#: The side of the squares a second solution is first looked for in (see :func:`_rivals`).
+WINDOW = 8
 
 
 class Layout:
@@ -438,17 +440,34 @@ def _wall_ok(layout: Layout, white: set[Cell], changed: list[Cell]) -> bool:
 
 def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection: tuple[int, ...],
             numbers: Mapping[Cell, int], limit: int) -> list[Rival] | None:
-    """Second solutions of the layout's puzzle, each local change that alone keeps the rules one
-    rival (module doc, step 3); None if the puzzle is unique."""
+    """Up to ``limit`` rivals of the layout's puzzle, each local change of a second solution that
+    alone keeps the rules one rival (module doc, step 3); None if the puzzle is unique.
+
+    On grids of more than two :data:`WINDOW` squares the session is first asked inside each
+    square (overlapping by half; every cell outside it fixed to ours by assumptions), where
+    most second solutions lie and the search is small, each square again while it has one;
+    the whole grid is asked after. Only an unsat answer of the whole grid, with nothing barred
+    yet, means unique."""
     black = session.encoding.primary
     ours = {p for p in layout.cells if layout.owner[p] is not None}
     found: list[Rival] = []
-    for _ in range(limit):
-        other = queries.other_solution(projection)
+    squares = [] if layout.rows * layout.cols <= 2 * WINDOW * WINDOW else [
+        [-v if (r, c) in ours else v for (_, r, c), v in black.items()
+         if not (r0 <= r < r0 + WINDOW and c0 <= c < c0 + WINDOW)]
+        for r0 in range(0, max(1, layout.rows - WINDOW // 2), WINDOW // 2)
+        for c0 in range(0, max(1, layout.cols - WINDOW // 2), WINDOW // 2)]
+    whole = 0  # questions about the whole grid
+    while whole < limit and len(found) < limit:
+        fixed = squares[-1] if squares else []
+        whole += not fixed
+        other = queries.other_solution(projection, extra=fixed)
         if other.status == "unknown":
             raise SatgridError("a limit was reached while generating")
         if other.status == "unsat":
-            return found or None
+            if not fixed:
+                return found or None
+            squares.pop()
+            continue
         assert other.assignment is not None
         value = other.assignment
         white = {(r, c) for (_, r, c), v in black.items() if not value(v)}
