@@ -9,7 +9,8 @@ first: for a script the old revision lacks, which must then only use what both r
 Old and new runs alternate (old, new, old, new, ...), so both see the same machine load. Then
 every output line whose text (numbers and spacing aside) is the same in both prints once, each number as the
 median over the rounds of the new runs followed by ``(+x%)``, its change against the old median
-(a time that grew by x%). Lines that differ print as they are, old first.
+(a time that grew by x%), or ``(old y)`` when the change rounds to -100%. Lines that differ
+print as they are, old first.
 """
 from __future__ import annotations
 
@@ -64,6 +65,8 @@ def merge(old_runs: list[list[str]], new_runs: list[list[str]]) -> list[str]:
             a = statistics.median(run[k] for run in numbers_old)
             b = statistics.median(run[k] for run in numbers_new)
             change = f" ({(b - a) / a * 100:+.0f}%)" if a > 0 and a != b else ""
+            if change == " (-100%)":
+                change = f" (old {a:g})"  # a drop this large says more as the old value
             text += f"{b:g}{change}{piece}"
         out.append(text)
     return out
