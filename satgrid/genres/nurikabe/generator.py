@@ -438,35 +438,43 @@ def _wall_ok(layout: Layout, white: set[Cell], changed: list[Cell]) -> bool:
     return len(_reach(start, black, layout.near)) == count
 
 
-def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection: tuple[int, ...],
-            numbers: Mapping[Cell, int], limit: int) -> list[Rival] | None:
-    """Up to ``limit`` rivals of the layout's puzzle, each local change of a second solution that
-    alone keeps the rules one rival (module doc, step 3); None if the puzzle is unique.
+def squares(rows: int, cols: int) -> list[set[Cell]]:
+    """The :data:`WINDOW` squares, overlapping by half, that second solutions are first looked
+    for in (none on grids of at most two squares' cells)."""
+    if rows * cols <= 2 * WINDOW * WINDOW:
+        return []
+    step = WINDOW // 2
+    return [{(r, c) for r in range(r0, min(rows, r0 + WINDOW)) for c in range(c0, min(cols, c0 + WINDOW))}
+            for r0 in range(0, max(1, rows - step), step) for c0 in range(0, max(1, cols - step), step)]
 
-    On grids of more than two :data:`WINDOW` squares the session is first asked inside each
-    square (overlapping by half; every cell outside it fixed to ours by assumptions), where
-    most second solutions lie and the search is small, each square again while it has one;
-    the whole grid is asked after. Only an unsat answer of the whole grid, with nothing barred
-    yet, means unique."""
+
+def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection: tuple[int, ...],
+            numbers: Mapping[Cell, int], limit: int, ask: list[set[Cell]]) -> tuple[list[Rival] | None, list[set[Cell]]]:
+    """Up to ``limit`` rivals of the layout's puzzle, each local change of a second solution that
+    alone keeps the rules one rival (module doc, step 3), None if the puzzle is unique; and the
+    squares of ``ask`` found to hold none.
+
+    The session is first asked inside each square of ``ask`` (every cell outside it fixed to
+    ours by assumptions), where most second solutions lie and the search is small, each square
+    again while it has one; the whole grid is asked after. Only an unsat answer of the whole
+    grid, with nothing barred yet, means unique."""
     black = session.encoding.primary
     ours = {p for p in layout.cells if layout.owner[p] is not None}
     found: list[Rival] = []
-    squares = [] if layout.rows * layout.cols <= 2 * WINDOW * WINDOW else [
-        [-v if (r, c) in ours else v for (_, r, c), v in black.items()
-         if not (r0 <= r < r0 + WINDOW and c0 <= c < c0 + WINDOW)]
-        for r0 in range(0, max(1, layout.rows - WINDOW // 2), WINDOW // 2)
-        for c0 in range(0, max(1, layout.cols - WINDOW // 2), WINDOW // 2)]
+    todo, quiet = list(ask), []
     whole = 0  # questions about the whole grid
     while whole < limit and len(found) < limit:
-        fixed = squares[-1] if squares else []
-        whole += not fixed
+        square = todo[-1] if todo else None
+        fixed = [] if square is None else [-v if (r, c) in ours else v for (_, r, c), v in black.items()
+                                           if (r, c) not in square]
+        whole += square is None
         other = queries.other_solution(projection, extra=fixed)
         if other.status == "unknown":
             raise SatgridError("a limit was reached while generating")
         if other.status == "unsat":
-            if not fixed:
-                return found or None
-            squares.pop()
+            if square is None:
+                return found or None, quiet
+            quiet.append(todo.pop())
             continue
         assert other.assignment is not None
         value = other.assignment
@@ -485,7 +493,7 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
             found.append(Rival(white, layout.near))
             bars.append([-v if value(v) else v for v in black.values()])
         session.add(bars)
-    return found
+    return found, quiet
 
 
 def _settle(layout: Layout, rivals: list[Rival], rng: random.Random) -> Rival | None:
@@ -619,6 +627,8 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             continue
         start = time.perf_counter()
         rivals: list[Rival] = []
+        # squares with no second solution for the numbers as they are (module doc, step 3)
+        areas, quiet = squares(rows, cols), []
         for _ in range(max_sessions if max_sessions is not None else 4 * len(layout.islands)):
             solution, puzzle = layout.solution(), layout.puzzle()
             problems = check_nurikabe(rows, cols, puzzle.numbers(), solution)
@@ -631,7 +641,9 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 projection = tuple(v if solution[r][c] == "#" else -v for (_, r, c), v in black.items())
                 session.prefer(projection)
                 calls = session.stats.sat_calls
-                found = _rivals(layout, session, queries, projection, layout.numbers(), PER_SESSION)
+                ask = [a for a in areas if a not in quiet]
+                found, calm = _rivals(layout, session, queries, projection, layout.numbers(), PER_SESSION, ask)
+                quiet += calm
                 out.checks += session.stats.sat_calls - calls
                 if found is None:
                     if flavour == "normal" and assess(puzzle, solver=options.solver).level not in (0, 1):
@@ -640,7 +652,6 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                     out.puzzle, out.solution = puzzle, solution
                     if unknown_sizes:
                         start = time.perf_counter()
-                        queries = PuzzleQueries(session, puzzle.clues())
                         kept, calls = _relax(puzzle, queries, projection, rng, flavour, options)
                         out.checks += calls
                         out.puzzle = puzzle.with_clues(kept)
@@ -651,8 +662,13 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             rivals.extend(found)
             before = list(layout.seeds)
             stuck = _settle(layout, rivals, rng)
+            moved = {q for i, (a, b) in enumerate(zip(before, layout.seeds)) if a != b
+                     for p in layout.islands[i] for q in (p, *layout.near(p))}
             out.moves += sum(a != b for a, b in zip(before, layout.seeds))
+            # a square's answer depends on the numbers of the islands in it or beside it
+            quiet = [a for a in quiet if a.isdisjoint(moved)]
             if stuck is not None:
+                quiet = []
                 out.reshapes += 1
                 if not (_reshape(layout, stuck, rng, lo, hi, budget) and layout.pin(rng, lo, hi, budget)):
                     break
