@@ -68,6 +68,8 @@ PIN_LIMIT = 9
 #: Second solutions asked of one session (each barred before the next question) before the
 #: numbers move.
 PER_SESSION = 8
+#: Moves that revive a dead rival, allowed per layout when no other move kills a live one.
+DETOURS = 20
 #: The side of the squares a second solution is first looked for in (see :func:`_rivals`).
 WINDOW = 8
 
@@ -496,37 +498,48 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
     return found, quiet
 
 
-def _settle(layout: Layout, rivals: list[Rival], rng: random.Random) -> Rival | None:
-    """Move numbers onto pinned cells until no rival is a solution, never reviving a dead one;
-    each move kills the first live rival and as many others as it can. The rival no move kills,
-    or None when every rival is dead."""
+def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: list[int]) -> Rival | None:
+    """Move numbers onto pinned cells until no rival is a solution. Each move kills the first
+    live rival; it is one that revives no dead rival and kills most others, else (while
+    ``detours[0]``, counted down, is positive; never undoing the move before) the one that kills
+    most others net of those it revives. The rival no move kills, or None when every rival is
+    dead."""
     numbers = layout.numbers()
+    last = None
     while True:
         for rival in rivals:
             rival.load(numbers)
         live = [rival for rival in rivals if rival.bad == 0]
         if not live:
             return None
-        target, best, score = live[0], [], -1
+        target, best, score, detour, net = live[0], [], -1, [], None
         for i, cells in enumerate(layout.islands):
             n, s = len(cells), layout.seeds[i]
             for p in layout.pins[i] or ():
-                if p == s or target.after(n, s, p) == 0:
+                if p == s or target.after(n, s, p) == 0 or (i, p) == last:
                     continue
-                kills = 0
+                kills = revived = 0
                 for rival in rivals:
                     after = rival.after(n, s, p)
-                    if after == 0 and rival.bad > 0:
-                        break
+                    revived += after == 0 and rival.bad > 0
                     kills += after > 0 and rival.bad == 0
-                else:
+                if not revived:
                     if kills > score:
                         best, score = [(i, p)], kills
                     elif kills == score:
                         best.append((i, p))
+                elif not best and detours[0] > 0:
+                    if net is None or kills - revived > net:
+                        detour, net = [(i, p)], kills - revived
+                    elif kills - revived == net:
+                        detour.append((i, p))
         if not best:
-            return target
+            if not detour:
+                return target
+            best = detour
+            detours[0] -= 1
         i, p = best[rng.randrange(len(best))]
+        last = (i, layout.seeds[i])
         del numbers[layout.seeds[i]]
         layout.seeds[i] = p
         numbers[p] = len(layout.islands[i])
@@ -629,6 +642,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
         rivals: list[Rival] = []
         # squares with no second solution for the numbers as they are (module doc, step 3)
         areas, quiet = squares(rows, cols), []
+        detours = [DETOURS]
         for _ in range(max_sessions if max_sessions is not None else 4 * len(layout.islands)):
             solution, puzzle = layout.solution(), layout.puzzle()
             problems = check_nurikabe(rows, cols, puzzle.numbers(), solution)
@@ -661,14 +675,14 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 session.close()
             rivals.extend(found)
             before = list(layout.seeds)
-            stuck = _settle(layout, rivals, rng)
+            stuck = _settle(layout, rivals, rng, detours)
             moved = {q for i, (a, b) in enumerate(zip(before, layout.seeds)) if a != b
                      for p in layout.islands[i] for q in (p, *layout.near(p))}
             out.moves += sum(a != b for a, b in zip(before, layout.seeds))
             # a square's answer depends on the numbers of the islands in it or beside it
             quiet = [a for a in quiet if a.isdisjoint(moved)]
             if stuck is not None:
-                quiet = []
+                quiet, detours[0] = [], DETOURS
                 out.reshapes += 1
                 if not (_reshape(layout, stuck, rng, lo, hi, budget) and layout.pin(rng, lo, hi, budget)):
                     break
