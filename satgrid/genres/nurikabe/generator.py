@@ -14,23 +14,29 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    other shapes: ``n`` connected cells that touch no other island, keep the wall connected and
    leave no 2x2 block black (enumerated as connected subsets of the island's neighbourhood,
    Wernicke's ESU algorithm, each once). Such a shape is a second solution exactly when it holds
-   the island's number, so the number goes on a cell of the island outside every such shape.
-   An island with no such cell can never be pinned by its number: it is removed and the grid
-   refilled around it.
+   the island's number, so the number goes on a cell of the island outside every such shape
+   (the one with most island neighbours: a second solution moves an island's ends more often
+   than its middle). An island with no such cell can never be pinned by its number: it is
+   removed and the grid refilled around it.
 3. Uniqueness (CEGAR over the numbers' places): the puzzle's session (the encoding depends on
    where the numbers are, ``cache_key`` is the grid) is asked for another solution, branching
-   towards ours (:meth:`~satgrid.session.Session.prefer`), so it differs in few places. The
-   difference splits into local changes (cells that differ, joined when they share a 2x2 window
-   or an island of either solution); each change that alone keeps every rule is a second
-   solution of its own (:class:`Rival`), is remembered, and is barred in the session by one
-   clause, and the session is asked again (up to :data:`PER_SESSION` times). Then numbers move
-   inside their islands, onto pinned cells, until no remembered rival is a solution any more
-   (a rival dies when one of its islands has no number, two, or the wrong size; counted per
-   move in O(1)); a move that would revive a dead rival is never made. When no move kills a
-   rival, the layout changes where the rival differs: a new ``1`` island on a cell the rival
-   paints white and ours leaves lonely (the rival's island there then holds two numbers), else
-   the rival's island grows in ours by such a cell, else one of the islands it changes is
-   removed and the grid refilled. Then a new session, until one answers "no other solution".
+   towards ours (:meth:`~satgrid.session.Session.prefer`), so it differs in few places; on big
+   grids first inside :data:`WINDOW` squares (:func:`squares`; the other cells fixed by
+   assumptions; a square that has none is skipped until a number beside it moves), then on
+   the whole grid. The difference splits into local changes (cells that differ, joined when
+   they share a 2x2 window or an island of either solution); each change that alone keeps
+   every rule is a second solution of its own (:class:`Rival`) and is remembered; the session
+   then bars, by one clause, every solution that blackens the same cells of our islands (a
+   number on one of them kills them all) and is asked again (up to :data:`PER_SESSION`
+   times). Then numbers move inside their islands, onto pinned cells, until no remembered
+   rival is a solution any more (a rival dies when one of its islands has no number, two, or
+   the wrong size; counted per move in O(1)); a move that would revive a dead rival is made
+   only when no other kills a live one, at most :data:`DETOURS` times a layout. When no move
+   kills a rival, the layout changes where the rival differs: a new ``1`` island on a cell the
+   rival paints white and ours leaves lonely (the rival's island there then holds two
+   numbers), else the rival's island grows in ours by such a cell, else one of the islands it
+   changes is removed and the grid refilled. Then a new session, until one answers "no other
+   solution" with nothing barred.
 4. Flavours: "hard" accepts every unique puzzle; "normal" only one whose grade
    (:mod:`satgrid.grading`) is at most 1 (propagation and failed-literal probing solve it),
    else a new grid.
