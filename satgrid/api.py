@@ -360,11 +360,18 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     try:
         session, owned = session_for(puzzle, options, deadline)
     except LimitReached as exc:
-        return Result(puzzle, "unknown", options.solver, note=str(exc),
+        return Result(puzzle, "unknown", options.solver, note=str(exc), asked_unique=unique,
                       stats=Stats(time_s=time.perf_counter() - started))
     before = session.stats.copy()
     session.set_deadline(deadline)
-    queries = PuzzleQueries(session, puzzle.clues())
+    try:
+        queries = PuzzleQueries(session, puzzle.clues())
+    except LimitReached as exc:  # the clues' clauses were not all built in time
+        session.set_deadline(None)
+        if owned:
+            session.close()
+        return Result(puzzle, "unknown", options.solver, note=str(exc), asked_unique=unique,
+                      stats=Stats(time_s=time.perf_counter() - started))
     result = Result(puzzle, "unknown", options.solver, asked_unique=unique)
     try:
         first = queries.solve()

@@ -20,8 +20,12 @@ the whole structure: ``t_S & lit -> OR(guards of the links leaving S)``. The anc
 fixed by an assumption (a clue selector), so the cut acts as soon as one node of S is true, and
 it needs no ``t_R`` clauses over the largest component (SAT_NOTES, "Cuts that worked": the
 generalised subtour cut). Like the pair cut it is made for every component but the largest (on
-60x60 loop puzzles cutting the largest too cost |largest| clauses an iteration and was slower).
-Without a usable anchor a component falls back to the pair cut.
+60x60 loop puzzles cutting the largest too cost |largest| clauses an iteration and was slower),
+unless the caller asks for it (``cut_largest``): a caller that sees the same largest component
+in two models in a row cuts it too, since a largest component that obeys its own part of the
+puzzle is otherwise never cut and the search only reshapes the others (the loop rule's case,
+measured in the dot-lattice loop genre's encodings/ page). Without a usable anchor a component falls back to the
+pair cut (the largest one paired with the second largest).
 
 Clue anchors: a clue whose own clauses already force one of some nodes true while its selector
 is on (a number above 0 counting a cell's loop sides puts a side of the cell on the loop)
@@ -69,6 +73,9 @@ class ConnectedSubgraph:
     #: ``(lit, nodes)``: when ``lit`` is true, some node of ``nodes`` is true. Part of the rule (its
     #: clauses are added in both lowerings); lazily it strengthens the cuts (see the module doc).
     anchors: Sequence[tuple[int, Sequence[Node]]] = ()
+    #: Lazy cuts through smallest separators (:func:`separator`; plain adjacency only): on by
+    #: default for regions of cells (:meth:`satgrid.model.Model.connected`), not for loops.
+    separators: bool = False
     _adjacent: dict[Node, list[tuple[Node, int | None]]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -160,7 +167,8 @@ class ConnectedSubgraph:
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None,
              components: list[list[int]] | None = None,
-             anchors: Sequence[tuple[int, frozenset[int]]] = ()) -> list[Cut]:
+             anchors: Sequence[tuple[int, frozenset[int]]] = (),
+             cut_largest: bool = False) -> list[Cut]:
         """Cut clauses excluding this assignment's disconnected parts (empty when it obeys).
 
         The pair cuts of one call share the largest component's literal ``t_R`` (its clauses
@@ -169,6 +177,8 @@ class ConnectedSubgraph:
         :meth:`component_indices`) may come from a caller that found them faster; then every
         link inside a component must be usable and no link between two of them. ``anchors``:
         clue anchors ``(selector, self.clue_anchor(nodes))`` (see the module doc).
+        ``cut_largest``: cut the largest component too (anchored if an anchor misses it, else
+        paired with the second largest), for callers that see it recur (see the module doc).
         """
         if components is None:
             components, usable = self._search(value)
@@ -182,24 +192,62 @@ class ConnectedSubgraph:
             return [cut for cut in made if cut is not None]
         if len(components) < 2:
             return []
-        held = self.anchors_for(components, value, anchors) if self.anchors or anchors else {}
+        first = 0 if cut_largest else 1
+        anchor_nodes: dict[int, frozenset[int]] = {}
+        held = self.anchors_for(components, value, anchors, first, nodes_of=anchor_nodes) \
+            if self.anchors or anchors else {}
         cuts = []
         shared: list[int] = []  # t_R of the largest component, once made
-        for index, s in enumerate(components[1:], 1):
-            if index in held:
+        narrow = self.separators and keep is None and usable is None and self._plain
+        on = self._read_nodes(value) if narrow else None
+        order = [*range(1, len(components)), *([0] if cut_largest else [])]  # the largest last
+        for index in order:
+            s = components[index]
+            if index in held and on is not None:
+                cut = self._separator_cut(s, anchor_nodes[index], on, pool, condition=held[index])
+            elif index in held:
                 cut = self._cut(s, None, pool, usable, condition=held[index], keep=keep)
+            elif on is not None:
+                other = components[1 if index == 0 else 0]
+                cut = self._separator_cut(s, other, on, pool, shared=shared if index else None)
             else:
-                cut = self._cut(s, components[0], pool, usable, shared=shared, keep=keep)
+                other = components[1 if index == 0 else 0]
+                cut = self._cut(s, other, pool, usable, shared=shared if index else None, keep=keep)
             if cut is not None:
                 cuts.append(cut)
         return cuts
 
+    def _separator_cut(self, inside: list[int], other: Iterable[int], on: list[bool], pool: VarPool,
+                       shared: list[int] | None = None, condition: int | None = None) -> Cut:
+        """The cut of ``inside`` through a smallest separator (:func:`separator`): a fewest set
+        of false nodes whose removal parts ``inside`` from ``other``, A the side of ``inside``.
+        Against another component R (``shared`` holds its ``t_R`` once made, None: not shared):
+        ``t_A & t_R -> OR(separator)``;
+        against an anchor's nodes: ``t_A & condition -> OR(separator)``."""
+        lits = self._node_lits
+        side, cut_nodes = separator(self._plain_neighbours, inside, other, on)
+        t_in = pool.fresh("cut")
+        cut = [[-lits[u], t_in] for u in side]
+        if condition is not None:
+            head = [-t_in, -condition]
+        else:
+            if shared:
+                t_other = shared[0]
+            else:
+                t_other = pool.fresh("cut")
+                cut += [[-lits[u], t_other] for u in other]
+                if shared is not None:
+                    shared.append(t_other)
+            head = [-t_in, -t_other]
+        cut.append([*head, *sorted(lits[v] for v in cut_nodes)])
+        return cut
+
     def anchors_for(self, components: list[list[int]], value: Value,
                     clue_anchors: Sequence[tuple[int, frozenset[int]]] = (),
-                    first: int = 1) -> dict[int, int]:
+                    first: int = 1, nodes_of: dict[int, frozenset[int]] | None = None) -> dict[int, int]:
         """For each component from index ``first`` on (by default all but the largest) the
         literal of the first true anchor (the rule's own, then the clue anchors) with no node
-        in it, by component index."""
+        in it, by component index (and that anchor's nodes into ``nodes_of``, if given)."""
         found: dict[int, int] = {}
         members = [set(s) for s in components[first:]]
         own = [(lit, nodes) for (lit, _), nodes, on in
@@ -208,6 +256,8 @@ class ConnectedSubgraph:
             for i, s in enumerate(members, first):
                 if i not in found and s.isdisjoint(nodes):
                     found[i] = lit
+                    if nodes_of is not None:
+                        nodes_of[i] = nodes
             if len(found) == len(members):
                 break
         return found
@@ -300,6 +350,77 @@ class ConnectedSubgraph:
                 continue
             clauses.append([-x[u], *([root[u]] if u in root else []), *parents])
         return clauses
+
+
+def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks: Iterable[int],
+              on: Sequence[bool]) -> tuple[list[int], list[int]]:
+    """A fewest set of false nodes (``on[v]`` false) that meets every path from ``sources`` (a
+    component of the true nodes) to ``sinks`` (nodes outside it and its false neighbours' reach
+    through true nodes: another component, or an anchor's nodes, where a false sink may itself be
+    in the separator), and the nodes on the sources' side of it (the sources included).
+
+    Max flow with unit node capacities (Ford-Fulkerson with BFS augmenting paths on the
+    node-split graph: ``in(v) -> out(v)`` of capacity 1 for a false node, unbounded for a true
+    one; links unbounded). Each augmenting path costs one search of the graph and there are as
+    many as the separator has nodes, at most the false neighbours of ``sources`` (a separator
+    itself). The side is what the last search reached (the minimum cut nearest the sources).
+    """
+    n = len(neighbours)
+    target = [False] * n
+    for v in sinks:
+        target[v] = True
+    start = list(sources)
+    through = [0] * n  # flow through v (in(v) -> out(v))
+    flow: dict[tuple[int, int], int] = {}  # flow on out(u) -> in(v)
+    while True:
+        # states: 2v = in(v), 2v+1 = out(v); parent[state] = previous state
+        parent: dict[int, int] = {2 * v + 1: -1 for v in start}
+        queue = list(parent)
+        found = -1
+        for state in queue:
+            v, out = state >> 1, state & 1
+            if out:
+                for w in neighbours[v]:
+                    nxt = 2 * w
+                    if nxt not in parent:
+                        parent[nxt] = state
+                        if target[w] and on[w]:
+                            found = nxt
+                            break
+                        queue.append(nxt)
+                if through[v] and 2 * v not in parent:  # undo flow through v
+                    parent[2 * v] = state
+                    queue.append(2 * v)
+            else:
+                if (on[v] or not through[v]) and state + 1 not in parent:
+                    parent[state + 1] = state
+                    if target[v]:  # a false sink, reached through itself
+                        found = state + 1
+                        break
+                    queue.append(state + 1)
+                for u in neighbours[v]:  # undo flow on out(u) -> in(v)
+                    if flow.get((u, v)) and 2 * u + 1 not in parent:
+                        parent[2 * u + 1] = state
+                        queue.append(2 * u + 1)
+            if found >= 0:
+                break
+        if found < 0:
+            side = sorted({state >> 1 for state in parent if state & 1})
+            cut = sorted({state >> 1 for state in parent if not state & 1} - set(side))
+            return side, cut
+        state = found
+        while parent[state] >= 0:
+            prev = parent[state]
+            v, u = state >> 1, prev >> 1
+            if state & 1 and not prev & 1 and u == v:
+                through[v] += 1  # in(v) -> out(v)
+            elif not state & 1 and prev & 1 and u == v:
+                through[v] -= 1  # out(v) -> in(v): undone
+            elif not state & 1:  # out(u) -> in(v)
+                flow[u, v] = flow.get((u, v), 0) + 1
+            else:  # in(u) -> out(v): undoing flow on out(v) -> in(u)
+                flow[v, u] -= 1
+            state = prev
 
 
 class TruthReader:

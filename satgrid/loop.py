@@ -28,6 +28,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations, compress
 from typing import Hashable, Literal, Sequence
+from weakref import WeakKeyDictionary
 
 from .cnf import Clause, VarPool, at_most
 from .connectivity import ConnectedSubgraph, Cut, Keep, TruthReader, Value
@@ -62,8 +63,10 @@ class SingleLoop:
     _edge_indices: range = field(init=False, repr=False)
     _edges_at: dict[Vertex, list[Edge]] = field(init=False, repr=False)
     _clauses: list[Clause] | None = field(init=False, repr=False, default=None)
-    #: The largest loop of the last model cut in the "whole" form (a heuristic memory).
-    _last_largest: list[int] | None = field(init=False, repr=False, default=None)
+    #: Per pool (one per solver: :meth:`~satgrid.encoding.Encoding.copy`), the largest loop of
+    #: the last model of two or more loops cut with it (a heuristic memory, see :meth:`_recurring`).
+    _last_largest: "WeakKeyDictionary[VarPool, list[int]]" = field(
+        init=False, repr=False, default_factory=WeakKeyDictionary)
 
     def __post_init__(self) -> None:
         self.incident = defaultdict(list)
@@ -134,22 +137,33 @@ class SingleLoop:
         """Cuts excluding the sub-loops of ``value`` (none when its chosen edges are one loop);
         ``anchors``: clue anchors made by :meth:`clue_anchor`."""
         components = self._loops(value) if keep is None and isinstance(value, Assignment) else None
-        if self.cut_form == "whole" and components is not None:
-            return self._whole_cuts(components, value, anchors)
-        return self.connected.cuts(value, pool, keep, components, anchors)
+        if components is None:
+            return self.connected.cuts(value, pool, keep, None, anchors)
+        recurring = self._recurring(components, pool)
+        if self.cut_form == "whole":
+            return self._whole_cuts(components, value, anchors, recurring)
+        return self.connected.cuts(value, pool, keep, components, anchors, cut_largest=recurring)
+
+    def _recurring(self, loops: list[list[int]], pool: VarPool) -> bool:
+        """Whether a model of two or more loops has the largest loop of the previous such model
+        cut with ``pool`` (then it is cut too). A search that keeps one loop and varies the
+        others would otherwise spend a round on each variant: the kept loop obeys every clue it
+        passes, and the cuts of the others only reshape them (measured on published 20x36
+        puzzles and in 20x20 generation in the dot-lattice loop genre's encodings/ page). The
+        memory only chooses which sound cuts to add."""
+        if len(loops) < 2:
+            return False
+        last = self._last_largest.get(pool)
+        self._last_largest[pool] = loops[0]
+        return last is not None and len(last) == len(loops[0]) and set(last) == set(loops[0])
 
     def _whole_cuts(self, loops: list[list[int]], value: Value,
-                    anchors: Sequence[tuple[int, frozenset[int]]]) -> list[Cut]:
+                    anchors: Sequence[tuple[int, frozenset[int]]], recurring: bool) -> list[Cut]:
         """``condition -> not every edge of S`` for each loop S but the largest: the condition
         is an anchor S misses, else the largest loop being whole too. The largest loop gets an
-        anchored cut as well when it is the largest loop of the previous call too: a search
-        that keeps one loop and varies the other would otherwise spend a round on each variant
-        (20x20 generation: 798 -> 331 SAT calls a puzzle, 186 -> 106 ms mean over 8 puzzles;
-        10x10 ~1%). The memory of the previous call only chooses which sound cuts to add."""
+        anchored cut as well when it is ``recurring`` (:meth:`_recurring`)."""
         if len(loops) < 2:
             return []
-        last, self._last_largest = self._last_largest, loops[0]
-        recurring = last is not None and len(last) == len(loops[0]) and set(last) == set(loops[0])
         held = self.connected.anchors_for(loops, value, anchors, first=0 if recurring else 1)
         off = self._off.__getitem__  # edge k -> its negated literal
         cuts = [[[-held[i], *map(off, loop)] if i in held else [*map(off, loop), *map(off, loops[0])]]

@@ -239,7 +239,7 @@ class Model:
         if links is None:
             links = ((p, q) for p, q in self.grid.adjacent_pairs() if p in lits and q in lits)
         rule = ConnectedSubgraph(name, dict(lits), [(p, q, None) for p, q in links], anchor=anchor,
-                                 anchors=anchors, max_true=max_true)
+                                 anchors=anchors, max_true=max_true, separators=True)
         return self.rule(rule)
 
     def single_loop(self, name: str, lines: Lits, through: Iterable[Hashable] = (),

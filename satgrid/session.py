@@ -62,6 +62,11 @@ RETRY_S = 0.005
 GIVE_UP_S = 1.0
 
 
+#: Clauses handed to the solver in one call while clues are built (between calls the deadline is
+#: checked; 50,000 clauses load in about 0.1 s).
+CLAUSES_PER_ADD = 50_000
+
+
 def within(deadline: float | None) -> "BuildTimer":
     """``with within(deadline):`` raises :class:`LimitReached` in the block once the monotonic
     clock passes ``deadline`` (None: never); see :class:`BuildTimer`."""
@@ -167,22 +172,34 @@ class Session:
     def selectors(self, clues: dict[ClueKey, object]) -> dict[ClueKey, int]:
         """:meth:`selector` for every clue, the new clues' clauses added in one call (a 10x10
         loop puzzle's hundred clues: ~0.1 ms less than one call per clue)."""
-        out, known, new = {}, self._selectors, []
+        out, known, made = {}, self._selectors, []
+        # Building big clues takes seconds (the islands' levels of a 40x57 Nurikabe): the deadline
+        # holds here too, and a clue counts as known only once its clauses are in the solver (a
+        # build stopped half-way leaves clauses behind an unused selector, which bind nothing).
+        deadline, new = self.solver.deadline, []
         for key, value in clues.items():
             lit = known.get((key, value))
             if lit is None:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise LimitReached("time limit reached while building the clues")
                 clue: ClueEncoding = self.encoding.encode_clue(key, value)
+                made.append((key, value, clue))
                 if clue.clauses:
                     new += clue.switched
-                else:
-                    self.literal_clues.add(clue.selector)
-                if clue.anchor is not None:
-                    self._anchors[clue.anchor[0]].append((clue.selector, clue.anchor[1]))
-                lit = known[key, value] = clue.selector
-                self._clues[lit] = clue
+                    if len(new) >= CLAUSES_PER_ADD:  # a C call the deadline cannot stop
+                        self.solver.add(new)
+                        new = []
+                lit = clue.selector
             out[key] = lit
         if new:
             self.solver.add(new)
+        for key, value, clue in made:
+            if not clue.clauses:
+                self.literal_clues.add(clue.selector)
+            if clue.anchor is not None:
+                self._anchors[clue.anchor[0]].append((clue.selector, clue.anchor[1]))
+            known[key, value] = clue.selector
+            self._clues[clue.selector] = clue
         return out
 
     def breaker(self, selector: int) -> int | None:

@@ -317,3 +317,80 @@ def test_anchor_literals(projections, mode: str) -> None:
     assert masks(projections(session, lits, [b])) == touching(middle)
     assert masks(projections(session, lits, [a, b])) == touching(corners) & touching(middle)
     assert masks(projections(session, lits, [-a, -b])) == set(expected)
+
+
+# -- smallest separators ------------------------------------------------------------------------
+def test_separator_is_a_minimum_false_node_cut_against_networkx():
+    """``separator`` on random grids and assignments: it holds only false nodes, parts the two
+    components in the grid graph, its side is closed (a side node's neighbours are side or
+    separator), and its size is networkx's maximum flow with unit capacities on false nodes."""
+    import random
+
+    import networkx as nx
+
+    from satgrid.connectivity import separator
+    from satgrid.grid import Grid
+
+    rng = random.Random(7)
+    tried = 0
+    while tried < 150:
+        rows, cols = rng.randint(2, 7), rng.randint(2, 7)
+        grid = Grid.of(rows, cols)
+        n = rows * cols
+        on = [rng.random() < 0.45 for _ in range(n)]
+        graph = nx.Graph([(v, w) for v in range(n) for w in grid.near[v]])
+        graph.add_nodes_from(range(n))
+        parts = [sorted(c) for c in nx.connected_components(graph.subgraph([v for v in range(n) if on[v]]))]
+        if len(parts) < 2:
+            continue
+        tried += 1
+        a, b = parts[0], parts[1]
+        side, cut = separator(grid.near, a, b, on)
+        assert set(a) <= set(side) and not set(cut) & (set(side) | set(b))
+        assert not any(on[v] for v in cut)
+        assert all(w in side or w in cut for v in side for w in grid.near[v])
+        rest = graph.copy()
+        rest.remove_nodes_from(cut)
+        assert not nx.has_path(rest, a[0], b[0])
+        flow = nx.DiGraph()
+        for v in range(n):
+            flow.add_edge(("in", v), ("out", v), capacity=1 if not on[v] else n)
+            for w in grid.near[v]:
+                flow.add_edge(("out", v), ("in", w), capacity=n)
+        for v in a:
+            flow.add_edge("s", ("in", v), capacity=n)
+        for v in b:
+            flow.add_edge(("out", v), "t", capacity=n)
+        assert len(cut) == nx.maximum_flow_value(flow, "s", "t")
+
+
+def test_separator_may_cut_a_false_sink():
+    """Against an anchor's nodes, a false anchor node next to the component is itself cut."""
+    from satgrid.connectivity import separator
+    from satgrid.grid import Grid
+
+    grid = Grid.of(1, 4)  # nodes 0 1 2 3 in a row; 0 true, the anchor is {1, 3}, both false
+    side, cut = separator(grid.near, [0], [1, 3], [True, False, False, False])
+    assert side == [0] and cut == [1]
+
+
+@pytest.mark.parametrize("connectivity", ["lazy", "eager"])
+def test_separator_cuts_keep_the_solutions(connectivity):
+    """A connected region with anchors on a 3x4 grid (the separator cuts in the lazy lowering,
+    anchored and paired) against brute force; with separators off the same set."""
+    from satgrid.grid import Grid
+    from satgrid.model import Model
+
+    from .test_model import all_solutions, brute
+
+    grid = Grid.of(3, 4)
+    found = []
+    for separators in (True, False):
+        m = Model(grid)
+        cells = m.cells("black")
+        rule = m.connected("black cells are connected", cells, anchors=[(m.true(), [(0, 0), (2, 3)])])
+        rule.separators = separators
+        found.append(all_solutions(m, "black", {}, connectivity))
+    expected = brute(grid.cells, lambda black: bool(black) and bool(black & {(0, 0), (2, 3)})
+                     and len(grid.components(black)) == 1)
+    assert found[0] == found[1] == expected

@@ -185,16 +185,51 @@ def test_clue_anchors_condition_the_cut(cut_form: str) -> None:
         assert sorted(cut[-1]) == sorted([-t_small, -far, *at_small])
 
     model[far - 1] = -far  # "near" is on, but the small loop passes its dot: the pair form
-    cuts = rule.cuts(Assignment(model), pool, anchors=anchors)
+    # the largest loop is the one of the call before: it is cut too, anchored on "near" (whose
+    # dot it misses)
+    pair, largest = rule.cuts(Assignment(model), pool, anchors=anchors)
     if cut_form == "whole":
-        # the largest loop is the one of the call before: it is cut too, anchored on "near"
-        # (whose dot it misses)
-        pair, largest = cuts
         assert sorted(pair[0]) == sorted(-lits[e] for e in small + large)
         assert sorted(largest[0]) == sorted([-near, *(-lits[e] for e in large)])
     else:
-        (cut,) = cuts
-        assert not {-near, -far} & {x for clause in cut for x in clause}
+        assert not {-near, -far} & {x for clause in pair for x in clause}
+        t_small, t_large = pair[0][1], pair[len(small)][1]  # the pair's t_S, then t_R clauses
+        assert sorted(pair[-1]) == sorted([-t_small, -t_large, *at_small])
+        assert sorted(c[0] for c in largest[:-1]) == sorted(-lits[e] for e in large)
+        assert sorted(largest[-1]) == sorted([-largest[0][1], -near, *exits(lits, edges, large)])
+
+
+def exits(lits: dict[Edge, int], edges: list[Edge], loop: list[Edge]) -> set[int]:
+    """The literals of the edges that touch a dot of ``loop`` and are not on it."""
+    dots = {d for e in loop for d in e}
+    return {lits[e] for e in edges if set(e) & dots} - {lits[e] for e in loop}
+
+
+def test_a_recurring_largest_loop_is_cut_too() -> None:
+    """Exit form: the largest loop is cut only when it is also the largest loop of the model
+    before; with no anchor that misses it, paired with the second largest (t_S & t_R ->
+    an edge leaving the largest loop). A model of one loop leaves the memory as it is."""
+    from satgrid.solver import Assignment
+
+    edges = dot_grid_edges(5, 5)
+    pool = VarPool()
+    lits = {e: pool.var("edge", *e) for e in edges}
+    rule = SingleLoop("loop", lits, pool)
+    small, large, other = rectangle(0, 0, 1, 1), rectangle(2, 2, 1, 2), rectangle(3, 0, 1, 1)
+
+    def model(*loops: list[Edge]) -> Assignment:
+        on = {lits[e] for loop in loops for e in loop}
+        return Assignment([v if v in on else -v for v in range(1, pool.top + 1)])
+
+    assert len(rule.cuts(model(small, large), pool)) == 1  # nothing remembered yet
+    assert rule.cuts(model(large), pool) == []
+    assert len(rule.cuts(model(other, large), pool)) == 2  # the large loop again: cut too
+    (_, largest) = rule.cuts(model(small, large), pool)
+    t_large, t_small = largest[0][1], largest[len(large)][1]
+    assert sorted(c[0] for c in largest[:len(large)]) == sorted(-lits[e] for e in large)
+    assert sorted(c[0] for c in largest[len(large):-1]) == sorted(-lits[e] for e in small)
+    assert sorted(largest[-1]) == sorted([-t_large, -t_small, *exits(lits, edges, large)])
+    assert len(rule.cuts(model(small, other), pool)) == 1  # a different largest loop
 
 
 def region_boundary(rows: int, cols: int, cells: set[tuple[int, int]]) -> set[Edge]:

@@ -383,3 +383,22 @@ def test_rules_are_short_and_name_their_clauses():
     assert [rule.name for rule in encoding.rules] == ["each island holds one number, and has its size",
                                                       "the black cells form one wall"]
     assert set(encoding.layers) == {"black"} and len(encoding.primary) == 25
+
+
+@pytest.mark.parametrize("index", [5, 6])  # n6 (10x18) and n7 (14x24), Nikoli's samples
+def test_audit_is_the_same_with_and_without_the_islands_levels(index, monkeypatch):
+    """The islands' level variables (satgrid.islands, behind each clue's selector) are a
+    deduction the audit must not feel: the same redundant clues and minimal set without them."""
+    from satgrid import islands
+
+    puzzle, solution = essay_puzzles()[index]
+    results = []
+    for limit in (islands.LEVELS_LIMIT, 0):
+        monkeypatch.setattr(islands, "LEVELS_LIMIT", limit)
+        for _, session in api._SESSIONS.values():
+            session.close()
+        api._SESSIONS.clear()
+        result = api.solve(puzzle, audit=True, grade=False)
+        assert (result.status, result.solution) == ("unique", solution)
+        results.append(result.redundant_clues)
+    assert results[0] == results[1]

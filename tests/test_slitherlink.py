@@ -133,7 +133,7 @@ def test_positive_clues_anchor_the_loop_cuts_with_no_variable_of_their_own():
     cuts = session.cuts(Assignment(model), encoding.pool)
     assert len(cuts) == 1 and -three in cuts[0][-1] and -zero not in cuts[0][-1]
     model[three - 1] = -three  # the 3 switched off: no anchor left, the clue-free pair cut
-    cuts = session.cuts(Assignment(model), encoding.pool)
+    cuts = session.cuts(Assignment(model), encoding.pool.copy())  # a pool with no loop memory
     assert len(cuts) == 1 and not {-three, -zero} & {x for clause in cuts[0] for x in clause}
     session.close()
 

@@ -344,3 +344,32 @@ def test_unique_and_multiple_set_the_unique_field(fresh_sessions):
     [two] = api.load_text("genre: nurikabe\n. 1 . . .\n. . . . 2\n. . . . .\n? . . . .\n. . . 2 .\n")
     result = api.solve(two, unique=True)
     assert result.status == "multiple" and result.to_json()["unique"] is False
+
+
+def test_the_time_limit_holds_while_the_clues_are_built(monkeypatch, fresh_sessions):
+    """Clues are built one by one under the deadline (big ones take seconds); a build stopped
+    half-way leaves the cached session sound: the next query without a limit is unique."""
+    from satgrid import session as session_module
+
+    [puzzle] = api.load_text("genre: nurikabe\n. 1 . . .\n. . . . 2\n. . . . .\n3 . . . .\n. . . 2 .\n")
+    new_session = api._new_session
+
+    def slow_clues(*args, **kwargs):
+        session = new_session(*args, **kwargs)
+        build = session.encoding.encode_clue
+
+        def slow(key, value):
+            time.sleep(0.2)
+            return build(key, value)
+
+        session.encoding.encode_clue = slow
+        return session
+
+    monkeypatch.setattr(api, "_new_session", slow_clues)
+    monkeypatch.setattr(session_module, "CLAUSES_PER_ADD", 1)  # each clue's clauses go in at once
+    started = time.monotonic()
+    result = api.solve(puzzle, unique=True, options=api.Options(time_limit=0.3))
+    assert result.status == "unknown" and "building the clues" in result.note
+    assert time.monotonic() - started < 1.0
+    again = api.solve(puzzle, unique=True)  # the cached session, its clues built slowly again
+    assert again.status == "unique"

@@ -1,0 +1,168 @@
+"""Published puzzles with known solutions, solved and proved unique one by one; old against new
+in one run. Prints tables.
+
+    .venv/bin/python bench/bench_samples.py [FILE] [--old REV] [--time-limit S] [--only IDS]
+                                            [--audit N] [--connectivity lazy|eager]
+
+FILE defaults to ``../shared/external/nurikabe/janko_nurikabe_sample.txt`` (194 janko.at
+Nurikabes, 3x3 to 50x50; SATGRID_SHARED points elsewhere). Each puzzle runs ``api.solve(unique=
+True)`` with ``--time-limit`` seconds (wall, encoding included) on a fresh session, in a worker
+process per tree: with ``--old REV`` a second worker runs the tree of REV (``git archive``) and the
+two alternate puzzle by puzzle, so both see the same machine load. Printed: one row per puzzle
+(status, wall ms, SAT calls, cuts; old beside new), then per size band the count settled, the
+median and the worst; the slowest puzzles; and with ``--audit N`` a full audit (every clue's
+necessity, no grade) of the N largest puzzles, new tree only.
+
+A status other than unique, or a solution other than the published one (``given_solution``), is
+printed in the row: the table is also a correctness check against the published solutions.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("SATGRID_SHARED", ROOT.parent / "shared"))
+DEFAULT = SHARED / "external" / "nurikabe" / "janko_nurikabe_sample.txt"
+BANDS = ((0, 100), (101, 400), (401, 10**9))
+
+
+def worker(tree: str, path: str, connectivity: str) -> None:
+    """Answer one JSON line per request line ``name<TAB>query<TAB>limit`` on stdin."""
+    sys.path.insert(0, tree)
+    import time
+
+    from satgrid import api
+
+    puzzles = {p.name: p for p in api.load([path])}
+    for line in sys.stdin:
+        name, query, limit = line.rstrip("\n").split("\t")
+        puzzle = puzzles[name]
+        options = api.Options(time_limit=float(limit), connectivity=connectivity)
+        for _, session in api._SESSIONS.values():  # a fresh session: each run pays its encoding
+            session.close()
+        api._SESSIONS.clear()
+        start, cpu = time.perf_counter(), time.process_time()
+        if query == "audit":
+            result = api.solve(puzzle, audit=True, grade=False, options=options)
+        else:
+            result = api.solve(puzzle, unique=True, options=options)
+        out = {"status": result.status, "wall_ms": (time.perf_counter() - start) * 1000,
+               "cpu_ms": (time.process_time() - cpu) * 1000, "calls": result.stats.sat_calls,
+               "cuts": result.stats.cuts, "given": result.given_solution,
+               "redundant": None if result.redundant_clues is None else len(result.redundant_clues)}
+        print(json.dumps(out), flush=True)
+
+
+class Worker:
+    def __init__(self, tree: Path, path: Path, connectivity: str):
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), str(path), "--worker", str(tree),
+             "--connectivity", connectivity],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tree)
+
+    def ask(self, name: str, query: str, limit: float) -> dict:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(f"{name}\t{query}\t{limit}\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"worker for {name} died")
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
+def cell(r: dict) -> str:
+    flag = "" if r["given"] in (None, "matches", "unchecked") else f" given {r['given']}"
+    return f"{r['status']:<8} {r['wall_ms']:9.1f} {r['calls']:6} {r['cuts']:6}{flag}"
+
+
+def bands(rows: list[tuple], label: str, key: int) -> None:
+    print(f"\n{label}: per size band (cells), settled = unique as published")
+    print(f"{'cells':<10} {'puzzles':>7} {'settled':>7} {'median ms':>10} {'worst ms':>10}  worst")
+    for lo, hi in BANDS:
+        inside = [r for r in rows if lo <= r[1] <= hi]
+        if not inside:
+            continue
+        done = [r for r in inside if r[key]["status"] == "unique"]
+        worst = max(inside, key=lambda r: r[key]["wall_ms"])
+        print(f"{f'{lo}-{hi}' if hi < 10**9 else f'{lo}+':<10} {len(inside):>7} {len(done):>7} "
+              f"{statistics.median(r[key]['wall_ms'] for r in inside):>10.1f} "
+              f"{worst[key]['wall_ms']:>10.1f}  {worst[0]}")
+    every = [r[key]["wall_ms"] for r in rows]
+    print(f"{'all':<10} {len(rows):>7} {sum(r[key]['status'] == 'unique' for r in rows):>7} "
+          f"{statistics.median(every):>10.1f} {max(every):>10.1f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("file", nargs="?", default=str(DEFAULT))
+    ap.add_argument("--old", help="a git revision to run beside the working tree")
+    ap.add_argument("--time-limit", type=float, default=10.0)
+    ap.add_argument("--only", help="comma-separated parts of puzzle ids")
+    ap.add_argument("--audit", type=int, default=0, help="full audit of the N largest puzzles")
+    ap.add_argument("--connectivity", default="lazy")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args.worker, args.file, args.connectivity)
+        return
+    path = Path(args.file)
+    if not path.exists():
+        raise SystemExit(f"{path} not found (set SATGRID_SHARED)")
+    sys.path.insert(0, str(ROOT))
+    from satgrid import api
+
+    puzzles = api.load([str(path)])
+    if args.only:
+        parts = args.only.split(",")
+        puzzles = [p for p in puzzles if any(part in p.name for part in parts)]
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"new": ROOT}
+        if args.old:
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.old],
+                                     capture_output=True, check=True)
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+            trees = {"old": Path(tmp), "new": ROOT}
+        workers = {k: Worker(tree, path, args.connectivity) for k, tree in trees.items()}
+        print(f"# {path.name}: {len(puzzles)} puzzles, solve + unique, fresh session each, "
+              f"--time-limit {args.time_limit:g} s wall, {args.connectivity}; wall ms on a shared "
+              f"2-core machine; trees: " + ", ".join(f"{k} {args.old if k == 'old' else 'working tree'}" for k in trees))
+        head = "  ".join(f"{k + ' status':<8} {'wall ms':>9} {'calls':>6} {'cuts':>6}" for k in trees)
+        print(f"{'puzzle':<24} {'size':>6} {'cells':>5}  {head}")
+        rows = []
+        for p in puzzles:
+            got = {k: w.ask(p.name, "unique", args.time_limit) for k, w in workers.items()}
+            rows.append((p.name, p.rows * p.cols, got))
+            print(f"{p.name:<24} {f'{p.rows}x{p.cols}':>6} {p.rows * p.cols:>5}  "
+                  + "  ".join(cell(got[k]) for k in trees), flush=True)
+        for k in trees:
+            bands([(n, c, got[k]) for n, c, got in rows], k, 2)
+            slow = sorted(rows, key=lambda r: -r[2][k]["wall_ms"])[:10]
+            print(f"{k}: slowest: " + ", ".join(f"{n} {g[k]['wall_ms'] / 1000:.2f} s ({g[k]['status']})"
+                                                 for n, _, g in slow))
+        if args.audit:
+            largest = sorted(puzzles, key=lambda p: -p.rows * p.cols)[:args.audit]
+            print(f"\nfull audit (every clue's necessity, no grade), the {len(largest)} largest, new tree, "
+                  f"--time-limit {args.time_limit:g} s")
+            print(f"{'puzzle':<24} {'size':>6} {'clues':>5} {'status':<8} {'wall ms':>9} {'calls':>6} redundant")
+            for p in largest:
+                r = workers["new"].ask(p.name, "audit", args.time_limit)
+                print(f"{p.name:<24} {f'{p.rows}x{p.cols}':>6} {len(p.clues()):>5} {r['status']:<8} "
+                      f"{r['wall_ms']:>9.1f} {r['calls']:>6} {r['redundant']}", flush=True)
+        for w in workers.values():
+            w.close()
+
+
+if __name__ == "__main__":
+    main()
