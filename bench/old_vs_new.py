@@ -4,10 +4,13 @@
 
 The old revision is exported with ``git archive`` into a temporary folder; each bench script puts
 its own checkout first on ``sys.path``, so the old copy of the script measures the old package.
+``--new-script`` copies the working tree's script (and ``bench/common.py``) into the old folder
+first: for a script the old revision lacks, which must then only use what both revisions have.
 Old and new runs alternate (old, new, old, new, ...), so both see the same machine load. Then
 every output line whose text (numbers and spacing aside) is the same in both prints once, each number as the
 median over the rounds of the new runs followed by ``(+x%)``, its change against the old median
-(a time that grew by x%). Lines that differ print as they are, old first.
+(a time that grew by x%), or ``(old y)`` when the change rounds to -100%. Lines that differ
+print as they are, old first.
 """
 from __future__ import annotations
 
@@ -62,6 +65,8 @@ def merge(old_runs: list[list[str]], new_runs: list[list[str]]) -> list[str]:
             a = statistics.median(run[k] for run in numbers_old)
             b = statistics.median(run[k] for run in numbers_new)
             change = f" ({(b - a) / a * 100:+.0f}%)" if a > 0 and a != b else ""
+            if change == " (-100%)":
+                change = f" (old {a:g})"  # a drop this large says more as the old value
             text += f"{b:g}{change}{piece}"
         out.append(text)
     return out
@@ -71,16 +76,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", required=True, help="the git revision to compare against")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each, alternating")
+    parser.add_argument("--new-script", action="store_true",
+                        help="run the working tree's copy of the script against the old package too")
     parser.add_argument("script", help="a bench script, relative to the checkout (bench/bench_x.py)")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="satgrid-old-") as folder:
         old_tree = export(options.old, Path(folder))
+        if options.new_script:
+            for name in (options.script, "bench/common.py"):
+                (old_tree / name).write_bytes((ROOT / name).read_bytes())
         old_runs, new_runs = [], []
         for _ in range(options.rounds):
             old_runs.append(run(old_tree, options.script, options.args))
             new_runs.append(run(ROOT, options.script, options.args))
-    print(f"# {options.script} {' '.join(options.args)}: new against old ({options.old}), "
+    print(f"# {options.script} {' '.join(options.args)}: new against old ({options.old}"
+          f"{', the new script on both' if options.new_script else ''}), "
           f"medians of {options.rounds} alternating runs each")
     print("\n".join(merge(old_runs, new_runs)))
 

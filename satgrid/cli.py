@@ -419,11 +419,14 @@ def _generator_options(genre: str, values: dict[str, Any]) -> dict[str, Any]:
     mine = {o.name: o for o in GENRES[genre].part("OPTIONS", ()) if "generate" in o.commands}
     for key, text in values.items():
         if text is None:
-            continue
+            continue  # not given (a switch not given is None too)
         option = mine.get(key)
         if option is None:
             flag, owners = _GENRE_OPTIONS["generate"][key]
             raise click.UsageError(f"{flag} is for {' and '.join(owners)}, not {genre}")
+        if option.switch:
+            out[key] = True
+            continue
         try:
             out[key] = option.parse(text)
         except ValueError as exc:
@@ -835,7 +838,9 @@ def _add_genre_options() -> dict[str, dict[str, tuple[str, list[str]]]]:
                 raise ValueError(f"{owners[0][0]}'s option {flag} is already an option of {command}")
             helps = [option.help for _, option in owners]
             text = helps[0] if len(helps) == 1 else "; ".join(f"{n}: {o.help}" for n, o in owners)
-            cmd.params.append(click.Option([flag, key], metavar=metavar, help=text))
+            switch = owners[0][1].switch
+            cmd.params.append(click.Option([flag, key], metavar=None if switch else metavar, help=text,
+                                           is_flag=switch, default=None))
             added.setdefault(command, {})[key] = (flag, [n for n, _ in owners])
     return added
 

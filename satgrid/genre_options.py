@@ -38,6 +38,8 @@ class Option:
     parse: Callable[[str], Any] = str
     #: The value's placeholder in the help (``A/B/C``).
     metavar: str | None = None
+    #: A flag without a value (:data:`GENERATE` only): given, the generator keyword is True.
+    switch: bool = False
 
     @property
     def name(self) -> str:

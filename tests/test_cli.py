@@ -220,7 +220,9 @@ def test_the_genres_own_options_and_help_lists_come_from_the_registry():
             continue
         stranger = next((n for n in GENRES if n not in owners), None)
         if stranger is not None:
-            out = CliRunner().invoke(main, ["generate", stranger, "--size", "4x4", flag, "1"])
+            switch = any(o.switch for g in owners for o in GENRES[g].part("OPTIONS", ()) if o.flag == flag)
+            value = [] if switch else ["1"]  # a switch takes no value
+            out = CliRunner().invoke(main, ["generate", stranger, "--size", "4x4", flag, *value])
             assert out.exit_code == 2 and f"{flag} is for " in out.output
             assert all(owner in out.output for owner in owners) and f"not {stranger}" in out.output
     hint_help = " ".join(run("hint", "--help").stdout.split())

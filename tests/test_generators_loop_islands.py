@@ -170,15 +170,92 @@ def test_random_nurikabe_solutions_obey_every_rule(size, sizes):
         assert all(sizes[0] <= len(cells) <= sizes[1] for cells in layout.islands)
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_nurikabes_number_every_island_and_are_unique(seed):
+    """The default is the standard form: every island has its size, no ``?``."""
+    made = islands.make(7, 7, random.Random(seed), flavour="hard")
+    numbers = made.puzzle.numbers()
+    assert "?" not in numbers.values()
+    assert check_nurikabe(7, 7, numbers, made.solution) == []  # one number per island, its size
+    result = api.solve(made.puzzle, audit=True)
+    assert result.status == "unique" and result.solution == made.solution
+    # the audit's "minimal" asks whether a size can become "?"; without --unknown-sizes that is
+    # not promised, and the report says how it is
+    assert result.minimal == (not result.redundant_clues)
+
+
+def test_big_nurikabes_are_unique():
+    """12x12 is asked square by square first (generator.WINDOW): still unique, every island
+    numbered."""
+    assert 12 * 12 > 2 * islands.WINDOW ** 2
+    made = islands.make(12, 12, random.Random(5))
+    assert "?" not in made.puzzle.numbers().values()
+    assert check_nurikabe(12, 12, made.puzzle.numbers(), made.solution) == []
+    result = api.solve(made.puzzle, unique=True)
+    assert result.status == "unique" and result.solution == made.solution
+
+
 @pytest.mark.parametrize("seed", [1, 2])
-def test_hard_nurikabes_are_unique_and_clue_minimal(seed):
-    made = islands.make(6, 6, random.Random(seed), flavour="hard")
+def test_unknown_sizes_give_question_minimal_puzzles(seed):
+    made = islands.make(6, 6, random.Random(seed), flavour="hard", unknown_sizes=True)
     result = api.solve(made.puzzle, audit=True)
     assert result.status == "unique" and result.minimal is True
     assert result.solution == made.solution
     # one number (a size or "?") per island
     numbers = made.puzzle.numbers()
     assert check_nurikabe(6, 6, numbers, made.solution) == []
+    full = islands.make(6, 6, random.Random(seed), flavour="hard")
+    assert full.solution == made.solution and full.puzzle.numbers().keys() == numbers.keys()
+    assert all(v == "?" or full.puzzle.numbers()[p] == v for p, v in numbers.items())
+
+
+def _shapes_brute_force(layout, i):
+    """The cells of island ``i`` in another shape of it that the independent checker accepts
+    (every other island and its number fixed): every connected set of its size, tried."""
+    from itertools import combinations
+
+    rows, cols, mine = layout.rows, layout.cols, set(layout.islands[i])
+    others = {p: len(c) for j, (p, c) in enumerate(zip(layout.seeds, layout.islands)) if j != i}
+    white = {p for p in layout.cells if layout.owner[p] is not None} - mine
+    found = set()
+    for shape in combinations(layout.cells, len(mine)):
+        shape = set(shape)
+        if shape == mine or not shape & mine or shape & white:
+            continue
+        solution = tuple("".join("." if (r, c) in white | shape else "#" for c in range(cols))
+                         for r in range(rows))
+        for p in shape & mine - found:
+            if check_nurikabe(rows, cols, {**others, p: len(mine)}, solution) == []:
+                found.add(p)
+    return found
+
+
+@pytest.mark.parametrize("size,sizes,seed", [((4, 4), (1, 4), 1), ((4, 5), (2, 4), 2), ((5, 4), (1, 3), 3)])
+def test_pins_are_the_cells_outside_every_other_shape(size, sizes, seed):
+    rng = random.Random(seed)
+    for _ in range(4):
+        layout = islands.random_solution(*size, rng, sizes)
+        layout.seeds = [cells[0] for cells in layout.islands]
+        for i in range(len(layout.islands)):
+            assert islands.flip_cells(layout, i) == _shapes_brute_force(layout, i)
+
+
+def test_rival_counts_follow_moves():
+    """``Rival.after`` (one number moved, counted in O(1)) agrees with counting afresh."""
+    rng = random.Random(4)
+    layout = islands.random_solution(7, 7, rng, (1, 5))
+    layout.seeds = [cells[rng.randrange(len(cells))] for cells in layout.islands]
+    for _ in range(5):
+        other = islands.random_solution(7, 7, rng, (1, 5))  # any colouring with islands
+        rival = islands.Rival({p for p in other.cells if other.owner[p] is not None}, layout.near)
+        numbers = layout.numbers()
+        rival.load(numbers)
+        for i, cells in enumerate(layout.islands):
+            s = layout.seeds[i]
+            for p in cells:
+                moved = {q: n for q, n in numbers.items() if q != s} | {p: len(cells)}
+                expected = islands.Rival(rival.white, layout.near).load(moved)
+                assert rival.after(len(cells), s, p) == expected
 
 
 def test_normal_nurikabes_are_solved_by_the_ladder():
@@ -197,9 +274,9 @@ def test_bad_island_ranges_are_refused():
 
 
 # -- through the driver and the CLI --------------------------------------------------------------
-@pytest.mark.parametrize("genre", ["slitherlink", "nurikabe"])
-def test_driver_audits_and_grades(genre):
-    hard = generate_one(genre, 5, 5, seed=21, flavour="hard")
+@pytest.mark.parametrize("genre,options", [("slitherlink", {}), ("nurikabe", {"unknown_sizes": True})])
+def test_driver_audits_and_grades(genre, options):
+    hard = generate_one(genre, 5, 5, seed=21, flavour="hard", genre_options=options)
     assert hard.result.status == "unique" and hard.result.minimal and hard.grade in (0, 1, 2)
     normal = generate_one(genre, 5, 5, seed=21, flavour="normal")
     assert normal.result.status == "unique" and normal.grade in (0, 1)
@@ -239,6 +316,31 @@ def test_cli_generate_takes_growth_ratios_and_island_sizes():
     ):
         out = CliRunner().invoke(main, ["generate", *args])
         assert out.exit_code in (1, 2) and message in out.output, out.output
+
+
+def test_cli_generate_nurikabe_numbers_every_island_unless_asked():
+    import json
+
+    def run(*extra):
+        out = CliRunner().invoke(main, ["generate", "nurikabe", "--size", "6x6", "--seed", "3",
+                                        "--format", "json", *extra])
+        assert out.exit_code == 0, out.output
+        return json.loads(out.output)
+
+    standard, relaxed = run(), run("--unknown-sizes")
+    sizes = [v for row in standard["puzzle"] for v in row if v != 0]
+    assert standard["unknown_sizes"] == 0 and "?" not in sizes and standard["numbers"] == len(sizes)
+    assert standard["status"] == "unique"
+    assert standard["minimal"] == (not standard["redundant_clues"])
+    assert relaxed["status"] == "unique" and relaxed["minimal"] is True
+    unknown = [v for row in relaxed["puzzle"] for v in row if v == "?"]
+    assert relaxed["unknown_sizes"] == len(unknown) and relaxed["numbers"] == len(sizes)
+    assert relaxed["solution"] == standard["solution"]
+    # the flag belongs to Nurikabe only, and takes no value
+    out = CliRunner().invoke(main, ["generate", "sudoku", "--size", "4x4", "--unknown-sizes"])
+    assert out.exit_code == 2 and "--unknown-sizes is for nurikabe" in out.output
+    text = CliRunner().invoke(main, ["generate", "nurikabe", "--size", "5x5", "--seed", "1"])
+    assert text.exit_code == 0 and "unknown-sizes: 0" in text.output
 
 
 def test_the_solver_named_serves_the_generator_and_its_audit(monkeypatch):

@@ -10,8 +10,9 @@ define hooks, which the driver calls when present:
   level (or the level a flavour stands for) and returns the level made; ``generate`` then takes
   ``level=`` and ``flavour=`` (default "hard"). Without it a level is refused, and ``generate``
   takes ``flavour=`` only when one is asked for.
-* ``promises_minimal(level, flavour) -> bool``: whether the puzzle is clue-minimal by
-  construction; default: every flavour but "normal".
+* ``promises_minimal(level, flavour, **genre_options) -> bool``: whether the puzzle is
+  clue-minimal (the audit's ``minimal``) by construction for these settings; default: every
+  flavour but "normal".
 * ``report(puzzle) -> dict``: extra fields of the puzzle's report (JSON keys; text output
   writes ``_`` as ``-``); default: none.
 * ``OPTIONS``: the :class:`satgrid.api.Options` it runs with unless the caller names some.
@@ -75,12 +76,14 @@ def derive_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def promises_minimal(genre: str, level: int | None, flavour: str | None) -> bool:
+def promises_minimal(genre: str, level: int | None, flavour: str | None,
+                     genre_options: dict[str, Any] | None = None) -> bool:
     """Does the generator promise a clue-minimal puzzle for these settings? (Its
-    ``promises_minimal`` hook; by default every flavour but "normal" does.)"""
+    ``promises_minimal`` hook, given the genre's options; by default every flavour but "normal"
+    does.)"""
     hook = getattr(MODULES.get(genre), "promises_minimal", None)
     if hook is not None:
-        return hook(level, flavour or "hard")
+        return hook(level, flavour or "hard", **(genre_options or {}))
     return flavour != "normal"
 
 
@@ -187,6 +190,7 @@ class Made:
     flavour: str | None
     puzzle: Any
     generate_s: float
+    genre_options: dict[str, Any] = field(default_factory=dict)
 
 
 def make_timed(genre: str, rows: int, cols: int, seed: int, level: int | None = None,
@@ -209,7 +213,7 @@ def make_timed(genre: str, rows: int, cols: int, seed: int, level: int | None = 
         puzzle = GENERATORS[genre](rows, cols, random.Random(seed), **kwargs)
         generate_s = time.perf_counter() - start
     puzzle = dataclasses.replace(puzzle, name=f"{genre}-{rows}x{cols}-{seed}")
-    return Made(genre, rows, cols, seed, level, flavour, puzzle, generate_s)
+    return Made(genre, rows, cols, seed, level, flavour, puzzle, generate_s, dict(genre_options or {}))
 
 
 def audit_generated(made: Made, options: api.Options | None = None) -> GeneratedPuzzle:
@@ -224,7 +228,7 @@ def audit_generated(made: Made, options: api.Options | None = None) -> Generated
         raise GenerationFailed(f"internal error: the {where} is {result.status}, not unique")
     if result.minimal is None:
         raise GenerationFailed(f"internal error: the audit of the {where} was cut short: {result.note}")
-    if promises_minimal(genre, level, flavour) and not result.minimal:
+    if promises_minimal(genre, level, flavour, made.genre_options) and not result.minimal:
         raise GenerationFailed(f"internal error: the {where} has redundant clues "
                                f"{result.redundant_clues}")
     # the audit's grade (None, with a note, if it ran out of time)

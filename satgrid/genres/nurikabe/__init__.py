@@ -388,6 +388,8 @@ STATE = StateFormat(_read_state, _describe, lambda key, value: True,
 OPTIONS = (
     Option("--islands", "Nurikabe: the island sizes of the random solution [default: 1-6].",
            GENERATE, whole_numbers("-", 2, "2-5"), "LO-HI"),
+    Option("--unknown-sizes", "Nurikabe: sizes become '?' while the puzzle stays unique (the "
+           "'?'-minimal form) [default: every island has its size].", GENERATE, switch=True),
 )
 
 

@@ -444,7 +444,7 @@ def check_options(rows: int, cols: int) -> None:
     _box(rows, cols, None)
 
 
-def promises_minimal(level: int | None, flavour: str | None) -> bool:
+def promises_minimal(level: int | None, flavour: str | None, **_: object) -> bool:
     """Only the hardest level digs without bounds, so only it is clue-minimal by construction."""
     return resolve_level(level, flavour) == HARDEST
 
