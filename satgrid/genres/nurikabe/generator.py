@@ -56,7 +56,6 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
 from ... import api
-from ...encoding import Encoding
 from ...errors import SatgridError
 from ...grading import assess
 from ...grid import Grid
@@ -655,7 +654,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             problems = check_nurikabe(rows, cols, puzzle.numbers(), solution)
             if problems:
                 raise SatgridError(f"internal error: a generated Nurikabe solution breaks a rule: {problems[0]}")
-            session = Session(_plain_cuts(encode(puzzle)), options.solver, options.connectivity,
+            session = Session(encode(puzzle), options.solver, options.connectivity,
                               options.conflict_limit)
             try:
                 queries = PuzzleQueries(session, puzzle.clues())
@@ -696,18 +695,6 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                     break
         times["unique"] += time.perf_counter() - start
     raise SatgridError(f"no unique {rows}x{cols} Nurikabe after {max_grids} grids")
-
-
-def _plain_cuts(encoding: Encoding) -> Encoding:
-    """The encoding with its connected regions cut lazily by the plain component cuts, not
-    through smallest separators (:attr:`~satgrid.connectivity.ConnectedSubgraph.separators`):
-    the generator asks hundreds of small questions whose answers a few cuts settle, and there
-    the max-flow search cost most of the time (20x20, 10 seeds: median 2.8 s against 1.4 s
-    without it; encodings/nurikabe.md). Both cut only what breaks the rule: the same answers."""
-    for rule in encoding.rules:
-        if getattr(rule, "separators", False):
-            rule.separators = False
-    return encoding
 
 
 def _relax(puzzle: NurikabePuzzle, queries: PuzzleQueries, projection: tuple[int, ...],
