@@ -22,6 +22,10 @@ document of the genre that first used it):
    labelled cells (:func:`satgrid.cnf.exactly`), a labelled cell's neighbour outside the reach is
    not white, and a labelled cell other than the seed has a labelled neighbour (local
    connectivity; from ``eager_from`` on, the core's parent pointers inside the reach instead).
+   From size 3 on, *levels* (:meth:`SeededIslands._levels`) keep the island connected inside the
+   search: a labelled cell lies within ``n - 1`` steps of the seed through labelled cells
+   (bounded-distance reach, up to :data:`LEVELS_LIMIT` variables an island; measured in
+   ``encodings/rules.md``).
 5. ``all`` (the literal ``("all",)``) holds iff every sized seed's clue is on; behind it, a white
    cell carries the label of some seed that reaches it (cells no seed reaches are not white).
 6. **Global rule** :class:`Islands`: every white region holds exactly one seed. Lazy: CEGAR cuts
@@ -213,7 +217,6 @@ class SeededIslands:
                 anchor=key, max_true=value,
             ).eager_clauses(c.pool)
         c.require(clauses)
-
 
     def _levels(self, i: int, value: int, pool: VarPool) -> list[Clause]:
         """Island ``i`` of ``value`` cells is connected: a labelled cell lies within ``value - 1``
