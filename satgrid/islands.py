@@ -221,7 +221,8 @@ class SeededIslands:
     def _levels(self, i: int, value: int, pool: VarPool) -> list[Clause]:
         """Island ``i`` of ``value`` cells is connected: a labelled cell lies within ``value - 1``
         steps of the seed through labelled cells. ``level(q, k)`` (for ``dist(q) <= k < value``):
-        q is labelled and reached within k steps; it needs ``level(q, k - 1)`` or a neighbour's."""
+        q is labelled and reached within k steps; it needs ``level(q, k - 1)`` or a neighbour's,
+        and (redundant, measured in ``encodings/rules.md``) follows from ``level(q, k - 1)``."""
         near, cells = self.grid.near, self.grid.cells
         dist, label = self._reach[i], self._labels[i]
         seed = cells[i]
@@ -235,6 +236,8 @@ class SeededIslands:
             for k in range(d, value):
                 lit = level[q, k]
                 clauses.append([-lit, label[q]])
+                if k > d:  # redundant: reached within k - 1 steps is within k
+                    clauses.append([-level[q, k - 1], lit])
                 if k == 1:
                     continue  # a neighbour of the seed: reached in one step
                 back = [level[s, k - 1] for s in (q, *near[q]) if (s, k - 1) in level]
