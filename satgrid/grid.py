@@ -348,3 +348,13 @@ def fixed_polyominoes(size: int) -> frozenset[Shape]:
                         grown.add(normalise(shape | {(r + dr, c + dc)}))
         shapes = grown
     return frozenset(shapes)
+
+
+def shading_shape_problems(rows: int, cols: int, solution: Sequence[str]) -> list[str]:
+    """Why ``solution`` is not a rows x cols shading (rows of ``#`` and ``.``); empty when it is.
+    The first check of every shading genre's independent checker."""
+    if len(solution) != rows or any(len(row) != cols for row in solution):
+        return [f"solution is not {rows}x{cols}"]
+    if any(ch not in "#." for row in solution for ch in row):
+        return ["solution holds characters other than '#' and '.'"]
+    return []

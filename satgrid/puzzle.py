@@ -118,3 +118,13 @@ def edge_grids_from_json(value: object, horizontal: tuple[int, int], vertical: t
         return tuple(tuple(row) for row in found)
 
     return grid("horizontal", *horizontal), grid("vertical", *vertical)
+
+
+def shading_rows_from_json(puzzle: GridPuzzle, value: object) -> tuple[str, ...]:
+    """The inverse of :func:`~satgrid.registry.rows_json` for shading solutions; ValueError
+    unless ``value`` is the puzzle's rows of ``#`` (shaded) and ``.``."""
+    if not (isinstance(value, list) and len(value) == puzzle.rows
+            and all(isinstance(row, str) and len(row) == puzzle.cols and set(row) <= set("#.")
+                    for row in value)):
+        raise ValueError(f"not {puzzle.rows} rows of {puzzle.cols} '#' or '.'")
+    return tuple(value)

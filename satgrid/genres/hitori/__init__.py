@@ -33,7 +33,7 @@ from ...errors import ParseError, SatgridError, UnsupportedGenre
 from ...formats import puzzlekit, puzzlink, pzprv3, tatham
 from ...grid import Grid as Geometry
 from ...model import Clue, Model, read
-from ...puzzle import GridPuzzle, Source, cell_name
+from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
 from .checker import check_hitori
 
@@ -251,13 +251,7 @@ def puzzle_from_json(record: Record, value: object) -> HitoriPuzzle:
     return parse(record.part(record.line, lines, record.name))
 
 
-def solution_from_json(puzzle: HitoriPuzzle, value: object) -> Solution:
-    """The inverse of :func:`~satgrid.registry.rows_json`; ValueError unless rows of ``#`` and ``.`` fit the grid."""
-    if not (isinstance(value, list) and len(value) == puzzle.rows
-            and all(isinstance(row, str) and len(row) == puzzle.cols and set(row) <= set("#.")
-                    for row in value)):
-        raise ValueError(f"not {puzzle.rows} rows of {puzzle.cols} '#' or '.'")
-    return tuple(value)
+solution_from_json = shading_rows_from_json
 
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from satgrid.grid import Grid
+from satgrid.grid import Grid, shading_shape_problems
 
 
 def _name(r: int, c: int) -> str:
@@ -20,10 +20,9 @@ def check_hitori(rows: int, cols: int, numbers: Mapping[tuple[int, int], int],
     """Broken rules of ``solution`` (rows of ``#`` shaded / ``.`` unshaded); empty = valid.
 
     ``numbers`` maps every cell that holds a number to it."""
-    if len(solution) != rows or any(len(row) != cols for row in solution):
-        return [f"solution is not {rows}x{cols}"]
-    if any(ch not in "#." for row in solution for ch in row):
-        return ["solution holds characters other than '#' and '.'"]
+    malformed = shading_shape_problems(rows, cols, solution)
+    if malformed:
+        return malformed
     problems: list[str] = []
     grid = Grid.of(rows, cols)
     shaded = {p for p in grid.cells if solution[p[0]][p[1]] == "#"}

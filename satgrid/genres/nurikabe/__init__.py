@@ -39,7 +39,7 @@ from ...cnf import exactly, guarded
 from ...encoding import Encoding
 from ...islands import crowded
 from ...model import Model, read
-from ...puzzle import GridPuzzle, Source, cell_name
+from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
 from ...formats import puzzlekit, puzzlink, pzprv3
 
@@ -274,13 +274,7 @@ def puzzle_from_json(record: Record, value: object) -> NurikabePuzzle:
     return parse(record.part(record.line, lines, record.name))
 
 
-def solution_from_json(puzzle: NurikabePuzzle, value: object) -> Solution:
-    """The inverse of :func:`~satgrid.registry.rows_json`; ValueError unless rows of ``#`` and ``.`` fit the grid."""
-    if not (isinstance(value, list) and len(value) == puzzle.rows
-            and all(isinstance(row, str) and len(row) == puzzle.cols and set(row) <= set("#.")
-                    for row in value)):
-        raise ValueError(f"not {puzzle.rows} rows of {puzzle.cols} '#' or '.'")
-    return tuple(value)
+solution_from_json = shading_rows_from_json
 
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence, Union
 
-from satgrid.grid import Grid
+from satgrid.grid import Grid, shading_shape_problems
 
 ClueValue = Union[int, str]  # a size, or "?" for a number whose value is not given
 
@@ -27,10 +27,9 @@ def check_nurikabe(
 
     ``clues`` maps every numbered cell, ``?`` ones included, to its size or ``"?"``.
     """
-    if len(solution) != rows or any(len(row) != cols for row in solution):
-        return [f"solution is not {rows}x{cols}"]
-    if any(ch not in "#." for row in solution for ch in row):
-        return ["solution holds characters other than '#' and '.'"]
+    malformed = shading_shape_problems(rows, cols, solution)
+    if malformed:
+        return malformed
     problems: list[str] = []
     grid = Grid.of(rows, cols)
     black = {(r, c) for r, c in grid.cells if solution[r][c] == "#"}
