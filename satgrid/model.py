@@ -455,6 +455,12 @@ def read(encoding: Encoding, layer: str, value: Value) -> dict:
     return dict(zip(lits, holds(value, lits.values())))
 
 
+def read_shading(encoding: Encoding, layer: str, value: Value, rows: int, cols: int) -> tuple[str, ...]:
+    """A boolean cell layer as a shading solution: rows of ``#`` (true) and ``.`` (false)."""
+    on = read(encoding, layer, value)
+    return tuple("".join("#" if on[r, c] else "." for c in range(cols)) for r in range(rows))
+
+
 def read_numbers(encoding: Encoding, layer: str, value: Value, empty: object = None) -> dict:
     """A one-hot layer's values: ``{cell: value}`` in the layer's cell order (``empty`` where no
     value is true; where several are, the first in domain order).

@@ -32,7 +32,7 @@ from ...encoding import Encoding
 from ...errors import ParseError, SatgridError, UnsupportedGenre
 from ...formats import puzzlekit, puzzlink, pzprv3, tatham
 from ...grid import Grid as Geometry
-from ...model import Clue, Model, read
+from ...model import Clue, Model, read_shading
 from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
 from .checker import check_hitori
@@ -177,9 +177,7 @@ def encode(puzzle: HitoriPuzzle) -> Encoding:
 
 
 def decode(puzzle: HitoriPuzzle, encoding: Encoding, value) -> Solution:
-    shaded = read(encoding, "shaded", value)
-    return tuple("".join("#" if shaded[r, c] else "." for c in range(puzzle.cols))
-                 for r in range(puzzle.rows))
+    return read_shading(encoding, "shaded", value, puzzle.rows, puzzle.cols)
 
 
 def check(puzzle: HitoriPuzzle, solution: Solution) -> list[str]:

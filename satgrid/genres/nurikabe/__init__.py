@@ -38,7 +38,7 @@ from .checker import check_nurikabe
 from ...cnf import exactly, guarded
 from ...encoding import Encoding
 from ...islands import crowded
-from ...model import Model, read
+from ...model import Model, read_shading
 from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
 from ...formats import puzzlekit, puzzlink, pzprv3
@@ -229,9 +229,7 @@ def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
 
 
 def decode(puzzle: NurikabePuzzle, encoding: Encoding, value) -> Solution:
-    black = read(encoding, "black", value)
-    return tuple("".join("#" if black[r, c] else "." for c in range(puzzle.cols))
-                 for r in range(puzzle.rows))
+    return read_shading(encoding, "black", value, puzzle.rows, puzzle.cols)
 
 
 def check(puzzle: NurikabePuzzle, solution: Solution) -> list[str]:
