@@ -81,7 +81,7 @@ GIVE_UP_S = 1.0
 
 
 #: Clauses handed to the solver in one call while clues are built (between calls the deadline is
-#: checked; 50,000 clauses load in about 0.1 s).
+#: checked; the load time of a chunk is in encodings/rules.md, "Levels").
 CLAUSES_PER_ADD = 50_000
 
 
@@ -199,7 +199,7 @@ class Session:
         """:meth:`selector` for every clue, the new clues' clauses added in one call (a 10x10
         loop puzzle's hundred clues: ~0.1 ms less than one call per clue)."""
         out, known, made = {}, self._selectors, []
-        # Building big clues takes seconds (the islands' levels on a 40x57 grid): the deadline
+        # Building big clues can take long (the islands' levels on a 40x57 grid): the deadline
         # holds here too, and a clue counts as known only once its clauses are in the solver (a
         # build stopped half-way leaves clauses behind an unused selector, which bind nothing).
         deadline, new = self.solver.deadline, []
