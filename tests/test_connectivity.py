@@ -388,8 +388,9 @@ def test_separator_cuts_keep_the_solutions(connectivity):
     for separators in (True, False):
         m = Model(grid)
         cells = m.cells("black")
-        rule = m.connected("black cells are connected", cells, anchors=[(m.true(), [(0, 0), (2, 3)])])
-        rule.separators = separators
+        rule = m.connected("black cells are connected", cells, anchors=[(m.true(), [(0, 0), (2, 3)])],
+                           separators=separators)
+        assert rule.separators is separators
         found.append(all_solutions(m, "black", {}, connectivity))
     expected = brute(grid.cells, lambda black: bool(black) and bool(black & {(0, 0), (2, 3)})
                      and len(grid.components(black)) == 1)

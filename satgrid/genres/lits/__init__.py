@@ -20,7 +20,9 @@ Encoding (:func:`rules`, on the model builder; clause counts and measurements in
 * Equal shapes apart: :meth:`~satgrid.model.Model.equal_shapes_apart` (two shaded cells side
   by side in different rooms never both belong to rooms holding the same shape).
 * Connected: the core's connected-subgraph rule over the shaded literals (lazy cuts, or parent
-  pointers and ranks).
+  pointers and ranks). The lazy cuts are the plain ones (the false cells around a component),
+  not the smallest separators: LITS's SAT calls are cheap and its components large, so the
+  separators' max flow cost more than the rounds they save (measured in encodings/lits.md).
 """
 from __future__ import annotations
 
@@ -161,7 +163,7 @@ def rules(m: Model, puzzle: LitsPuzzle) -> None:
     shape = m.shapes_in_rooms("each room holds one tetromino", rooms, shaded, TETROMINOES.values())
     m.no_2x2("no 2x2 block is shaded", shaded)
     m.equal_shapes_apart("equal tetrominoes do not touch across a room border", rooms, shaded, shape)
-    m.connected("shaded cells are connected", shaded)
+    m.connected("shaded cells are connected", shaded, separators=False)
 
 
 def cache_key(puzzle: LitsPuzzle) -> tuple:
