@@ -26,18 +26,22 @@ Encoding (:func:`rules`, on the model builder; clause counts and measurements in
 """
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Callable, ClassVar
 
 from ...encoding import Encoding
-from ...errors import ParseError
+from ...errors import LimitReached, ParseError
 from ...formats import puzzlekit
 from ...grid import Grid
 from ...model import Model, read
 from ...puzzle import GridPuzzle, Source, cell_name
+from ...queries import PuzzleQueries
 from ...reader import Record
+from ...session import Session
+from . import sampler
 from .checker import TETROMINOES, check_lits, letter_of
 
 NAME = "lits"
@@ -222,11 +226,12 @@ def solution_from_json(puzzle: LitsPuzzle, value: object) -> Solution:
 
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
-    """(variables, clauses) expected from the grid alone: a cell's variable, and per cell about
-    six placements (each with its covering clauses) and a few shape and 2x2 clauses; the eager
-    connectivity rule adds parent pointers and ranks. Figures in encodings/lits.md."""
+    """(variables, clauses) expected from the grid alone: a cell's variable, about two
+    placements a cell and a shape literal a room, and per cell about twelve placement clauses,
+    one 2x2 clause and three equal-shape clauses; the eager connectivity rule adds parent pointers
+    and ranks. Figures in encodings/lits.md."""
     cells = rows * cols
-    variables, clauses = 8 * cells, 40 * cells
+    variables, clauses = 4 * cells, 16 * cells
     if connectivity == "eager":
         bits = max(1, (max(cells, 2) - 1).bit_length())
         variables += 5 * bits * cells
@@ -289,12 +294,36 @@ STATE = StateFormat(
     "the grid: '#' or a letter shaded, '.' (or '+') unshaded, '?' undecided")
 
 
+# -- the generic generator ----------------------------------------------------------------------
+def _second(puzzle: LitsPuzzle, shaded: set[Cell]) -> set[Cell] | None:
+    """The shaded cells of a solution of ``puzzle`` other than ``shaded``, or None."""
+    encoding = encode(puzzle)
+    session = Session(encoding)
+    try:
+        queries = PuzzleQueries(session, {})
+        lits = encoding.layers["shaded"]
+        outcome = queries.other_solution(tuple(x if p in shaded else -x for p, x in lits.items()))
+        if outcome.status == "unsat":
+            return None
+        if outcome.status != "sat":
+            raise LimitReached("a limit was reached while sampling LITS rooms")
+        return {p for p, on in read(encoding, "shaded", outcome.assignment).items() if on}
+    finally:
+        session.close()
+
+
+def SAMPLE(rows: int, cols: int, rng: random.Random) -> LitsPuzzle:
+    """Rooms around a planted solution, repaired until it is the only one (:mod:`.sampler`)."""
+    return sampler.sample(rows, cols, rng, lambda room: LitsPuzzle(numbered(
+        rows, cols, [[room[r, c] for c in range(cols)] for r in range(rows)])), _second)
+
+
 # -- golden samples -----------------------------------------------------------------------------
 #: (text, status of ``solve --unique``, solution), checked by hand.
 SAMPLES = (
-    # janko.at LITS 001 (6x7).
-    ("1 1 1 1 1 2 2\n1 4 4 4 1 1 2\n5 5 4 4 4 3 2\n6 5 5 7 3 3 2\n6 5 6 7 7 3 2\n6 6 6 7 7 3 2\n",
-     "unique", ("LLL..LL", "L.SS..L", "SS.SSIL", ".SST.I.", "L..TTI.", "LLLT.I.")),
+    # satgrid/data/lits.txt g2 (the room sampler, seed 1); its solution checked by hand.
+    ("1 1 2 3 3 3\n1 2 2 2 3 3\n1 1 2 4 4 3\n1 4 4 4 4 4\n1 5 4 6 6 4\n5 5 5 5 6 6\n", "unique",
+     ("I.T.S.", "ITTTSS", "I..L.S", "ILLL..", ".T.SS.", "TTT.SS")),
     ("1 1 2 2\n1 1 2 2\n", "unsatisfiable", None),  # each room a 2x2 block: an O
     ("1 1 1 1\n2 2 2 2\n", "unsatisfiable", None),  # two I side by side
     ("1 1 1 1 1\n", "multiple", None),  # an I at either end
