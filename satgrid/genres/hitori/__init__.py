@@ -25,7 +25,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Callable, ClassVar
+from typing import ClassVar
 
 from ...cnf import Clause
 from ...encoding import Encoding
@@ -34,7 +34,7 @@ from ...formats import puzzlekit, puzzlink, pzprv3, tatham
 from ...grid import Grid as Geometry
 from ...model import Clue, Model, read_shading
 from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
-from ...reader import Record, number
+from ...reader import Record, grid_tokens, number
 from .checker import check_hitori
 
 NAME = "hitori"
@@ -95,25 +95,6 @@ def parse(record: Record) -> HitoriPuzzle:
     return HitoriPuzzle(tuple(grid), record.name, Source(record.source, record.line))
 
 
-def _grid_tokens(lines: list[tuple[int, str]], puzzle: HitoriPuzzle, what: str,
-                 error: Callable[[str, int | None, int | None], Exception]) -> list[list[tuple[str, int, int]]]:
-    """The rows of a solution or state grid as ``(token, line, column)``: one character a cell, or
-    whitespace-separated tokens (as :func:`render` prints them); ``error(message, line, column)``."""
-    lines = [(n, t) for n, t in lines if t.strip()]
-    if len(lines) != puzzle.rows:
-        raise error(f"the {what} has {len(lines)} rows, the grid {puzzle.rows}", lines[0][0] if lines else None, None)
-    rows = []
-    for line, text in lines:
-        if len(text.split()) > 1:
-            tokens = [(m.group(), line, m.start() + 1) for m in _TOKEN.finditer(text)]
-        else:
-            tokens = [(ch, line, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
-        if len(tokens) != puzzle.cols:
-            raise error(f"{what} row has {len(tokens)} cells, the grid {puzzle.cols}", line, None)
-        rows.append(tokens)
-    return rows
-
-
 def parse_solution(record: Record, puzzle: HitoriPuzzle) -> Solution | None:
     """The solution in a block's ``solution:`` section (None when it has none): rows of ``#``
     (shaded) and ``.`` or ``+`` (unshaded), one character a cell, or whitespace-separated tokens
@@ -121,7 +102,7 @@ def parse_solution(record: Record, puzzle: HitoriPuzzle) -> Solution | None:
     if not any(t.strip() for _, t in record.solution_lines):
         return None
     rows = []
-    for r, tokens in enumerate(_grid_tokens(record.solution_lines, puzzle, "solution", record.error)):
+    for r, tokens in enumerate(grid_tokens(record.solution_lines, puzzle.rows, puzzle.cols, "solution", record.error)):
         row = []
         for c, (tok, line, col) in enumerate(tokens):
             if tok == "#":
@@ -288,13 +269,6 @@ PUZZLINK = puzzlink.Codec(
     write=lambda puzzle: puzzle.grid)
 
 
-def _answer(word: str, rows: int, cols: int) -> str:
-    """pzprjs's ``decodeCellAns``: ``#`` shaded, ``+`` a dot (unshaded), ``.`` undecided."""
-    if word not in ("#", "+", "."):
-        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
-    return "#" if word == "#" else "."
-
-
 def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HitoriPuzzle, Solution | None]:
     """The clue grid, and the answer grid when a cell of it is shaded."""
     for r, row in enumerate(grids["clue grid"]):
@@ -319,7 +293,7 @@ def _to_pzprv3(puzzle: HitoriPuzzle, solution: Solution | None) -> dict[str, lis
 PZPRV3 = pzprv3.Codec(
     pids=("hitori",),
     sections=(pzprv3.Section("clue grid", pzprv3.clues(1, _top)),
-              pzprv3.Section("answer", _answer, answer=True)),
+              pzprv3.Section("answer", pzprv3.SHADING, answer=True)),
     read=_from_pzprv3, write=_to_pzprv3)
 
 #: Singles (``singles.c``, ``n2c``/``c2n``): a cell is ``1``-``9``, ``a``-``z`` (10-35) or
@@ -418,7 +392,7 @@ def _read_state(puzzle: HitoriPuzzle, text: str, source: str) -> dict:
         return ParseError(source, line, message, column)
 
     state = {}
-    for r, tokens in enumerate(_grid_tokens(state_lines(text), puzzle, "state", error)):
+    for r, tokens in enumerate(grid_tokens(state_lines(text), puzzle.rows, puzzle.cols, "state", error)):
         for c, (tok, line, col) in enumerate(tokens):
             if tok in ("#", ".", "+"):
                 state[("shaded", r, c)] = tok == "#"

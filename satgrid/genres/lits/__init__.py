@@ -27,19 +27,18 @@ Encoding (:func:`rules`, on the model builder; clause counts and measurements in
 from __future__ import annotations
 
 import random
-import re
-from dataclasses import dataclass, replace
-from functools import cached_property
-from typing import Any, Callable, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ...encoding import Encoding
 from ...errors import LimitReached, ParseError
-from ...formats import puzzlekit
+from ...formats import puzzlekit, puzzlink, pzprv3
 from ...grid import Grid
 from ...model import Model, read
 from ...puzzle import GridPuzzle, Source, cell_name
 from ...queries import PuzzleQueries
-from ...reader import Record
+from ...reader import Record, grid_tokens
+from ...rooms import RoomPuzzle, Rooms, read_text, room_lines, rooms_from_ids, rooms_from_json, rooms_json
 from ...session import Session
 from . import sampler
 from .checker import TETROMINOES, check_lits, letter_of
@@ -54,79 +53,35 @@ LETTERS = tuple(TETROMINOES)
 
 
 @dataclass(frozen=True)
-class LitsPuzzle(GridPuzzle):
-    """The room grid: per cell the number of its room (rooms numbered 0, 1, ... in reading order
-    of their first cells). LITS has no clues: :meth:`clues` is empty."""
+class LitsPuzzle(RoomPuzzle):
+    """The rooms (:class:`~satgrid.rooms.RoomPuzzle`; its clue grid is all None): LITS has no
+    clues, so :meth:`clues` is empty."""
 
     genre: ClassVar[str] = NAME
 
-    @cached_property
-    def rooms(self) -> list[list[Cell]]:
-        """The cells of each room, by room number."""
-        return Grid.of(self.rows, self.cols).rooms_from_ids(self.grid)
 
-    def clues(self) -> dict[Cell, Any]:
-        return {}
-
-    def with_clues(self, clues: dict[Cell, Any]) -> "LitsPuzzle":
-        return replace(self, given_solution=None)
+def lits_puzzle(rows: int, cols: int, rooms: Rooms, name: str = "", source: Source = Source()) -> LitsPuzzle:
+    """The puzzle of a room layout."""
+    return LitsPuzzle(((None,) * cols,) * rows, name, source, rooms=rooms)
 
 
-def numbered(rows: int, cols: int, ids: Any) -> tuple[tuple[int, ...], ...]:
-    """The room grid of an id grid (any hashable ids; two separate groups of one id are two
-    rooms): room numbers 0, 1, ... in reading order of each room's first cell."""
-    number: dict[Cell, int] = {}
-    for i, room in enumerate(Grid.of(rows, cols).rooms_from_ids(ids)):
-        number.update((p, i) for p in room)
-    return tuple(tuple(number[r, c] for c in range(cols)) for r in range(rows))
+def small_room(rooms: Rooms) -> int | None:
+    """The index of the first room of fewer than 4 cells (no tetromino fits), or None."""
+    return next((k for k, room in enumerate(rooms) if len(room) < 4), None)
 
 
 # -- text ---------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"\S+")
-
-
 def parse(record: Record) -> LitsPuzzle:
-    """Rows of whitespace-separated room ids (any word: numbers, letters); side-neighbouring
-    cells with one id are in one room. Every room has at least 4 cells."""
-    rows: list[list[tuple[str, int, int]]] = []
-    for n, text in record.lines:
-        tokens = [(m.group(), n, m.start() + 1) for m in _TOKEN.finditer(text)]
-        if tokens:
-            if rows and len(tokens) != len(rows[0]):
-                raise record.error(f"row has {len(tokens)} cells, the first row has {len(rows[0])} "
-                                   "(a room grid is rectangular)", n)
-            rows.append(tokens)
-            record.check_cells(len(rows), len(tokens), n)
-    if not rows:
-        raise record.error("no LITS room grid found")
-    grid = numbered(len(rows), len(rows[0]), [[tok for tok, _, _ in row] for row in rows])
-    puzzle = LitsPuzzle(grid, record.name, Source(record.source, record.line))
-    for room in puzzle.rooms:
-        if len(room) < 4:
-            (r, c) = room[0]
-            _, line, col = rows[r][c]
-            raise record.error(f"the room of {rows[r][c][0]!r} at {cell_name(r, c)} has {len(room)} "
-                               "cells: a room holds a tetromino (4 cells)", line, col)
-    return puzzle
-
-
-def _grid_tokens(lines: list[tuple[int, str]], puzzle: LitsPuzzle, what: str,
-                 error: Callable[[str, int | None, int | None], Exception]) -> list[list[tuple[str, int, int]]]:
-    """The rows of a solution or state grid as ``(token, line, column)``: one character a cell,
-    or whitespace-separated tokens (as :func:`render` prints them)."""
-    lines = [(n, t) for n, t in lines if t.strip()]
-    if len(lines) != puzzle.rows:
-        raise error(f"the {what} has {len(lines)} rows, the grid {puzzle.rows}", lines[0][0] if lines else None, None)
-    out = []
-    for line, text in lines:
-        if len(text.split()) > 1:
-            tokens = [(m.group(), line, m.start() + 1) for m in _TOKEN.finditer(text)]
-        else:
-            tokens = [(ch, line, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
-        if len(tokens) != puzzle.cols:
-            raise error(f"{what} row has {len(tokens)} cells, the grid {puzzle.cols}", line, None)
-        out.append(tokens)
-    return out
+    """The room grid (:func:`satgrid.rooms.read_text`, no clue grid): rows of room ids, letters
+    and digits, one a cell; side-neighbouring cells with one id are one room. Every room has at
+    least 4 cells."""
+    text = read_text(record, clues=False)
+    k = small_room(text.rooms)
+    if k is not None:
+        room = text.rooms[k]
+        raise record.error(f"the room at {cell_name(*room[0])} has {len(room)} cells: a room holds a "
+                           "tetromino (4 cells)", *text.places[room[0][0]][room[0][1]])
+    return lits_puzzle(text.rows, text.cols, text.rooms, record.name, Source(record.source, record.line))
 
 
 def lettered(puzzle: LitsPuzzle, shaded: set[Cell]) -> Solution:
@@ -147,7 +102,7 @@ def parse_solution(record: Record, puzzle: LitsPuzzle) -> Solution | None:
     if not any(t.strip() for _, t in record.solution_lines):
         return None
     rows = []
-    for tokens in _grid_tokens(record.solution_lines, puzzle, "solution", record.error):
+    for tokens in grid_tokens(record.solution_lines, puzzle.rows, puzzle.cols, "solution", record.error):
         row = ""
         for tok, line, col in tokens:
             if tok not in ("L", "I", "T", "S", "#", ".", "-", "+"):
@@ -172,7 +127,7 @@ def rules(m: Model, puzzle: LitsPuzzle) -> None:
 
 def cache_key(puzzle: LitsPuzzle) -> tuple:
     """The rooms decide the clauses."""
-    return (NAME, puzzle.grid)
+    return (NAME, puzzle.rows, puzzle.cols, puzzle.rooms)
 
 
 def encode(puzzle: LitsPuzzle) -> Encoding:
@@ -187,30 +142,34 @@ def decode(puzzle: LitsPuzzle, encoding: Encoding, value: Any) -> Solution:
 
 
 def check(puzzle: LitsPuzzle, solution: Solution) -> list[str]:
-    return check_lits(puzzle.grid, solution)
+    return check_lits(puzzle.room_ids, solution)
 
 
 # -- output and JSON ----------------------------------------------------------------------------
 def render(puzzle: LitsPuzzle, solution: Solution | None = None) -> str:
-    """The room grid (rooms numbered from 1), or with a solution its rows: a letter per shaded
-    cell, ``.`` elsewhere; columns line up."""
+    """The room grid (:func:`satgrid.rooms.room_lines`: rooms numbered from 1), or with a solution
+    its rows: a letter per shaded cell, ``.`` elsewhere."""
     if solution is not None:
         return "\n".join(" ".join(row) for row in solution)
-    width = len(str(len(puzzle.rooms)))
-    return "\n".join(" ".join(str(k + 1).rjust(width) for k in row) for row in puzzle.grid)
+    return "\n".join(room_lines(puzzle.rows, puzzle.cols, puzzle.rooms))
 
 
 def puzzle_json(puzzle: LitsPuzzle) -> list[list[int]]:
-    """Rows of room numbers, from 1."""
-    return [[k + 1 for k in row] for row in puzzle.grid]
+    """Rows of room ids, from 1 (:func:`satgrid.rooms.rooms_json`)."""
+    return rooms_json(puzzle.rows, puzzle.cols, puzzle.rooms)
 
 
 def puzzle_from_json(record: Record, value: object) -> LitsPuzzle:
-    """The inverse of :func:`puzzle_json`, through the text parser (so its checks apply)."""
-    if not (isinstance(value, list) and value and all(isinstance(row, list) and row for row in value)
-            and all(type(k) is int for row in value for k in row)):
-        raise record.error("not a list of rows of room numbers")
-    lines = [(record.line, " ".join(str(k) for k in row)) for row in value]
+    """The inverse of :func:`puzzle_json`, written out as text and parsed (so its checks apply)."""
+    rows = len(value) if isinstance(value, list) else 0
+    cols = len(value[0]) if rows and isinstance(value[0], list) else 0
+    try:
+        found = rooms_from_json(value, rows, cols) if rows and cols else None
+    except ValueError as exc:
+        raise record.error(str(exc)) from None
+    if found is None:
+        raise record.error("not a list of rows of room ids")
+    lines = [(record.line, line) for line in room_lines(rows, cols, found)]
     return parse(record.part(record.line, lines, record.name))
 
 
@@ -241,20 +200,66 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
 
 # -- formats ------------------------------------------------------------------------------------
 def _puzzlekit_rows(puzzle: LitsPuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:
-    """The dataset's grids: room numbers from 1; a letter per shaded cell, ``-`` elsewhere."""
+    """The dataset's grids: room ids from 1; a letter per shaded cell, ``-`` elsewhere."""
     answer = None if solution is None else [["-" if ch == "." else ch for ch in row] for row in solution]
-    return [[str(k + 1) for k in row] for row in puzzle.grid], answer
+    return [[str(k) for k in row] for row in puzzle_json(puzzle)], answer
 
 
-#: The puzzlekit dataset's LITS grids (``assets/data/LITS``): a room id per cell, which
-#: :func:`parse` reads as it is; solution a letter per shaded cell, ``-`` unshaded.
+#: The puzzlekit dataset's LITS grids (``assets/data/LITS``): the room-id grid alone, which
+#: :func:`parse` reads; solution a letter per shaded cell, ``-`` unshaded.
 PUZZLEKIT = puzzlekit.Codec(
     "LITS",
-    problem=puzzlekit.Tokens(),
+    problem=puzzlekit.WithRooms(None),
     solution=puzzlekit.Tokens({"-": ".", **{x: x for x in LETTERS}}, strict=True),
     solver="lits",
     write=_puzzlekit_rows,
 )
+
+
+def _from_url(parts: puzzlink.Parts) -> LitsPuzzle:
+    rooms = parts["rooms"]
+    k = small_room(rooms)
+    if k is not None:
+        raise parts.error("rooms", k, f"the room at {cell_name(*rooms[k][0])} has {len(rooms[k])} cells: "
+                                      "a room holds a tetromino (4 cells)")
+    return lits_puzzle(parts.rows, parts.cols, rooms, "", parts.source)
+
+
+#: puz.link ``lits`` (pzprjs ``src/variety/lits.js``, ``encodePzpr``: ``encodeBorder``): the
+#: border body alone (:data:`satgrid.formats.puzzlink.ROOMS`). pzprjs also reads an old
+#: room-id body (its flag ``d``), which it never writes and satgrid does not read.
+PUZZLINK = puzzlink.Codec(
+    pids=("lits",), body=(puzzlink.ROOMS,), read=_from_url, write=lambda puzzle: {"rooms": puzzle.rooms})
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[LitsPuzzle, Solution | None]:
+    """The rooms, and the answer when a cell of it is shaded."""
+    rooms = pzprv3.rooms_of(grids)
+    k = small_room(rooms)
+    if k is not None:
+        r, c = rooms[k][0]
+        raise grids.error("room grid", r, c, f"the room at {cell_name(r, c)} has {len(rooms[k])} cells: "
+                                             "a room holds a tetromino (4 cells)")
+    puzzle = lits_puzzle(grids.rows, grids.cols, rooms, "", grids.source)
+    answer = grids["answer"] if "answer" in grids else []
+    if not any("#" in row for row in answer):
+        return puzzle, None
+    return puzzle, lettered(puzzle, {(r, c) for r, row in enumerate(answer) for c, x in enumerate(row) if x == "#"})
+
+
+def _to_pzprv3(puzzle: LitsPuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
+    """The rooms; the answer ``#`` shaded and ``+`` unshaded, ``.`` without a solution."""
+    answer = [["." if solution is None else "+" if solution[r][c] == "." else "#" for c in range(puzzle.cols)]
+              for r in range(puzzle.rows)]
+    return {**pzprv3.room_grids(puzzle.rows, puzzle.cols, puzzle.rooms), "answer": answer}
+
+
+#: pzprv3 ``lits`` (``FileIO``: ``decodeAreaRoom``, ``decodeCellAns``): the room count and the
+#: room grid, then the answer.
+PZPRV3 = pzprv3.Codec(
+    pids=("lits",),
+    sections=(*pzprv3.room_sections(), pzprv3.Section("answer", pzprv3.SHADING, answer=True)),
+    read=_from_pzprv3, write=_to_pzprv3)
 
 
 # -- drawing and hints --------------------------------------------------------------------------
@@ -268,7 +273,7 @@ def DRAW(puzzle: LitsPuzzle, solution: Solution | None, marks: svg.Marks) -> lis
     if solution is not None:
         cells = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
         out += svg.shaded([p for p in cells if solution[p[0]][p[1]] != "."], marks)
-    return [*out, *svg.room_borders(puzzle, lambda r, c: puzzle.grid[r][c]), *svg.border(puzzle)]
+    return [*out, *svg.rooms(puzzle), *svg.border(puzzle)]
 
 
 def _read_state(puzzle: LitsPuzzle, text: str, source: str) -> dict:
@@ -278,7 +283,7 @@ def _read_state(puzzle: LitsPuzzle, text: str, source: str) -> dict:
         return ParseError(source, line, message, column)
 
     state = {}
-    for r, tokens in enumerate(_grid_tokens(state_lines(text), puzzle, "state", error)):
+    for r, tokens in enumerate(grid_tokens(state_lines(text), puzzle.rows, puzzle.cols, "state", error)):
         for c, (tok, line, col) in enumerate(tokens):
             if tok in ("#", "L", "I", "T", "S", ".", "+"):
                 state[("shaded", r, c)] = tok not in (".", "+")
@@ -314,8 +319,8 @@ def _second(puzzle: LitsPuzzle, shaded: set[Cell]) -> set[Cell] | None:
 
 def SAMPLE(rows: int, cols: int, rng: random.Random) -> LitsPuzzle:
     """Rooms around a planted solution, repaired until it is the only one (:mod:`.sampler`)."""
-    return sampler.sample(rows, cols, rng, lambda room: LitsPuzzle(numbered(
-        rows, cols, [[room[r, c] for c in range(cols)] for r in range(rows)])), _second)
+    return sampler.sample(rows, cols, rng, lambda room: lits_puzzle(rows, cols, rooms_from_ids(
+        [[room[r, c] for c in range(cols)] for r in range(rows)])), _second)
 
 
 # -- golden samples -----------------------------------------------------------------------------
