@@ -141,7 +141,8 @@ def test_the_golden_puzzle_against_brute_force():
 
 # -- the checker ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("change, words", [
-    ((4, "IIII.", "IIII#"), "solution holds characters other than"),
+    ((4, "IIII.", "IIII+"), "solution holds characters other than"),
+    ((4, "IIII.", "III#."), "r5c4 says #"),
     ((4, "IIII.", "III.."), "holds 3 shaded cells, not 4"),
     ((4, "IIII.", "II.II"), "not side-connected"),
     ((1, "L.SSL", "L.STL"), "holds an S tetromino, but r2c4 says T"),

@@ -35,7 +35,7 @@ from ...errors import LimitReached, ParseError
 from ...formats import puzzlekit, puzzlink, pzprv3
 from ...grid import Grid
 from ...model import Model, read
-from ...puzzle import GridPuzzle, Source, cell_name
+from ...puzzle import Source, cell_name
 from ...queries import PuzzleQueries
 from ...reader import Record, grid_tokens
 from ...rooms import RoomPuzzle, Rooms, read_text, room_lines, rooms_from_ids, rooms_from_json, rooms_json

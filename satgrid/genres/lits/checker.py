@@ -39,13 +39,14 @@ def letter_of(cells: Sequence[Cell]) -> str | None:
 
 
 def check_lits(rooms: Sequence[Sequence[int]], solution: Sequence[str]) -> list[str]:
-    """Broken rules of ``solution`` (rows of a letter L/I/T/S per shaded cell, ``.`` unshaded)
-    on the room grid ``rooms`` (a room number per cell); empty = valid."""
+    """Broken rules of ``solution`` (rows of a letter L/I/T/S per shaded cell, ``.`` unshaded;
+    ``#`` a shaded cell without its letter, which is only right in a room that breaks a rule
+    anyway) on the room grid ``rooms`` (a room number per cell); empty = valid."""
     rows, cols = len(rooms), len(rooms[0]) if rooms else 0
     if len(solution) != rows or any(len(row) != cols for row in solution):
         return [f"solution is not {rows}x{cols}"]
-    if any(ch not in "LITS." for row in solution for ch in row):
-        return ["solution holds characters other than the letters L, I, T, S and '.'"]
+    if any(ch not in "LITS#." for row in solution for ch in row):
+        return ["solution holds characters other than the letters L, I, T, S, '#' and '.'"]
     grid = Grid.of(rows, cols)
     shaded = {p for p in grid.cells if solution[p[0]][p[1]] != "."}
     problems: list[str] = []
