@@ -327,8 +327,8 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> LitsPuzzle:
 #: (text, status of ``solve --unique``, solution), checked by hand.
 SAMPLES = (
     # satgrid/data/lits.txt g2 (the room sampler, seed 1); its solution checked by hand.
-    ("1 1 2 3 3 3\n1 2 2 2 3 3\n1 1 2 4 4 3\n1 4 4 4 4 4\n1 5 4 6 6 4\n5 5 5 5 6 6\n", "unique",
-     ("I.T.S.", "ITTTSS", "I..L.S", "ILLL..", ".T.SS.", "TTT.SS")),
+    ("1 2 2 2 2 3\n1 1 3 3 3 3\n1 3 3 4 4 4\n1 3 3 4 4 5\n1 1 3 3 5 5\n1 1 3 3 3 5\n", "unique",
+     (".IIII.", "..S...", ".SSLLL", "LS.L.T", "L...TT", "LL...T")),
     ("1 1 2 2\n1 1 2 2\n", "unsatisfiable", None),  # each room a 2x2 block: an O
     ("1 1 1 1\n2 2 2 2\n", "unsatisfiable", None),  # two I side by side
     ("1 1 1 1 1\n", "multiple", None),  # an I at either end

@@ -22,6 +22,7 @@ the solver.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Callable
 
 from ...errors import SatgridError
@@ -43,21 +44,23 @@ def plant(grid: Grid, rng: random.Random) -> list[tuple[str, tuple[Cell, ...]]]:
     """Step 1: the planted tetrominoes, as (letter, cells), in the order laid."""
     letter_at: dict[Cell, str] = {}
     pieces: list[tuple[str, tuple[Cell, ...]]] = []
+    inside, adjacent, windows = frozenset(grid.cells), grid.adjacency, _windows_at(grid.rows, grid.cols)
 
     def fits(letter: str, cells: tuple[Cell, ...]) -> bool:
-        if any(p not in grid or p in letter_at for p in cells):
+        if any(p not in inside or p in letter_at for p in cells):
             return False
-        mine = set(cells)
         for p in cells:
-            for q in grid.neighbours(p):
-                if q not in mine and letter_at.get(q) == letter:
+            for q in adjacent[p]:
+                if letter_at.get(q) == letter and q not in cells:
                     return False
-        for r, c in cells:  # the 2x2 windows around each new cell
-            for dr in (-1, 0):
-                for dc in (-1, 0):
-                    window = [(r + dr + i, c + dc + j) for i in (0, 1) for j in (0, 1)]
-                    if all(q in mine or q in letter_at for q in window) and all(q in grid for q in window):
-                        return False
+        for p in cells:  # the 2x2 windows around each new cell
+            for window in windows[p]:
+                if all(q in letter_at or q in cells for q in window):
+                    return False
+        for p in cells:  # a cell walled in by this tetromino alone would be its room's for good
+            for q in adjacent[p]:
+                if q not in cells and q not in letter_at and all(s in cells for s in adjacent[q]):
+                    return False
         return True
 
     def lay(letter: str, cells: tuple[Cell, ...]) -> None:
@@ -67,9 +70,11 @@ def plant(grid: Grid, rng: random.Random) -> list[tuple[str, tuple[Cell, ...]]]:
 
     first = [(letter, tuple((r + r0, c + c0) for r, c in shape)) for letter, shape in ORIENTED
              for r0, c0 in grid.cells]
-    fitting = [(letter, cells) for letter, cells in first if fits(letter, cells)]
-    if fitting:
-        lay(*rng.choice(fitting))
+    rng.shuffle(first)  # the first that fits is uniform among those that fit
+    for letter, cells in first:
+        if fits(letter, cells):
+            lay(letter, cells)
+            break
     frontier = {q for p in letter_at for q in grid.neighbours(p) if q not in letter_at}
     while frontier:
         p = rng.choice(sorted(frontier))
@@ -94,11 +99,27 @@ def rooms_around(grid: Grid, pieces: list[tuple[str, tuple[Cell, ...]]], rng: ra
     solution in which only its room changes."""
     room = {p: i for i, (_, cells) in enumerate(pieces) for p in cells}
     letter = {p: pieces[i][0] for p, i in room.items()}
-    while len(room) < len(grid):
-        pairs = {(q, room[p]) for p in room for q in grid.neighbours(p) if q not in room}
-        scored = [(alternatives(grid, room, letter, q, i), rng.random(), q, i) for q, i in sorted(pairs)]
-        _, _, q, i = min(scored)
+    # scores of the (cell, room) pairs, kept up to date: a cell joining room i changes only the
+    # scores for room i of cells within 3 steps of it (a tetromino spans at most 3)
+    score: dict[tuple[Cell, int], tuple[int, float]] = {}
+
+    def rescore(q: Cell, i: int) -> None:
+        score[q, i] = (alternatives(grid, room, letter, q, i), rng.random())
+
+    for p in sorted(room):
+        for q in grid.neighbours(p):
+            if q not in room and (q, room[p]) not in score:
+                rescore(q, room[p])
+    while score:
+        q, i = min(score, key=lambda pair: (score[pair], pair))
         room[q] = i
+        for pair in [pair for pair in score if pair[0] == q]:
+            del score[pair]
+        for pair in [pair for pair in score if pair[1] == i and abs(pair[0][0] - q[0]) + abs(pair[0][1] - q[1]) <= 3]:
+            rescore(*pair)
+        for s in grid.neighbours(q):
+            if s not in room and (s, i) not in score:
+                rescore(s, i)
     return room
 
 
@@ -118,28 +139,47 @@ def alternatives(grid: Grid, room: dict[Cell, int], letter: dict[Cell, str], q: 
             if not touching or name in touching:
                 continue
             if any(all(s in mine or (s in letter and room[s] != i) for s in window)
-                   for p in cells for window in _windows(grid, p)):
+                   for p in cells for window in _windows_at(grid.rows, grid.cols)[p]):
                 continue
             count += 1
     return count
 
 
-def _windows(grid: Grid, p: Cell) -> list[list[Cell]]:
-    """The 2x2 windows holding ``p``."""
-    r, c = p
-    return [[(r + dr + a, c + dc + b) for a in (0, 1) for b in (0, 1)] for dr in (-1, 0) for dc in (-1, 0)
-            if 0 <= r + dr and r + dr + 1 < grid.rows and 0 <= c + dc and c + dc + 1 < grid.cols]
+@lru_cache(maxsize=8)
+def _windows_at(rows: int, cols: int) -> dict[Cell, list[tuple[Cell, ...]]]:
+    """Per cell, the 2x2 windows holding it."""
+    out: dict[Cell, list[tuple[Cell, ...]]] = {(r, c): [] for r in range(rows) for c in range(cols)}
+    for window in Grid.of(rows, cols).windows():
+        for p in window:
+            out[p].append(window)
+    return out
 
 
 def _moves(grid: Grid, room: dict[Cell, int], shaded: set[Cell], x: Cell) -> list[tuple[list[Cell], int]]:
-    """The ways to take unshaded ``x`` out of its room: ``x`` and the cells its room would lose
-    with it (those it parts from the room's tetromino) move to a room next to them."""
+    """The ways to take unshaded ``x`` out of its room: ``x``, or a shortest path of unshaded
+    cells of its room from ``x`` to one beside another room, moves to that room, with the cells
+    of the room it parts from the room's tetromino."""
     home = room[x]
-    rest = [p for p in grid.cells if room[p] == home and p != x]
-    kept = next(part for part in grid.components(rest) if any(p in shaded for p in part))
-    moved = [x, *sorted(set(rest) - set(kept))]
-    targets = sorted({room[q] for p in moved for q in grid.neighbours(p) if room[q] != home})
-    return [(moved, i) for i in targets]
+    members = {p for p in grid.cells if room[p] == home}
+    before = {x: x}
+    queue = [x]
+    out = []
+    for p in queue:
+        targets = sorted({room[q] for q in grid.neighbours(p) if room[q] != home})
+        if targets:
+            path = [p]
+            while path[-1] != x:
+                path.append(before[path[-1]])
+            rest = members.difference(path)
+            kept = next((part for part in grid.components(rest) if any(q in shaded for q in part)), [])
+            moved = [*path, *sorted(rest.difference(kept))]
+            out += [(moved, i) for i in targets]
+            continue  # a longer path through it would move more than needed
+        for q in grid.neighbours(p):
+            if q in members and q not in shaded and q not in before:
+                before[q] = p
+                queue.append(q)
+    return out
 
 
 def sample(rows: int, cols: int, rng: random.Random, make: Callable[[dict[Cell, int]], Any],
@@ -155,6 +195,9 @@ def sample(rows: int, cols: int, rng: random.Random, make: Callable[[dict[Cell, 
         shaded = {p for _, cells in pieces for p in cells}
         room = rooms_around(grid, pieces, rng)
         letter = {p: pieces[room[p]][0] for p in shaded}
+        if any(not _moves(grid, room, shaded, x) and alternatives(grid, room, letter, x, room[x])
+               for x in grid.cells if x not in shaded):
+            continue  # a cell no repair can move lies on another tetromino of its room
         left: set[tuple[Cell, int]] = set()  # (cell, room) it moved out of: back only if nothing else
         for _ in range(REPAIRS_PER_ROOM * len(pieces) + 1):
             puzzle = make(room)
