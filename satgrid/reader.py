@@ -73,7 +73,7 @@ class Limits:
 
     def check_lines(self, source: str, text: str) -> None:
         """Refuse more lines than :data:`LINES_PER_MIB` allows, or a line longer than any row of a
-        puzzle within the cell limit could be, before a parser splits the text."""
+        puzzle within the cell limit could be, before a parser divides the text."""
         most = self.LINES_PER_MIB * self.input_mib
         lines = text.count("\n")
         if lines > most:

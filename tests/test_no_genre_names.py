@@ -4,6 +4,7 @@ per genre) is the one exception."""
 from __future__ import annotations
 
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -21,15 +22,27 @@ OWN = (PACKAGE / "genres", PACKAGE / "registry.py")
 PENDING: tuple[Path, ...] = ()
 
 
-def registry_names() -> re.Pattern[str]:
-    """Every registered genre's name and alias, each as a whole word."""
+def registry_names(identifiers: set[str] = frozenset()) -> re.Pattern[str]:
+    """Every registered genre's name and alias, each as a whole word; a name that is also an
+    identifier of the core's code (``lits``, the core's word for literals) only in quotes, as a
+    branch on it would be written (``genre == "lits"``)."""
     from satgrid import registry
 
     names = set(GENRES)
     for genre in GENRES.values():
         names.update(genre.part("ALIASES", ()) or ())
     names.update(getattr(registry, "ALIASES", {}))
-    return re.compile("|".join(rf"\b{re.escape(n)}\b" for n in sorted(names)), re.I)
+    return re.compile("|".join(rf"[\"']{re.escape(n)}[\"']" if n in identifiers else rf"\b{re.escape(n)}\b"
+                               for n in sorted(names)), re.I)
+
+
+def identifiers(files: list[Path]) -> set[str]:
+    """The names (variables, parameters, attributes) the code of ``files`` uses."""
+    found: set[str] = set()
+    for path in files:
+        with path.open("rb") as stream:
+            found.update(t.string for t in tokenize.tokenize(stream.readline) if t.type == tokenize.NAME)
+    return found
 
 
 def core_files() -> list[Path]:
@@ -41,7 +54,7 @@ def test_the_core_names_no_genre() -> None:
     files = core_files()
     assert PACKAGE / "cli.py" in files and PACKAGE / "render_svg.py" in files
     assert PACKAGE / "formats" / "puzzlink.py" in files and PACKAGE / "model.py" in files
-    registered = registry_names()
+    registered = registry_names(identifiers(files))
     found = []
     for path in files:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -58,6 +71,9 @@ def test_the_scan_sees_a_genre_name() -> None:
         assert NAMES.search(text), text
     for text in ("solos", "console", "a solution"):
         assert not NAMES.search(text), text
+    quoted = registry_names({"hitori", "lits"})
+    assert quoted.search('if genre == "hitori":') and quoted.search("GENRES['Hitori']")
+    assert not quoted.search("hitori = lits[p]") and registry_names().search("hitori = lits[p]")
 
 
 def test_a_headerless_text_is_the_genre_whose_guess_claims_it(monkeypatch: pytest.MonkeyPatch) -> None:
