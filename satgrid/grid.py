@@ -358,3 +358,13 @@ def shading_shape_problems(rows: int, cols: int, solution: Sequence[str]) -> lis
     if any(ch not in "#." for row in solution for ch in row):
         return ["solution holds characters other than '#' and '.'"]
     return []
+
+
+def king_packing_bound(cells: Iterable[Cell]) -> int:
+    """An upper bound on how many of ``cells`` can be chosen with no two touching by a side or a
+    corner: tile the plane by 2x2 blocks (four ways, by the tiling's offset); a block holds at
+    most one chosen cell, so the fewest blocks ``cells`` meet under any offset bounds the count.
+    Exact for a line of cells (``ceil(n / 2)``) and for rectangles of even sides."""
+    cells = list(cells)
+    return min(len({((r + dr) // 2, (c + dc) // 2) for r, c in cells})
+               for dr in (0, 1) for dc in (0, 1))

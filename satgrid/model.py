@@ -355,6 +355,14 @@ class Model:
         ``crowded`` cells and each seed's ``reach`` and ``rim``."""
         return SeededIslands(self, name, white, seeds, eager_from)
 
+    # -- rules of issue 20: touching by corners ------------------------------------------------
+    def not_touching(self, name: str, lits: Lits) -> None:
+        """No two cells that touch by a side or a corner (a king's move apart) are both true: a
+        binary clause per such pair, each pair once (every pair lies in a 2x2 window, so this
+        is also "at most one true cell in every 2x2 window")."""
+        self.require(name, ([-lits[p], -lits[q]] for p in self.grid.cells if p in lits
+                            for q in self.grid.king_neighbours(p) if q > p and q in lits))
+
     # -- clues -----------------------------------------------------------------------------
     def clue(self, function: ClueFunction) -> ClueFunction:
         """Decorator: ``function(c, key, value)`` states clue ``key = value`` through ``c``."""

@@ -16,6 +16,7 @@ from .genres import hitori
 from .genres import masyu
 from .genres import nurikabe
 from .genres import slitherlink
+from .genres import starbattle
 from .genres import sudoku
 
 
@@ -114,6 +115,7 @@ GENRES: dict[str, Genre] = {
     "nurikabe": Genre.from_module(nurikabe),
     "hitori": Genre.from_module(hitori),
     "masyu": Genre.from_module(masyu),
+    "starbattle": Genre.from_module(starbattle),
 }
 
 

@@ -16,11 +16,12 @@ across): :func:`cells` (the cell grid, with redundant clues and differing cells 
 :func:`dotted` (unshaded solution cells), :func:`labels` (digits and numbers: :func:`givens` bold,
 :func:`values` blue), :func:`lattice` (the dots of the dot lattice), :func:`edge_lines` (a loop on
 the dot lattice), :func:`centre_lines` (lines through cell centres), :func:`circles` (white and
-black circles, e.g. pearls) and :func:`highlights` (inset squares behind clues, for drawings
+black circles, e.g. pearls), :func:`stars` (five-pointed stars), :func:`note` (a number above the grid) and :func:`highlights` (inset squares behind clues, for drawings
 without cell rectangles).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Mapping
@@ -253,6 +254,30 @@ def circles(items: Mapping[Cell, str], cls: str = "clue") -> list[str]:
         out.append(f'<circle class="{cls} circle {kind}-circle" cx="{x:g}" cy="{y:g}" r="{CELL * 0.3:g}" '
                    f'fill="{fill}" stroke="{INK}" stroke-width="2"/>')
     return out
+
+
+def stars(cells: Iterable[Cell], marks: Marks) -> list[str]:
+    """A filled five-pointed star (class ``star``) in each of ``cells``: ten points alternating
+    between an outer radius of 0.4 cell and an inner one of 0.382 of it (the regular star's
+    ratio), black, red where two solutions differ (class ``star diff``)."""
+    outer = CELL * 0.4
+    corners = [((outer if i % 2 == 0 else outer * 0.382) * math.cos(math.radians(-90 + 36 * i)),
+                (outer if i % 2 == 0 else outer * 0.382) * math.sin(math.radians(-90 + 36 * i)))
+               for i in range(10)]
+    out = []
+    for r, c in cells:
+        x, y = _centre(r, c)
+        cls, colour = ("star diff", RED) if (r, c) in marks.diff else ("star", INK)
+        points = " ".join(f"{x + dx:.1f},{y + dy + CELL * 0.03:.1f}" for dx, dy in corners)
+        out.append(f'<polygon class="{cls}" points="{points}" fill="{colour}"/>')
+    return out
+
+
+def note(puzzle: Any, label: str) -> list[str]:
+    """A short note (classes ``clue note``) in the margin above the grid, flush with its right
+    edge: a given that belongs to the whole puzzle (a count per row, column and room)."""
+    return [f'<text class="clue note" x="{puzzle.cols * CELL}" y="{-MARGIN / 2:g}" font-size="{MARGIN * 0.72:g}" '
+            f'font-weight="bold" fill="{INK}" text-anchor="end" dominant-baseline="central">{escape(label)}</text>']
 
 
 def highlights(clues: Iterable[Cell], marks: Marks) -> list[str]:

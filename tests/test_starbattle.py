@@ -1,0 +1,206 @@
+"""Star Battle: the vocabulary's king-move rule and the packing bound on their own, the encoding
+against brute force on small grids, the independent checker, bad input with its place, the CLI
+(solve, --unique, audit of a puzzle without clues, hint)."""
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from satgrid import api
+from satgrid.errors import ParseError
+from satgrid.genres import starbattle
+from satgrid.genres.starbattle import StarBattlePuzzle
+from satgrid.genres.starbattle.checker import check_starbattle
+from satgrid.grid import Grid, king_packing_bound
+from satgrid.model import Model
+
+from .test_model import all_solutions, brute
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load(text: str) -> StarBattlePuzzle:
+    [puzzle] = api.load_text(text, "<sb>", "starbattle")
+    return puzzle
+
+
+def placements(ids, k: int) -> list[tuple[str, ...]]:
+    """Every solution by brute force: rows of k non-touching stars chosen row by row (pruned only
+    on column counts and on touching the row above), each full placement judged by the checker."""
+    n = len(ids)
+    rows = [set(c) for c in itertools.combinations(range(n), k) if all(b - a >= 2 for a, b in zip(c, c[1:]))]
+    found = []
+
+    def place(chosen: list[set[int]], columns: list[int]) -> None:
+        if len(chosen) == n:
+            sol = tuple("".join("#" if c in row else "." for c in range(n)) for row in chosen)
+            if not check_starbattle(ids, k, sol):
+                found.append(sol)
+            return
+        for row in rows:
+            if chosen and any(abs(a - b) <= 1 for a in row for b in chosen[-1]):
+                continue
+            if any(columns[c] == k for c in row):
+                continue
+            place(chosen + [row], [x + (c in row) for c, x in enumerate(columns)])
+
+    place([], [0] * n)
+    return found
+
+
+# -- the vocabulary -------------------------------------------------------------------------------
+@pytest.mark.parametrize("rows, cols", [(3, 3), (2, 4), (1, 5)])
+def test_not_touching_is_no_two_true_cells_a_kings_move_apart(rows, cols):
+    grid = Grid.of(rows, cols)
+    m = Model(grid)
+    m.not_touching("cells do not touch", m.cells("on"))
+    expected = brute(grid.cells, lambda on: not any(q in on for p in on for q in grid.king_neighbours(p)))
+    assert all_solutions(m, "on") == expected
+    assert len(expected) > 10
+
+
+def test_king_packing_bound_is_an_upper_bound_and_exact_on_lines_and_even_boxes():
+    grid = Grid.of(4, 4)
+    rng = random.Random(3)
+    for _ in range(60):
+        cells = rng.sample(grid.cells, rng.randint(1, 9))
+        most = max(len(s) for s in brute(cells, lambda on: not any(
+            q in on for p in on for q in grid.king_neighbours(p))))
+        assert king_packing_bound(cells) >= most
+    assert king_packing_bound([(0, c) for c in range(7)]) == 4
+    assert king_packing_bound([(r, 0) for r in range(6)]) == 3
+    assert king_packing_bound([(r, c) for r in range(4) for c in range(2)]) == 2
+    assert king_packing_bound([(r, c) for r in range(3) for c in range(3)]) == 4
+
+
+# -- the encoding ---------------------------------------------------------------------------------
+def random_ids(n: int, rng: random.Random) -> list[list[str]]:
+    """A random partition into n rooms grown from n random cells (rooms may be any shape)."""
+    grid = Grid.of(n, n)
+    owner = {p: i for i, p in enumerate(rng.sample(grid.cells, n))}
+    while len(owner) < n * n:
+        p = rng.choice(sorted(owner))
+        q = rng.choice(grid.neighbours(p))
+        owner.setdefault(q, owner[p])
+    return [["abcdefgh"[owner[r, c]] for c in range(n)] for r in range(n)]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_solutions_and_status_agree_with_brute_force(seed):
+    rng = random.Random(seed)
+    n = rng.choice([4, 5, 6])
+    ids = random_ids(n, rng)
+    puzzle = StarBattlePuzzle(tuple(map(tuple, ids)), stars=1)
+    expected = placements(ids, 1)
+    result = api.solve(puzzle, unique=True)
+    assert result.status == ("unsatisfiable" if not expected else "unique" if len(expected) == 1 else "multiple")
+    if expected:
+        assert result.solution in expected
+    if len(expected) > 1:
+        assert result.second_solution in expected and result.second_solution != result.solution
+
+
+def test_two_stars_on_a_hand_checked_grid():
+    """k = 2 on 8x8 rooms of two rows each: brute force and SAT agree on the count."""
+    ids = [[str(r // 2 * 2 + (c >= 4)) for c in range(8)] for r in range(8)]
+    puzzle = StarBattlePuzzle(tuple(map(tuple, ids)), stars=2)
+    solutions = placements(ids, 2)
+    assert len(solutions) > 1
+    result = api.solve(puzzle, unique=True)
+    assert result.status == "multiple" and {result.solution, result.second_solution} <= set(solutions)
+
+
+# -- the checker ----------------------------------------------------------------------------------
+def test_checker_names_each_broken_rule():
+    text, _, solution = starbattle.SAMPLES[0]  # rooms b b b b d / b d d d d / c d d d d / c a e e e / a a e e e
+    puzzle = load(text)
+    assert starbattle.check(puzzle, solution) == []
+    moved = ("#....", *solution[1:])  # r1's star to r1c1: column 1 holds two, column 3 none
+    problems = starbattle.check(puzzle, moved)
+    assert "column 1 holds 2 stars, not 1" in problems and "column 3 holds 0 stars, not 1" in problems
+    assert not any("touch" in p for p in problems)
+    diagonal = (".#...", "#....", ".....", ".....", ".....")
+    assert "stars r1c2 and r2c1 touch" in starbattle.check(puzzle, diagonal)
+    side = ("##...", ".....", ".....", ".....", ".....")
+    assert "stars r1c1 and r1c2 touch" in starbattle.check(puzzle, side)
+    rooms = ("#....", "..#..", "....#", ".#...", "...#.")  # rows and columns fine; d two, c none
+    assert set(starbattle.check(puzzle, rooms)) == {"the room of r1c5 (d) holds 2 stars, not 1",
+                                                   "the room of r3c1 (c) holds 0 stars, not 1"}
+    assert starbattle.check(puzzle, ("..#..",)) != []
+    assert starbattle.check(puzzle, tuple(row.replace("#", "*") for row in solution)) != []
+
+
+def test_checker_finds_rooms_on_its_own():
+    """Two separate pieces with one id are two rooms for the checker (as for pzprjs)."""
+    assert check_starbattle([["a", "b"], ["b", "a"]], 1, ("#.", "..")) != []
+    from satgrid.genres.starbattle.checker import rooms_of
+    assert len(rooms_of([["a", "b"], ["b", "a"]])) == 4
+
+
+# -- bad input ------------------------------------------------------------------------------------
+GOOD = "genre: starbattle\nstars: 1\nb b b b d\nb d d d d\nc d d d d\nc a e e e\na a e e e\n"
+TEN = "".join(" ".join(str(r) * 10) + "\n" for r in range(10))
+
+
+@pytest.mark.parametrize("text, where, words", [
+    (GOOD.replace("stars: 1", "stars: 2"), ":3", "two neighbouring rows"),
+    (GOOD.replace("c d d d d", "c d d d"), ":5", "not rectangular"),
+    (GOOD.replace("a a e e e\n", ""), ":", "square"),
+    (GOOD.replace("c a e e e", "c e e e e").replace("a a e e e", "e e e e e"), ":", "4 rooms in a 5x5 grid"),
+    (GOOD.replace("stars: 1\n", ""), ":", "stars: k"),
+    (GOOD.replace("stars: 1", "stars: x"), ":", "star count"),
+    (GOOD.replace("stars: 1", "stars: 0"), ":", "star count"),
+    ("genre: starbattle\nstars: 2\n" + TEN.replace("9 9 9 9 9 9 9 9 9 9", "9 9 8 8 8 8 8 8 8 8"),
+     ":12:1", "cannot fit in the room of r10c1"),
+    ("genre: starbattle\nstars: 6\n" + TEN, ":3", "cannot fit in a row of 10"),
+])
+def test_bad_input_is_one_line_with_its_place(tmp_path, text, where, words):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(ParseError) as info:
+        api.load_text(text, str(path))
+    message = str(info.value)
+    assert f"{path}{where}" in message and words in message and "\n" not in message
+
+
+def test_bad_input_on_the_command_line_is_one_error_line(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text(GOOD.replace("stars: 1", "stars: 2"))
+    run = cli("solve", str(path))
+    assert run.returncode != 0 and run.stdout == ""
+    assert run.stderr.startswith(f"satgrid: error: {path}:3: ") and run.stderr.count("\n") == 1
+
+
+# -- the command line -----------------------------------------------------------------------------
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "satgrid", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def test_solve_unique_shows_the_second_solution_and_audit_says_there_are_no_clues(tmp_path):
+    path = tmp_path / "sb.txt"
+    path.write_text("genre: star-battle\n" + starbattle.SAMPLES[-1][0])
+    run = cli("solve", "--unique", str(path))
+    assert run.returncode == 0 and ": multiple" in run.stdout and "second solution" in run.stdout
+    path.write_text(GOOD)
+    run = cli("audit", str(path))
+    assert run.returncode == 0, run.stderr
+    assert "(starbattle 5x5, 0 clues): unique" in run.stdout
+    assert "no clues to remove" in run.stdout
+    assert "b b * b d\nb d d d *\n* d d d d\nc a e * e\na * e e e" in run.stdout
+
+
+def test_hint_names_a_forced_cell(tmp_path):
+    path, state = tmp_path / "sb.txt", tmp_path / "state.txt"
+    path.write_text(GOOD)
+    state.write_text("? ? * ? ?\n? ? ? ? ?\n? ? ? ? ?\n? ? ? ? ?\n? ? ? ? ?\n")
+    run = cli("hint", str(path), "--state", str(state))
+    assert run.returncode == 0, run.stderr
+    assert "holds no star" in run.stdout or "holds a star" in run.stdout
+    state.write_text("? ? x ? ?\n")
+    run = cli("hint", str(path), "--state", str(state))
+    assert run.returncode != 0 and run.stderr.startswith("satgrid: error: ")
