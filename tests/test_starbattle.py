@@ -4,6 +4,7 @@ against brute force on small grids, the independent checker, bad input with its 
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import subprocess
 import sys
@@ -14,10 +15,11 @@ import pytest
 from satgrid import api
 from satgrid.errors import ParseError
 from satgrid.genres import starbattle
-from satgrid.genres.starbattle import StarBattlePuzzle
+from satgrid.genres.starbattle import StarBattlePuzzle, puzzle_of
 from satgrid.genres.starbattle.checker import check_starbattle
 from satgrid.grid import Grid, king_packing_bound
 from satgrid.model import Model
+from satgrid.rooms import rooms_from_ids
 
 from .test_model import all_solutions, brute
 
@@ -95,7 +97,7 @@ def test_solutions_and_status_agree_with_brute_force(seed):
     rng = random.Random(seed)
     n = rng.choice([4, 5, 6])
     ids = random_ids(n, rng)
-    puzzle = StarBattlePuzzle(tuple(map(tuple, ids)), stars=1)
+    puzzle = puzzle_of(n, n, rooms_from_ids(ids), 1)
     expected = placements(ids, 1)
     result = api.solve(puzzle, unique=True)
     assert result.status == ("unsatisfiable" if not expected else "unique" if len(expected) == 1 else "multiple")
@@ -108,7 +110,7 @@ def test_solutions_and_status_agree_with_brute_force(seed):
 def test_two_stars_on_a_hand_checked_grid():
     """k = 2 on 8x8 rooms of two rows each: brute force and SAT agree on the count."""
     ids = [[str(r // 2 * 2 + (c >= 4)) for c in range(8)] for r in range(8)]
-    puzzle = StarBattlePuzzle(tuple(map(tuple, ids)), stars=2)
+    puzzle = puzzle_of(8, 8, rooms_from_ids(ids), 2)
     solutions = placements(ids, 2)
     assert len(solutions) > 1
     result = api.solve(puzzle, unique=True)
@@ -129,8 +131,8 @@ def test_checker_names_each_broken_rule():
     side = ("##...", ".....", ".....", ".....", ".....")
     assert "stars r1c1 and r1c2 touch" in starbattle.check(puzzle, side)
     rooms = ("#....", "..#..", "....#", ".#...", "...#.")  # rows and columns fine; d two, c none
-    assert set(starbattle.check(puzzle, rooms)) == {"the room of r1c5 (d) holds 2 stars, not 1",
-                                                   "the room of r3c1 (c) holds 0 stars, not 1"}
+    assert set(starbattle.check(puzzle, rooms)) == {"the room of r1c5 holds 2 stars, not 1",
+                                                   "the room of r3c1 holds 0 stars, not 1"}
     assert starbattle.check(puzzle, ("..#..",)) != []
     assert starbattle.check(puzzle, tuple(row.replace("#", "*") for row in solution)) != []
 
@@ -148,7 +150,7 @@ TEN = "".join(" ".join(str(r) * 10) + "\n" for r in range(10))
 
 
 @pytest.mark.parametrize("text, where, words", [
-    (GOOD.replace("stars: 1", "stars: 2"), ":3", "two neighbouring rows"),
+    (GOOD.replace("stars: 1", "stars: 2"), ":3", "2 stars in each of rows 1 and 2 cannot fit"),
     (GOOD.replace("c d d d d", "c d d d"), ":5", "not rectangular"),
     (GOOD.replace("a a e e e\n", ""), ":", "square"),
     (GOOD.replace("c a e e e", "c e e e e").replace("a a e e e", "e e e e e"), ":", "4 rooms in a 5x5 grid"),
@@ -157,7 +159,9 @@ TEN = "".join(" ".join(str(r) * 10) + "\n" for r in range(10))
     (GOOD.replace("stars: 1", "stars: 0"), ":", "star count"),
     ("genre: starbattle\nstars: 2\n" + TEN.replace("9 9 9 9 9 9 9 9 9 9", "9 9 8 8 8 8 8 8 8 8"),
      ":12:1", "cannot fit in the room of r10c1"),
-    ("genre: starbattle\nstars: 6\n" + TEN, ":3", "cannot fit in a row of 10"),
+    ("genre: starbattle\nstars: 6\n" + TEN, ":3", "cannot fit in row 1 (10 free cells)"),
+    ("genre: starbattle\nstars: 2\n" + TEN.replace("4 4 4 4 4 4 4 4 4 4", "4 4 # # # # # # # #"), ":3",
+     "cannot fit in row 5 (2 free cells)"),
 ])
 def test_bad_input_is_one_line_with_its_place(tmp_path, text, where, words):
     path = tmp_path / "bad.txt"
@@ -191,7 +195,7 @@ def test_solve_unique_shows_the_second_solution_and_audit_says_there_are_no_clue
     assert run.returncode == 0, run.stderr
     assert "(starbattle 5x5, 0 clues): unique" in run.stdout
     assert "no clues to remove" in run.stdout
-    assert "b b * b d\nb d d d *\n* d d d d\nc a e * e\na * e e e" in run.stdout
+    assert "1 1 * 1 2\n1 2 2 2 *\n* 2 2 2 2\n3 4 5 * 5\n4 * 5 5 5" in run.stdout
 
 
 def test_hint_names_a_forced_cell(tmp_path):
@@ -204,3 +208,77 @@ def test_hint_names_a_forced_cell(tmp_path):
     state.write_text("? ? x ? ?\n")
     run = cli("hint", str(path), "--state", str(state))
     assert run.returncode != 0 and run.stderr.startswith("satgrid: error: ")
+
+
+# -- formats --------------------------------------------------------------------------------------
+def examples() -> list[StarBattlePuzzle]:
+    return api.load([str(ROOT / "satgrid" / "data" / "starbattle.txt")])
+
+
+def test_formats_round_trip_to_the_same_rooms_and_count(tmp_path):
+    from satgrid import formats
+    from satgrid.formats import puzzlekit
+
+    for puzzle in examples():
+        solution = api.solve(puzzle).solution
+        for text in (formats.write(puzzle, "url"), formats.write(puzzle, "pzprv3", solution),
+                     formats.write(puzzle, "text"), puzzlekit.write(puzzle, solution),
+                     json.dumps(api.solve(puzzle).to_json())):
+            [back] = api.load_text(text, "<back>", "starbattle")
+            assert (back.rooms, back.stars, back.rows) == (puzzle.rooms, puzzle.stars, puzzle.rows)
+        [back] = api.load_text(puzzlekit.write(puzzle, solution), "<back>", "starbattle")
+        assert back.given_solution.solution == solution
+
+
+def test_blocked_cells_read_solve_draw_and_are_refused_by_puzzlink_formats():
+    from satgrid import formats, render_svg
+    from satgrid.errors import UnsupportedGenre
+
+    # the 5x5 sample with its room d's corner r1c5 blocked: the stars stay where they were
+    text = "genre: starbattle\nstars: 1\nb b b b #\nb d d d d\nc d d d d\nc a e e e\na a e e e\n"
+    puzzle = load(text)
+    assert starbattle.blocked(puzzle) == [(0, 4)] and len(puzzle.rooms) == 5
+    result = api.solve(puzzle, unique=True)
+    assert result.status == "unique" and result.solution == starbattle.SAMPLES[0][2]
+    assert starbattle.check(puzzle, ("....#", *result.solution[1:])) != []
+    assert render_svg.svg(puzzle, result.solution).count('class="shaded"') == 1
+    assert starbattle.render(puzzle).split("\n")[0] == "1 1 1 1 #"
+    [again] = api.load_text(formats.write(puzzle, "text"), "<again>")
+    assert again.rooms == puzzle.rooms
+    for fmt in ("url", "pzprv3"):
+        with pytest.raises(UnsupportedGenre, match="no blocked cells"):
+            formats.write(puzzle, fmt, result.solution)
+
+
+def test_the_puzzlink_engine_writes_our_urls_and_answer_files_byte_for_byte():
+    """pzpr opens satgrid's URL and pzprv3 answer, accepts the answer, and writes both back
+    exactly as satgrid wrote them (its URL on its own host)."""
+    from satgrid import formats
+
+    from .test_pzpr import NODE, run_pzpr
+
+    if NODE is None:
+        pytest.skip("node is not installed")
+    items = []
+    for puzzle in examples():
+        items += [formats.write(puzzle, "url").strip(), formats.write(puzzle, "pzprv3", api.solve(puzzle).solution)]
+    reports = run_pzpr(items)
+    for url, answer, seen, solved in zip(items[::2], items[1::2], reports[::2], reports[1::2]):
+        assert seen["url"].split("?", 1)[1] == url.split("?", 1)[1]
+        assert solved["complete"] is True and solved["file"] == answer
+        assert seen["complete"] is False  # the empty board is not a solution
+
+
+@pytest.mark.parametrize("change, words", [
+    ("starbattle/5/5/1/", "Star Battle's grid is square"),
+    ("starbattle/5/5/0/", "out of range"),
+    ("starbattle/5/5/2/", "2 stars in each of rows 1 and 2 cannot fit"),
+])
+def test_bad_urls_are_one_line_errors_at_the_body(change, words):
+    from satgrid import formats
+
+    url = formats.write(examples()[0], "url").strip()
+    bad = url.replace("starbattle/5/5/1/", change.replace("5/5/1", "5/4/1") if "square" in words else change)
+    with pytest.raises(ParseError) as info:
+        api.load_text(bad, "<url>")
+    assert words in info.value.message and info.value.column is not None

@@ -22,15 +22,17 @@ The encoding depends on the rooms and ``k`` (``cache_key``), not on anything a q
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
 
+from ... import rooms as room_layer
 from ...encoding import Encoding
 from ...errors import ParseError
 from ...grid import Grid, king_packing_bound
 from ...model import Model, made_once, read_shading
-from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
+from ...puzzle import Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
+from ...rooms import RoomPuzzle, Rooms
 from .checker import check_starbattle
 
 NAME = "starbattle"
@@ -41,35 +43,78 @@ EXAMPLES = "starbattle.txt"
 Cell = tuple[int, int]
 Solution = tuple[str, ...]  # rows of "#" (a star) and "." (no star)
 
-#: Tokens that mean something in a solution or a hint state, so never a room id.
-MARKS = ("*", "#", ".", "+", "-", "?", "_")
 #: The header key of the star count.
 STARS = "stars"
+#: A blocked cell in the room grid: in no room, never a star (janko.at's black cells).
+BLOCKED = "#"
 
 
 @dataclass(frozen=True)
-class StarBattlePuzzle(GridPuzzle):
-    """The room id of every cell (``grid``, strings, row by row) and the star count ``stars``
-    (``k``): stars per row, column and room. It has no clues (:meth:`clues` is empty)."""
+class StarBattlePuzzle(RoomPuzzle):
+    """The rooms (:data:`satgrid.rooms.Rooms`) and the star count ``stars`` (``k``): stars per
+    row, column and room. The clue grid is empty (every cell None): Star Battle has no clues."""
 
     genre: ClassVar[str] = NAME
     stars: int = 1
 
-    def clues(self) -> dict[Cell, Any]:
-        """None: the rooms and ``k`` are the puzzle, not clues a query could switch off."""
-        return {}
 
-    def with_clues(self, clues: dict[Cell, Any]) -> "StarBattlePuzzle":
-        return replace(self, given_solution=None)
+def puzzle_of(rows: int, cols: int, rooms: Rooms, stars: int, name: str = "",
+              source: Source = Source()) -> StarBattlePuzzle:
+    """The puzzle of a room layout and a star count (the empty clue grid filled in)."""
+    return StarBattlePuzzle(((None,) * cols,) * rows, name, source, rooms=rooms, stars=stars)
 
-    def rooms(self) -> list[list[Cell]]:
-        """The rooms: side-connected groups of cells with one id, ordered by first cell."""
-        return Grid.of(self.rows, self.cols).rooms_from_ids(self.grid)
 
-    def room_index(self) -> tuple[tuple[int, ...], ...]:
-        """Each cell's room as its index in :meth:`rooms`: the layout without its ids' spelling."""
-        index = {p: i for i, room in enumerate(self.rooms()) for p in room}
-        return tuple(tuple(index[r, c] for c in range(self.cols)) for r in range(self.rows))
+# -- what a puzzle must satisfy, whatever format it came in -----------------------------------------
+def problems(puzzle: StarBattlePuzzle) -> list[tuple[str, Cell | None]]:
+    """Why ``puzzle`` cannot be a Star Battle, each with the cell to point at (None: the whole
+    puzzle): a grid that is not square (``k`` stars in every row make ``k * rows``, in every
+    column ``k * cols``), not one room per row, and a ``k`` that cannot fit in a row or column,
+    in two neighbouring ones (``2k``) or in a room, by :func:`~satgrid.grid.king_packing_bound`
+    over their cells outside blocked ones (a row of ``n`` free cells holds at most ``ceil(n / 2)``
+    stars that do not touch; two rows share 2x2 blocks, which hold one star each). Each bound is
+    an upper bound, so nothing with a solution is refused."""
+    k, rows, cols = puzzle.stars, puzzle.rows, puzzle.cols
+    stars = f"{k} star" if k == 1 else f"{k} stars"
+    if k < 1:
+        return [(f"the star count {k} is not a whole number of at least 1", None)]
+    if rows != cols:
+        return [(f"a {rows}x{cols} grid: Star Battle's grid is square ({stars} in every row make "
+                 f"{k * rows}, in every column {k * cols})", None)]
+    if len(puzzle.rooms) != rows:
+        return [(f"{len(puzzle.rooms)} rooms in a {rows}x{cols} grid: Star Battle has one room per "
+                 f"row ({stars} in every row and in every room)", None)]
+    free = [[puzzle.room_ids[r][c] >= 0 for c in range(cols)] for r in range(rows)]
+    for kind, lines in (("row", [[(r, c) for c in range(cols) if free[r][c]] for r in range(rows)]),
+                        ("column", [[(r, c) for r in range(rows) if free[r][c]] for c in range(cols)])):
+        for i, line in enumerate(lines):
+            most = king_packing_bound(line)
+            if most < k:
+                return [(f"{stars} cannot fit in {kind} {i + 1} ({len(line)} free cells) without "
+                         f"touching (at most {most})", None)]
+        for i in range(len(lines) - 1):
+            most = king_packing_bound(lines[i] + lines[i + 1])
+            if most < 2 * k:
+                return [(f"{stars} in each of {kind}s {i + 1} and {i + 2} cannot fit: together they "
+                         f"hold at most {most} stars that do not touch", None)]
+    out: list[tuple[str, Cell | None]] = []
+    for room in puzzle.rooms:
+        most = king_packing_bound(room)
+        if most < k:
+            out.append((f"{stars} cannot fit in the room of {cell_name(*room[0])} ({len(room)} "
+                        f"cells): at most {most} without touching", room[0]))
+    return out
+
+
+def blocked(puzzle: StarBattlePuzzle) -> list[Cell]:
+    """The blocked cells: in no room, never a star (janko.at's black cells)."""
+    return [(r, c) for r, row in enumerate(puzzle.room_ids) for c, k in enumerate(row) if k < 0]
+
+
+def _checked(puzzle: StarBattlePuzzle, error: Callable[[str, Cell | None], Exception]) -> StarBattlePuzzle:
+    """``puzzle``, or the first of its :func:`problems` raised through ``error``."""
+    for message, cell in problems(puzzle):
+        raise error(message, cell)
+    return puzzle
 
 
 # -- text -----------------------------------------------------------------------------------------
@@ -78,54 +123,45 @@ _STARS_LINE = re.compile(r"^\s*stars\s*:\s*(\S*)\s*$", re.IGNORECASE)
 Token = tuple[str, int, int]  # text, line, column
 
 
-def _tokens(line: int, text: str) -> list[Token]:
-    """A grid line's cells: whitespace-separated tokens, or one character a cell when the line
-    has no whitespace inside (``AABBC``)."""
-    if len(text.split()) > 1:
-        return [(m.group(), line, m.start() + 1) for m in _TOKEN.finditer(text)]
-    start = len(text) - len(text.lstrip())
-    return [(ch, line, start + i + 1) for i, ch in enumerate(text.strip())]
-
-
-def _grid(record: Record, lines: list[tuple[int, str]], what: str, rows: int | None = None,
-          cols: int | None = None) -> list[list[Token]]:
-    """The rows of a grid as tokens, all of one width (the first row's, or ``cols``)."""
+def _grid(record: Record, lines: list[tuple[int, str]], what: str, rows: int, cols: int) -> list[list[Token]]:
+    """The ``rows x cols`` tokens of a solution or state grid (whitespace-separated, or one
+    character a cell in a line without whitespace), with their lines and columns."""
     grid: list[list[Token]] = []
     for n, text in lines:
         if not text.strip():
             continue
-        tokens = _tokens(n, text)
-        width = cols if cols is not None else len(grid[0]) if grid else len(tokens)
-        if len(tokens) != width:
-            first = "the grid" if cols is not None else "the first row"
-            raise record.error(f"a {what} row of {len(tokens)} cells; {first} has {width} "
-                               "(the grid is not rectangular)", n)
+        if len(text.split()) > 1:
+            tokens = [(m.group(), n, m.start() + 1) for m in _TOKEN.finditer(text)]
+        else:
+            start = len(text) - len(text.lstrip())
+            tokens = [(ch, n, start + i + 1) for i, ch in enumerate(text.strip())]
+        if len(tokens) != cols:
+            raise record.error(f"a {what} row of {len(tokens)} cells; the grid has {cols}", n)
         grid.append(tokens)
-        record.check_cells(len(grid), width, n)
-    if not grid:
-        raise record.error(f"no {what} grid found")
-    if rows is not None and len(grid) != rows:
-        raise record.error(f"the {what} has {len(grid)} rows, the grid {rows}", grid[-1][0][1])
+    if len(grid) != rows:
+        raise record.error(f"the {what} has {len(grid)} rows, the grid {rows}", grid[-1][0][1] if grid else None)
     return grid
 
 
-def _stars(record: Record, lines: list[tuple[int, str]]) -> tuple[int, list[tuple[int, str]]]:
-    """The star count (a header ``stars: k``, or a first body line ``stars: k``) and the rest."""
+def _stars(record: Record) -> tuple[int, list[tuple[int, str]]]:
+    """The star count (a header ``stars: k``, or a first body line ``stars: k``) and the lines
+    after it."""
     found: list[tuple[str, int | None]] = []
     if STARS in record.meta:
         found.append((record.meta[STARS], None))
-    body = [(n, t) for n, t in lines if t.strip()]
-    if body and _STARS_LINE.match(body[0][1]):
-        found.append((_STARS_LINE.match(body[0][1]).group(1), body[0][0]))  # type: ignore[union-attr]
+    body = [(n, t) for n, t in record.lines if t.strip()]
+    line = _STARS_LINE.match(body[0][1]) if body else None
+    if line:
+        found.append((line.group(1), body[0][0]))
         body = body[1:]
     if not found:
         raise record.error("no star count: a Star Battle needs a header line 'stars: k' (k stars "
                            "in every row, column and room)")
     values = []
-    for text, line in found:
+    for text, n in found:
         k = number(text)
         if k is None or k < 1:
-            raise record.error(f"the star count {text!r} is not a whole number of at least 1", line)
+            raise record.error(f"the star count {text!r} is not a whole number of at least 1", n)
         values.append(k)
     if len(set(values)) > 1:
         raise record.error(f"two star counts that differ: {values[0]} and {values[1]}", found[1][1])
@@ -133,84 +169,38 @@ def _stars(record: Record, lines: list[tuple[int, str]]) -> tuple[int, list[tupl
 
 
 def parse(record: Record) -> StarBattlePuzzle:
-    """A header ``stars: k`` and the room grid: a room id a cell (any token but ``* # . + - ? _``),
-    whitespace-separated or one character a cell. Refused with their place: a grid that is not
-    a rectangle, not square (k stars in every row and every column), a room id in two separate
-    pieces, as many rooms as rows, and a ``k`` that cannot fit (:func:`fits`)."""
-    k, body = _stars(record, record.lines)
-    grid = _grid(record, body, "room")
-    for row in grid:
-        for tok, line, col in row:
-            if tok in MARKS:
-                raise record.error(f"{tok!r} is not a room id (it marks cells in solutions and "
-                                   "hint states)", line, col)
-    rows, cols = len(grid), len(grid[0])
-    if rows != cols:
-        raise record.error(f"a {rows}x{cols} grid: Star Battle's grid is square ({_stars_text(k)} in "
-                           f"every row make {k * rows}, in every column {k * cols})", grid[-1][0][1])
-    ids = tuple(tuple(tok for tok, _, _ in row) for row in grid)
-    puzzle = StarBattlePuzzle(ids, record.name, Source(record.source, record.line), stars=k)
-    rooms = puzzle.rooms()
-    place = {(r, c): (line, col) for r, row in enumerate(grid) for c, (_, line, col) in enumerate(row)}
-    first: dict[str, Cell] = {}
-    for room in rooms:
-        r, c = room[0]
-        if ids[r][c] in first:
-            other = first[ids[r][c]]
-            raise record.error(f"room id {ids[r][c]!r} is in separate pieces ({cell_name(*other)} and "
-                               f"{cell_name(r, c)}): give each piece its own id", *place[r, c])
-        first[ids[r][c]] = (r, c)
-    if len(rooms) != rows:
-        raise record.error(f"{len(rooms)} rooms in a {rows}x{cols} grid: Star Battle has one room "
-                           f"per row ({_stars_text(k)} in every row and in every room)")
-    for problem, cell in fits(puzzle):
-        raise record.error(problem, *(place[cell] if cell else (None, None)))
-    return puzzle
+    """A header ``stars: k`` and the room grid (:func:`satgrid.rooms.read_text`: a room id a cell,
+    letters and digits, ``#`` a blocked cell). Refused with their place: the room layer's errors
+    (a grid that is not rectangular, a bad id) and :func:`problems`."""
+    k, body = _stars(record)
+    text = room_layer.read_text(record.part(body[0][0] if body else record.line, body, record.name),
+                                clues=False, outside=(BLOCKED,))
+    puzzle = puzzle_of(text.rows, text.cols, text.rooms, k, record.name, Source(record.source, record.line))
 
+    def error(message: str, cell: Cell | None) -> ParseError:
+        if cell is None:
+            return record.error(message, body[-1][0] if puzzle.rows != puzzle.cols else None)
+        return record.error(message, *text.places[cell[0]][cell[1]])
 
-def _stars_text(k: int) -> str:
-    return f"{k} star" if k == 1 else f"{k} stars"
-
-
-def fits(puzzle: StarBattlePuzzle) -> list[tuple[str, Cell | None]]:
-    """Why ``k`` non-touching stars cannot fit (with the cell to point at): a row (``ceil(n/2)``
-    stars at most), two neighbouring rows or columns (they share ``ceil(n/2)`` 2x2 blocks, which
-    hold one star each, and need ``2k``), or a room (the fewest 2x2 blocks of a tiling it meets,
-    :func:`~satgrid.grid.king_packing_bound`). An upper bound below ``k`` means no solution."""
-    k, n = puzzle.stars, puzzle.rows
-    problems: list[tuple[str, Cell | None]] = []
-    if (n + 1) // 2 < k:
-        problems.append((f"{_stars_text(k)} cannot fit in a row of {n} cells without touching "
-                         f"(at most {(n + 1) // 2})", None))
-    elif n > 1 and (n + 1) // 2 < 2 * k:
-        problems.append((f"{_stars_text(k)} in each of two neighbouring rows cannot fit: two rows of {n} "
-                         f"cells hold at most {(n + 1) // 2} stars that do not touch", None))
-    for room in puzzle.rooms():
-        most = king_packing_bound(room)
-        if most < k:
-            r, c = room[0]
-            problems.append((f"{_stars_text(k)} cannot fit in the room of {cell_name(r, c)} "
-                             f"({puzzle.grid[r][c]!r}, {len(room)} cells): at most {most} without "
-                             "touching", room[0]))
-    return problems
+    return _checked(puzzle, error)
 
 
 def parse_solution(record: Record, puzzle: StarBattlePuzzle) -> Solution | None:
-    """A ``solution:`` section: rows of ``*`` or ``#`` (a star) and ``.``, ``+``, ``-`` or the
-    cell's room id (no star), as :func:`render` prints them."""
+    """A ``solution:`` section: rows of ``*`` (a star) and ``.``, ``+``, ``-``, ``#`` (a blocked
+    cell) or a room id (no star), as :func:`render` prints them."""
     if not any(t.strip() for _, t in record.solution_lines):
         return None
     rows = []
     for r, row in enumerate(_grid(record, record.solution_lines, "solution", puzzle.rows, puzzle.cols)):
         out = []
         for c, (tok, line, col) in enumerate(row):
-            if tok in ("*", "#"):
+            if tok == "*":
                 out.append("#")
-            elif tok in (".", "+", "-") or tok == puzzle.grid[r][c]:
+            elif tok in (".", "+", "-", BLOCKED) or tok.isalnum():
                 out.append(".")
             else:
                 raise record.error(f"{tok!r} is not a solution cell for {cell_name(r, c)}: use '*' (a "
-                                   "star), '.' or the cell's room id", line, col)
+                                   "star), '.' or a room id (no star)", line, col)
         rows.append("".join(out))
     return tuple(rows)
 
@@ -222,25 +212,26 @@ def rules(m: Model, puzzle: StarBattlePuzzle) -> None:
     k = puzzle.stars
     for line in m.grid.lines():
         m.count_in("k stars in every row and column", line, star, k)
-    for room in puzzle.rooms():
+    for room in puzzle.rooms:
         m.count_in("k stars in every room", room, star, k)
+    m.require("blocked cells hold no star", ([-star[p]] for p in blocked(puzzle)))
     m.not_touching("stars do not touch, not even diagonally", star)
 
 
 @made_once()
-def build(rows: int, cols: int, stars: int, layout: tuple[tuple[int, ...], ...]) -> Encoding:
+def build(rows: int, cols: int, stars: int, rooms: Rooms) -> Encoding:
     """The encoding of one room layout and star count (made once, copied per solver)."""
     m = Model(Grid.of(rows, cols))
-    rules(m, StarBattlePuzzle(layout, stars=stars))
+    rules(m, puzzle_of(rows, cols, rooms, stars))
     return m.build()
 
 
 def cache_key(puzzle: StarBattlePuzzle) -> tuple:
-    return (NAME, puzzle.stars, puzzle.room_index())
+    return (NAME, puzzle.rows, puzzle.cols, puzzle.stars, puzzle.rooms)
 
 
 def encode(puzzle: StarBattlePuzzle) -> Encoding:
-    return build(puzzle.rows, puzzle.cols, puzzle.stars, puzzle.room_index())
+    return build(puzzle.rows, puzzle.cols, puzzle.stars, puzzle.rooms)
 
 
 def decode(puzzle: StarBattlePuzzle, encoding: Encoding, value) -> Solution:
@@ -248,36 +239,44 @@ def decode(puzzle: StarBattlePuzzle, encoding: Encoding, value) -> Solution:
 
 
 def check(puzzle: StarBattlePuzzle, solution: Solution) -> list[str]:
-    return check_starbattle(puzzle.grid, puzzle.stars, solution)
+    return check_starbattle([[k if k >= 0 else None for k in row] for row in puzzle.room_ids], puzzle.stars,
+                            solution)
 
 
 # -- output and JSON ------------------------------------------------------------------------------
 def render(puzzle: StarBattlePuzzle, solution: Solution | None = None) -> str:
-    """The room grid, a solution's stars as ``*``; columns line up."""
-    width = max(len(t) for row in puzzle.grid for t in row)
-    return "\n".join(" ".join(("*" if solution is not None and solution[r][c] == "#" else t).rjust(width)
-                              for c, t in enumerate(row)) for r, row in enumerate(puzzle.grid))
+    """The room grid (:func:`satgrid.rooms.room_lines`: ids 1..n in room order), a solution's
+    stars as ``*``; columns line up."""
+    lines = room_layer.room_lines(puzzle.rows, puzzle.cols, puzzle.rooms, BLOCKED)
+    if solution is None:
+        return "\n".join(lines)
+    width = len(lines[0].split()[0])
+    return "\n".join(" ".join("*".rjust(width) if solution[r][c] == "#" else t for c, t in enumerate(line.split()))
+                     for r, line in enumerate(lines))
 
 
 def puzzle_meta(puzzle: StarBattlePuzzle) -> dict[str, str]:
     return {STARS: str(puzzle.stars)}
 
 
-def puzzle_json(puzzle: StarBattlePuzzle) -> list[list[str]]:
-    """Rows of room ids (``stars`` is a key of its own, :func:`puzzle_meta`)."""
-    return [list(row) for row in puzzle.grid]
+def puzzle_json(puzzle: StarBattlePuzzle) -> list[list[int]]:
+    """The room grid (:func:`satgrid.rooms.rooms_json`, ids 1..n); ``stars`` is a key of its own
+    (:func:`puzzle_meta`)."""
+    return room_layer.rooms_json(puzzle.rows, puzzle.cols, puzzle.rooms)
 
 
 def puzzle_from_json(record: Record, value: object) -> StarBattlePuzzle:
-    """The inverse of :func:`puzzle_json` (with ``stars`` among the record's keys), through
-    :func:`parse`, so its checks apply."""
-    if not (isinstance(value, list) and value and all(
-            isinstance(row, list) and row and all(isinstance(t, (str, int)) and not isinstance(t, bool)
-                                                  and str(t).strip() == str(t) and str(t) for t in row)
-            for row in value)):
-        raise record.error("not a list of rows of room ids")
-    lines = [(record.line, " ".join(str(t) for t in row)) for row in value]
-    return parse(record.part(record.line, lines, record.name))
+    """The inverse of :func:`puzzle_json` (``stars`` among the record's keys), checked as the
+    text is (:func:`problems`)."""
+    rows = len(value) if isinstance(value, list) else 0
+    cols = len(value[0]) if rows and isinstance(value[0], list) else 0  # type: ignore[index]
+    try:
+        rooms = room_layer.rooms_from_json(value, rows, cols, outside=(0,))
+    except ValueError as exc:
+        raise record.error(str(exc)) from None
+    k, _ = _stars(record.part(record.line, [], record.name))
+    puzzle = puzzle_of(rows, cols, rooms, k, record.name, Source(record.source, record.line))
+    return _checked(puzzle, lambda message, cell: record.error(message))
 
 
 solution_from_json = shading_rows_from_json
@@ -299,10 +298,120 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
 SAMPLES = (
     ("stars: 1\nb b b b d\nb d d d d\nc d d d d\nc a e e e\na a e e e\n", "unique",
      ("..#..", "....#", "#....", "...#.", ".#...")),
-    ("stars: 1\nabbb\nabbb\naccd\ncccd\n", "unique", ("..#.", "#...", "...#", ".#..")),
+    ("stars: 1\na b b b\na b b b\na c c d\nc c c d\n", "unique", ("..#.", "#...", "...#", ".#..")),
     # a 4x4 with k=1 has two placements (columns 2413 and 3142): room a holds two stars in both
-    ("stars: 1\naaab\nacdb\nacdb\nacdd\n", "unsatisfiable", None),
-    ("stars: 1\naabbb\naabbb\ncccdd\ncccdd\neeeee\n", "multiple", None),
+    ("stars: 1\na a a b\na c d b\na c d b\na c d d\n", "unsatisfiable", None),
+    ("stars: 1\na a b b b\na a b b b\nc c c d d\nc c c d d\ne e e e e\n", "multiple", None),
+)
+
+
+# -- formats --------------------------------------------------------------------------------------
+from ...formats import puzzlekit, puzzlink, pzprv3  # noqa: E402  (kept with the parts that use it)
+
+
+def _square(rows: int, cols: int) -> str | None:
+    return None if rows == cols else (f"a {cols}x{rows} grid (columns x rows): Star Battle's grid "
+                                      "is square")
+
+
+def _no_blocked(puzzle: StarBattlePuzzle, what: str) -> str | None:
+    """pzprjs's Star Battle has no blocked cells: every cell is in a room."""
+    return (f"{what} of Star Battle has no blocked cells (pzprjs puts every cell in a room)"
+            if blocked(puzzle) else None)
+
+
+def _from_url(parts: puzzlink.Parts) -> StarBattlePuzzle:
+    """The puzzle of a URL body (the star count, then the borders); :func:`problems` point at
+    the star count, a room's at the borders."""
+    puzzle = puzzle_of(parts.rows, parts.cols, parts["rooms"], parts["star count"], "", parts.source)
+    return _checked(puzzle, lambda message, cell: parts.error("star count" if cell is None else "rooms", 0, message))
+
+
+#: puz.link ``starbattle`` (pzprjs ``starbattle.js``: ``decodeStarCount`` then ``decodeBorder``):
+#: ``starbattle/C/R/k/<borders>``, the rooms drawn by borders (:data:`satgrid.formats.puzzlink.ROOMS`).
+PUZZLINK = puzzlink.Codec(
+    pids=("starbattle",),
+    body=(puzzlink.count_part("star count"), puzzlink.ROOMS),
+    read=_from_url,
+    write=lambda puzzle: {"star count": puzzle.stars, "rooms": puzzle.rooms},
+    size=_square, refuse=lambda puzzle: _no_blocked(puzzle, "a puz.link URL"))
+
+
+def _count(word: str, rows: int, cols: int) -> int:
+    value = number(word)
+    if value is None or value < 1:
+        raise ValueError(f"{word!r} is not a star count (a whole number of at least 1)")
+    return value
+
+
+def _answer(word: str, rows: int, cols: int) -> str:
+    """pzprjs's ``decodeCellAns``: ``#`` a star, ``+`` a dot (no star), ``.`` undecided."""
+    if word not in ("#", "+", "."):
+        raise ValueError(f"{word!r} is not an answer cell ('#' a star, '+' or '.' no star)")
+    return "#" if word == "#" else "."
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[StarBattlePuzzle, Solution | None]:
+    """The star count line, the room sections, and the answer when it holds a star."""
+    [[k]] = grids["star count"]
+    puzzle = puzzle_of(grids.rows, grids.cols, pzprv3.rooms_of(grids), k, "", grids.source)
+
+    def error(message: str, cell: Cell | None) -> ParseError:
+        return grids.error("star count", 0, 0, message) if cell is None else grids.error("room grid", *cell, message)
+
+    _checked(puzzle, error)
+    answer = grids["answer"] if "answer" in grids else []
+    if not any("#" in row for row in answer):
+        return puzzle, None
+    return puzzle, tuple("".join(row) for row in answer)
+
+
+def _to_pzprv3(puzzle: StarBattlePuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
+    """The answer: ``#`` a star and ``+`` (a dot) elsewhere, ``.`` without a solution."""
+    answer = [["." if solution is None else "#" if solution[r][c] == "#" else "+" for c in range(puzzle.cols)]
+              for r in range(puzzle.rows)]
+    return {"star count": [[puzzle.stars]], **pzprv3.room_grids(puzzle.rows, puzzle.cols, puzzle.rooms),
+            "answer": answer}
+
+
+#: pzprv3 ``starbattle`` (``FileIO``: ``readLine`` the star count, ``decodeAreaRoom``,
+#: ``decodeCellAns``).
+PZPRV3 = pzprv3.Codec(
+    pids=("starbattle",),
+    sections=(pzprv3.Section("star count", _count, line=True), *pzprv3.room_sections(),
+              pzprv3.Section("answer", _answer, answer=True)),
+    read=_from_pzprv3, write=_to_pzprv3, size=_square, refuse=lambda puzzle: _no_blocked(puzzle, "a pzprv3 file"))
+
+
+def _puzzlekit_problem(section: puzzlekit.Section) -> list[puzzlekit.Row]:
+    """The dataset's problem: ``rows cols k``, then the room grid (``#`` and ``@`` blocked cells);
+    in the genre's text a first line ``stars: k`` (at the dataset's column of ``k``), then the
+    room grid (blocked cells ``#``)."""
+    rooms = puzzlekit.WithRooms(None)(section)
+    n, tokens = section.lines[0]
+    if len(section.extra) != 1:
+        raise section.error("a Star Battle's size line is 'rows cols k' (k stars in every row, column "
+                            "and room)", n, tokens[-1][1])
+    k, col = section.extra[0]
+    rooms = [(line, tuple((BLOCKED if t in ("#", "@") else t, at) for t, at in row)) for line, row in rooms]
+    return [(n, (("stars:", col), (k, col))), *rooms]
+
+
+def _puzzlekit_rows(puzzle: StarBattlePuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:
+    """The room grid (ids 1..n, ``#`` blocked) and the solution, ``x`` a star and ``-`` elsewhere."""
+    problem = [[str(k + 1) if k >= 0 else BLOCKED for k in row] for row in puzzle.room_ids]
+    answer = None if solution is None else [["x" if ch == "#" else "-" for ch in row] for row in solution]
+    return problem, answer
+
+
+#: The puzzlekit dataset's Star Battle (``assets/data/Starbattle``): a size line ``rows cols k``,
+#: the room-id grid; solution ``x`` a star, ``-`` none.
+PUZZLEKIT = puzzlekit.Codec(
+    "Starbattle",
+    problem=_puzzlekit_problem,
+    solution=puzzlekit.Tokens({"x": "*", "-": "."}, strict=True),
+    write=_puzzlekit_rows,
+    size_extra=lambda puzzle: [str(puzzle.stars)],
 )
 
 
@@ -314,33 +423,35 @@ from ...grading import StateFormat, state_lines  # noqa: E402
 def DRAW(puzzle: StarBattlePuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
     """A puzzle book's Star Battle: thin cell lines, bold room borders, ``k`` and a star above
     the grid's right corner as pzprjs shows it; a solution's stars black (red where two solutions
-    differ), its other cells a grey dot."""
-    index = puzzle.room_index()
-    out = [*svg.cells(puzzle, marks), *svg.room_borders(puzzle, lambda r, c: index[r][c]), *svg.border(puzzle),
+    differ), its other cells a grey dot; blocked cells black."""
+    closed = blocked(puzzle)
+    out = [*svg.cells(puzzle, marks), *svg.shaded(closed, svg.Marks()), *svg.rooms(puzzle), *svg.border(puzzle),
            *svg.note(puzzle, f"{puzzle.stars} \u2605 in every row, column and room" if puzzle.cols >= 8
                      else f"{puzzle.stars} \u2605")]
     if solution is not None:
         out += svg.stars([(r, c) for r, row in enumerate(solution) for c, x in enumerate(row) if x == "#"], marks)
-        out += svg.dotted([(r, c) for r, row in enumerate(solution) for c, x in enumerate(row) if x != "#"])
+        out += svg.dotted([(r, c) for r, row in enumerate(solution) for c, x in enumerate(row)
+                           if x != "#" and puzzle.room_ids[r][c] >= 0])
     return out
 
 
 def _read_state(puzzle: StarBattlePuzzle, text: str, source: str) -> dict:
-    """A hint's partial state: the grid, ``*`` (or ``#``) a star, ``.`` (or ``+``, ``-``) no star,
-    ``?`` (or ``_``) or the cell's room id undecided (so :func:`render`'s output reads)."""
+    """A hint's partial state: the grid, ``*`` a star, ``.`` (or ``+``, ``-``, ``#`` on a blocked
+    cell) no star, ``?`` (or ``_``) or a room id undecided (so :func:`render`'s output reads)."""
     record = Record(source, 1, "", NAME, lines=state_lines(text))
     state = {}
     for r, row in enumerate(_grid(record, record.lines, "state", puzzle.rows, puzzle.cols)):
         for c, (tok, line, col) in enumerate(row):
-            if tok in ("*", "#", ".", "+", "-"):
-                state[("star", r, c)] = tok in ("*", "#")
-            elif tok not in ("?", "_") and tok != puzzle.grid[r][c]:
+            if tok in ("*", ".", "+", "-", BLOCKED):
+                state[("star", r, c)] = tok == "*"
+            elif tok not in ("?", "_") and not tok.isalnum():
                 raise ParseError(source, line, f"{tok!r} is not a cell mark for {cell_name(r, c)}: use "
-                                               "'*' (a star), '.' (no star), '?' or the room id (undecided)", col)
+                                               "'*' (a star), '.' (no star), '?' or a room id (undecided)", col)
     return state
 
 
 STATE = StateFormat(
     _read_state, lambda puzzle, key, value: f"{cell_name(*key[1:])} {'holds a star' if value else 'holds no star'}",
     lambda key, value: True,
-    "the grid: '*' a star, '.' no star, '?' or the cell's room id undecided")
+    "the grid: '*' a star, '.' no star, '?' or a room id undecided",
+    lambda puzzle: {("star", *p): False for p in blocked(puzzle)})
