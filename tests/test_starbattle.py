@@ -282,3 +282,61 @@ def test_bad_urls_are_one_line_errors_at_the_body(change, words):
     with pytest.raises(ParseError) as info:
         api.load_text(bad, "<url>")
     assert words in info.value.message and info.value.column is not None
+
+
+# -- the generator --------------------------------------------------------------------------------
+@pytest.mark.parametrize("n, k, seed", [(5, 1, 1), (6, 1, 2), (8, 1, 3), (9, 2, 4)])
+def test_generated_puzzles_are_unique_with_k_stars_in_n_rooms(n, k, seed):
+    from satgrid.genres.starbattle import generator
+
+    puzzle = generator.generate(n, n, random.Random(seed), stars=k)
+    assert (puzzle.rows, puzzle.cols, puzzle.stars, len(puzzle.rooms)) == (n, n, k, n)
+    assert starbattle.problems(puzzle) == []
+    result = api.solve(puzzle, audit=True)
+    assert result.status == "unique" and result.minimal is True
+    again = generator.generate(n, n, random.Random(seed), stars=k)
+    assert again.rooms == puzzle.rooms  # a seed makes its puzzle again
+
+
+def test_seed_groups_are_connected_and_hold_k_stars_each():
+    from satgrid.genres.starbattle import generator
+
+    rng = random.Random(7)
+    solution = generator.random_stars(10, 2, rng, api.Options())
+    groups = None
+    while groups is None:
+        groups = generator.seed_groups(solution, 2, rng)
+    grid = Grid.of(10, 10)
+    assert len(groups) == 10
+    for group in groups:
+        assert sum(solution[r][c] == "#" for r, c in group) == 2
+        assert len(grid.components(group)) == 1
+    assert len({p for g in groups for p in g}) == sum(map(len, groups))
+
+
+def test_mending_moves_a_cell_of_the_other_solution_out_of_its_room():
+    """The 5x5 'multiple' sample: mending makes the first solution the only one."""
+    from satgrid.genres.starbattle import generator
+
+    puzzle = load(starbattle.SAMPLES[-1][0])
+    ours = api.solve(puzzle).solution
+    mended = generator.mend(puzzle, ours, random.Random(1), api.Options())
+    assert mended is not None and len(mended.rooms) == 5
+    result = api.solve(mended, unique=True)
+    assert result.status == "unique" and result.solution == ours
+
+
+@pytest.mark.parametrize("size, stars, words", [("6x8", None, "square"), ("3x3", None, "no placement"),
+                                                ("6x6", "2", "cannot fit")])
+def test_generate_refuses_what_cannot_be(size, stars, words):
+    run = cli("generate", "starbattle", "--size", size, *(("--stars", stars) if stars else ()))
+    assert run.returncode != 0 and words in run.stderr and "Traceback" not in run.stderr
+
+
+def test_generate_on_the_command_line_reads_back(tmp_path):
+    run = cli("generate", "star-battle", "--size", "9x9", "--stars", "2", "--seed", "5")
+    assert run.returncode == 0, run.stderr
+    path = tmp_path / "made.txt"
+    path.write_text(run.stdout)
+    [puzzle] = api.load([str(path)])
+    assert puzzle.stars == 2 and api.solve(puzzle, unique=True).status == "unique"

@@ -305,6 +305,16 @@ SAMPLES = (
 )
 
 
+# -- options ------------------------------------------------------------------------------------
+from ...genre_options import GENERATE, INPUT, Option, whole_number  # noqa: E402
+
+OPTIONS = (
+    Option("--stars", "Star Battle: k, the stars in every row, column and room (generate: default 1 up "
+           "to 8x8, 2 up to 13x13, 3 beyond; other commands: the 'stars:' header of a room grid).",
+           GENERATE + INPUT, whole_number(1, 99), "K"),
+)
+
+
 # -- formats --------------------------------------------------------------------------------------
 from ...formats import puzzlekit, puzzlink, pzprv3  # noqa: E402  (kept with the parts that use it)
 
