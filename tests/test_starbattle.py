@@ -340,3 +340,38 @@ def test_generate_on_the_command_line_reads_back(tmp_path):
     path.write_text(run.stdout)
     [puzzle] = api.load([str(path)])
     assert puzzle.stars == 2 and api.solve(puzzle, unique=True).status == "unique"
+
+
+@pytest.mark.parametrize("n", [10, 14, 20, 25])
+def test_the_estimate_is_close_to_the_built_encoding(n):
+    from satgrid.rooms import canonical
+
+    k = max(1, (n + 1) // 5)
+    puzzle = puzzle_of(n, n, canonical([(r, c) for c in range(n)] for r in range(n)), k)
+    built = len(starbattle.encode(puzzle).clauses)
+    assert 0.8 * built <= starbattle.estimate(n, n)[1] <= 1.25 * built
+
+
+# -- what this genre added to the shared layers ---------------------------------------------------
+def test_rooms_layer_cells_outside_every_room():
+    from satgrid import rooms
+    from satgrid.reader import Record
+
+    ids = [["a", "#", "b"], ["a", "#", "b"], ["#", "#", "b"]]
+    found = rooms.rooms_from_ids(ids, outside=("#",))
+    assert found == (((0, 0), (1, 0)), ((0, 2), (1, 2), (2, 2)))
+    assert rooms.room_ids(3, 3, found)[2] == (-1, -1, 1)
+    assert rooms.room_lines(3, 3, found, "#") == ["1 # 2", "1 # 2", "# # 2"]
+    assert rooms.rooms_from_json(rooms.rooms_json(3, 3, found), 3, 3, outside=(0,)) == found
+    record = Record("r.txt", 1, "", None, lines=[(1, "a # b"), (2, "a # b"), (3, "# # b")])
+    assert rooms.read_text(record, clues=False, outside=("#",)).rooms == found
+    with pytest.raises(ParseError, match="'#' is not a room id"):
+        rooms.read_text(record, clues=False)
+
+
+def test_puzzlekit_grid_lines_may_start_with_a_hash():
+    from satgrid.formats import puzzlekit
+
+    text = "# Starbattle: 1 puzzle in puzzlekit-dataset\npuzzle x\nproblem:\n2 2 1\n# a\nb b\nend\n"
+    [block] = puzzlekit.split(text, "x.txt").blocks
+    assert [[t for t, _ in row] for _, row in block.problem.lines] == [["2", "2", "1"], ["#", "a"], ["b", "b"]]

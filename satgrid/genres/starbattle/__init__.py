@@ -283,13 +283,13 @@ solution_from_json = shading_rows_from_json
 
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
-    """(variables, clauses) of a rows x cols grid: a variable a cell, four touching pairs a cell,
-    and the counts of rows, columns and rooms (sequential counters: about 3 auxiliaries and 7
-    clauses a cell each, for a ``k`` near ``rows / 5``). The figures behind the constants are in
-    encodings/starbattle.md."""
+    """(variables, clauses) of a rows x cols grid with the usual ``k`` (1 up to 8x8, then one
+    more for every 5 rows): a variable a cell and about ``5k`` counter auxiliaries, four
+    touching pairs a cell and about ``10k`` counter clauses (the counts of rows, columns and
+    rooms). The figures behind the constants are in encodings/starbattle.md."""
     cells = rows * cols
-    k = max(1, min(rows, cols) // 5)
-    return cells * (1 + 9 * k), cells * (4 + 21 * k)
+    k = max(1, (min(rows, cols) + 1) // 5)
+    return cells * (1 + 5 * k), cells * (4 + 10 * k)
 
 
 # -- golden samples -------------------------------------------------------------------------------
