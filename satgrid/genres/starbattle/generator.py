@@ -206,5 +206,5 @@ def promises_minimal(level: int | None, flavour: str, **_: object) -> bool:
 
 
 def report(puzzle: StarBattlePuzzle) -> dict[str, int]:
-    """The star count and the number of rooms."""
-    return {"stars": puzzle.stars, "rooms": len(puzzle.rooms)}
+    """The number of rooms (the star count is a header of the puzzle itself)."""
+    return {"rooms": len(puzzle.rooms)}
