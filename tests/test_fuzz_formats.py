@@ -69,10 +69,15 @@ def may_refuse(target: str, puzzle: Any) -> bool:
     * tatham: Nurikabe (Solo is Sudoku, Loopy Slitherlink), a Sudoku outside Solo's sizes;
     * ipuz: every genre but Sudoku, and a Sudoku whose boxes are not the standard ones for its
       size (ipuz has no box-shape field); several puzzles (one a document);
+    * a genre without the format's codec, or whose codec's ``refuse`` names the puzzle;
     * text: never.
     """
     if target in ("url", "pzprv3") and max(puzzle.rows, puzzle.cols) > puzzlink.MAX_SIDE:
         return True
+    part = {"url": "PUZZLINK", "pzprv3": "PZPRV3", "tatham": "TATHAM"}.get(target)
+    codec = GENRES[puzzle.genre].part(part) if part else None
+    if part and (codec is None or getattr(codec, "refuse", lambda p: None)(puzzle) is not None):
+        return True  # the genre has no codec for the format, or its codec refuses this puzzle
     if puzzle.genre == "sudoku":
         box = (puzzle.box_height, puzzle.box_width)
         return {"url": PUZZLINK_BOX.get(puzzle.size) != box,

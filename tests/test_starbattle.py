@@ -375,3 +375,11 @@ def test_puzzlekit_grid_lines_may_start_with_a_hash():
     text = "# Starbattle: 1 puzzle in puzzlekit-dataset\npuzzle x\nproblem:\n2 2 1\n# a\nb b\nend\n"
     [block] = puzzlekit.split(text, "x.txt").blocks
     assert [[t for t, _ in row] for _, row in block.problem.lines] == [["2", "2", "1"], ["#", "a"], ["b", "b"]]
+
+
+@pytest.mark.parametrize("text, status, solution", starbattle.SAMPLES)
+def test_golden_samples_agree_with_brute_force(text, status, solution):
+    ids = [line.split() for line in text.strip().split("\n")[1:]]
+    found = placements(ids, int(text.split("\n")[0].split(":")[1]))
+    assert status == ("unsatisfiable" if not found else "unique" if len(found) == 1 else "multiple")
+    assert solution is None or found == [solution]

@@ -2,11 +2,12 @@
 
 Rules (Nikoli; janko.at "Sternenschlacht"; pzprjs ``starbattle.js``): the grid is divided into
 rooms; every row, every column and every room holds exactly ``k`` stars (``k``, the star count,
-is part of the puzzle); no two stars touch, neither by a side nor by a corner.
+is part of the puzzle); no two stars touch, neither by a side nor by a corner. janko.at also
+has blocked cells (black, in no room, never a star); pzprjs has none.
 
 Star Battle has **no clues** beyond the room layout and ``k``: nothing in the puzzle can be
-switched off, so an audit has no clue to test (it reports 0 of 0 clues, minimal) and the
-generator's work is the room layout itself.
+switched off, so an audit has no clue to test (it says the puzzle has no clues to remove; JSON
+``redundant_clues: []``, ``minimal: true``) and the generator's work is the room layout itself.
 
 Encoding (:func:`rules`, on the model builder; clause counts and measurements in
 ``encodings/starbattle.md``):
@@ -14,6 +15,7 @@ Encoding (:func:`rules`, on the model builder; clause counts and measurements in
 * ``("star", r, c)`` per cell: the primary variables.
 * ``k`` stars in every row, column and room: ``exactly k`` over the line's or room's stars
   (direct clauses for small lines, a sequential counter beyond, :func:`satgrid.cnf.exactly`).
+* Blocked cells hold no star (a unit clause each).
 * Stars do not touch: the vocabulary's :meth:`~satgrid.model.Model.not_touching`, a binary clause
   per pair of cells a king's move apart.
 
