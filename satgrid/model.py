@@ -90,6 +90,11 @@ class Clue:
         """This clue is the literal ``lit`` itself (no selector, no clause)."""
         self.literal = lit
 
+    def sightline_count(self, lines: Sequence[Sequence[int]], k: int) -> None:
+        """The clue's cell and the cells it sees along ``lines`` (the chains of
+        :meth:`Model.sightlines`, made in the base) are exactly ``k``."""
+        self.clauses += exactly([s for line in lines for s in line], k - 1, self.pool)
+
 
 @dataclass
 class Layer:
