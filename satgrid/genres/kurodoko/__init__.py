@@ -26,7 +26,7 @@ from typing import ClassVar
 
 from ... import shading
 from ...encoding import Encoding
-from ...errors import SatgridError, UnsupportedGenre
+from ...errors import SatgridError
 from ...formats import puzzlink, tatham
 from ...grid import Grid
 from ...model import Clue, Model, made_once, read_shading
@@ -121,12 +121,11 @@ def check(puzzle: KurodokoPuzzle, solution: Solution) -> list[str]:
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
     """(variables, clauses) expected of a rows x cols grid, from the grid alone: a shaded
     variable and two neighbour clauses a cell; numbers on about a fifth of the cells, each with
-    sightlines of ``rows + cols - 2`` variables and three clauses each; the eager connectivity
-    rule's parent pointers and ranks as Hitori's. The figures behind the constants are in
-    encodings/kurodoko.md."""
-    cells = rows * cols
-    sight = (cells // 5 + 1) * (rows + cols - 2)
-    variables, clauses = cells + sight, 2 * cells + 3 * sight
+    sightlines of ``rows + cols - 2`` variables (three clauses each) and about as many clauses
+    again for its count; the eager connectivity rule's parent pointers and ranks as Hitori's. The
+    figures behind the constants are in encodings/kurodoko.md."""
+    cells, numbers, line = rows * cols, rows * cols // 5 + 1, rows + cols
+    variables, clauses = cells + numbers * 3 * line // 2, 2 * cells + numbers * 6 * line
     if connectivity == "eager":
         bits = max(1, (max(cells, 2) - 1).bit_length())
         variables += 5 * bits * cells
@@ -189,8 +188,6 @@ def _from_range(gid: tatham.GameId) -> KurodokoPuzzle:
 def _to_range(puzzle: KurodokoPuzzle) -> str:
     """Range's ``newdesc_encode_game_description``: ``WxH:``, runs of up to 26 blanks as
     ``a``-``z``, numbers in decimal, ``_`` only between two numbers."""
-    if any(v == "?" for v in puzzle.numbers().values()):
-        raise UnsupportedGenre(_NO_UNKNOWN)
     return f"{puzzle.cols}x{puzzle.rows}:" + tatham.encode_runs((v for row in puzzle.grid for v in row),
                                                                 separator="_")
 
