@@ -32,7 +32,7 @@ from ...grid import Grid
 from ...model import Clue, Model, made_once, read_shading
 from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
-from .checker import check_kurodoko
+from .checker import check_kurodoko, seen_from
 
 NAME = "kurodoko"
 SUMMARY = "Kurodoko: a number sees that many unshaded cells; shaded cells never touch, unshaded connected"
@@ -219,14 +219,13 @@ def READ_CLUES(blank: KurodokoPuzzle, solution: Solution) -> KurodokoPuzzle:
     """Every unshaded cell's count. Unique: a second solution keeps the numbered cells unshaded,
     and unshading a shaded cell would raise the count of a numbered neighbour."""
     grid = Grid.of(blank.rows, blank.cols)
-    from .checker import seen_from
-
     return blank.with_clues({p: seen_from(solution, *p) for p in grid.cells if solution[p[0]][p[1]] == "."})
 
 
 # -- golden samples -----------------------------------------------------------------------------
-#: (text, status of ``solve --unique``, solution), each checked against brute force in
-#: tests/test_kurodoko.py; the first is Tatham's example in ``range.c``.
+#: (text, status of ``solve --unique``, solution): the first is the example in Tatham's
+#: ``range.c`` with the solution its comment draws; the small ones are checked against brute
+#: force in tests/test_kurodoko.py.
 SAMPLES = (
     (". . . . 7 . .\n3 . . . . . 8\n. . . . . 5 .\n. . 7 . 7 . .\n. 13 . . . . .\n4 . . . . . 8\n"
      ". . 4 . . . .\n", "unique",
