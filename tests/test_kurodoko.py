@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from satgrid import api, formats
 from satgrid.cli import main
-from satgrid.errors import ParseError
+from satgrid.errors import ParseError, UnsupportedGenre
 from satgrid.genres import kurodoko as kd
 from satgrid.genres.kurodoko.checker import check_kurodoko
 from satgrid.queries import PuzzleQueries
@@ -359,10 +359,13 @@ def test_range_ids_both_ways():
     assert formats.write(puzzle, "tatham").strip() == game_id
     assert one("3:a5b2d", "kurodoko").puzzle.grid == ((None, 5, None), (None, 2, None), (None, None, None))
     for bad, column, words in (("3x2:a9d", 6, "out of range 1..4"), ("3x2:a2f", 7, "goes past"),
-                               ("3x2:a2!c", 7, "bad character '!'")):
+                               ("3x2:a2!c", 7, "bad character '!'"), ("100x29:z", 1, "at most 127")):
         with pytest.raises(ParseError) as caught:
             formats.read(bad, "<t>", "kurodoko")
         assert caught.value.column == column and words in str(caught.value), str(caught.value)
+    assert formats.write(puzzle_of(1, 127, {}), "tatham").strip() == "127x1:zzzzw"
+    with pytest.raises(UnsupportedGenre, match="at most 127"):
+        formats.write(puzzle_of(2, 127, {}), "tatham")
 
 
 @pytest.mark.skipif(SGT_RANGE is None, reason="sgt-range (sgt-puzzles) is not installed")

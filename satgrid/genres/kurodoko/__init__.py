@@ -26,7 +26,7 @@ from typing import ClassVar
 
 from ... import shading
 from ...encoding import Encoding
-from ...errors import SatgridError
+from ...errors import SatgridError, UnsupportedGenre
 from ...formats import puzzlink, tatham
 from ...grid import Grid
 from ...model import Clue, Model, made_once, read_shading
@@ -148,6 +148,10 @@ PUZZLINK = puzzlink.Codec(
 PZPRV3 = shading.pzprv3_codec(("kurodoko",), KurodokoPuzzle, 1, _top, _NO_UNKNOWN)
 
 
+#: range.c's ``validate_params``: a number is stored in a signed char, so ``w + h - 1 <= 127``.
+RANGE_TOP = 127
+
+
 def _range_size(gid: tatham.GameId) -> tuple[int, int]:
     """(rows, cols) of Range's params ``W[xH]`` (``W`` alone is a square)."""
     return number(gid.height or gid.width) or 0, number(gid.width) or 0
@@ -169,9 +173,9 @@ def _from_range(gid: tatham.GameId) -> KurodokoPuzzle:
     """Range's ``new_game``/``validate_desc``: cells row by row, ``a``-``z`` a run of 1-26 cells
     without a number, a decimal number 1..W+H-1, ``_`` between two numbers."""
     rows, cols = _range_size(gid)
-    if not (1 <= rows <= tatham.MAX_SIZE and 1 <= cols <= tatham.MAX_SIZE):
-        raise gid.error(f"a {gid.width}x{gid.height or gid.width} (width x height) Range grid is out of "
-                        f"range 1..{tatham.MAX_SIZE}", gid.lead + 1)
+    if not (rows >= 1 and cols >= 1 and _top(rows, cols) <= RANGE_TOP):
+        raise gid.error(f"a {gid.width}x{gid.height or gid.width} (width x height) Range grid: Range plays "
+                        f"sides of 1 and up with width + height - 1 at most {RANGE_TOP}", gid.lead + 1)
     cells = tatham.decode_runs(gid.desc, rows * cols, lambda i, message: gid.error(message, gid.column(5, i)),
                                f"a {cols}x{rows} grid", separator="_", what="a Range description")
     top, values = _top(rows, cols), []
@@ -188,6 +192,9 @@ def _from_range(gid: tatham.GameId) -> KurodokoPuzzle:
 def _to_range(puzzle: KurodokoPuzzle) -> str:
     """Range's ``newdesc_encode_game_description``: ``WxH:``, runs of up to 26 blanks as
     ``a``-``z``, numbers in decimal, ``_`` only between two numbers."""
+    if _top(puzzle.rows, puzzle.cols) > RANGE_TOP:
+        raise UnsupportedGenre(f"Range plays grids whose width + height - 1 is at most {RANGE_TOP}, "
+                               f"not {puzzle.cols}x{puzzle.rows}")
     return f"{puzzle.cols}x{puzzle.rows}:" + tatham.encode_runs((v for row in puzzle.grid for v in row),
                                                                 separator="_")
 
