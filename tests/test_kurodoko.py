@@ -408,8 +408,27 @@ def test_pzpr_reads_the_urls_and_accepts_the_answers():
         assert answer["complete"], (puzzle.name, answer["text"])
         assert not wrong["complete"], puzzle.name
         assert one(url["url"]).puzzle.grid == puzzle.grid
+        assert url["url"].split("?", 1)[1] == formats.write(puzzle, "url").strip().split("?", 1)[1]
         loaded = one(answer["file"])
         assert (loaded.puzzle.grid, loaded.solution) == (puzzle.grid, solution)
+
+
+def test_pzpr_writes_the_same_url_bodies_for_random_grids():
+    """Numbers 16 and up (``-hh``), long runs of blanks, a number in the last cell: pzpr reads
+    satgrid's URL to the same numbers and writes the same body back, byte for byte."""
+    from .test_pzpr import run_pzpr
+
+    rng = random.Random(20)
+    puzzles = []
+    for rows, cols, density in ((12, 30, 0.2), (9, 9, 0.05), (3, 45, 0.5)):
+        numbers = {(r, c): rng.randint(1, rows + cols - 1) for r in range(rows) for c in range(cols)
+                   if rng.random() < density}
+        numbers[rows - 1, cols - 1] = rows + cols - 1
+        puzzles.append(puzzle_of(rows, cols, numbers))
+    urls = [formats.write(p, "url").strip() for p in puzzles]
+    for puzzle, url, report in zip(puzzles, urls, run_pzpr(urls)):
+        assert report["clues"] == [-1 if v is None else v for row in puzzle.grid for v in row]
+        assert report["url"].split("?", 1)[1] == url.split("?", 1)[1]
 
 
 # -- the statement, generation, drawing, hints ------------------------------------------------------
