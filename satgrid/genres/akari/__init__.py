@@ -231,8 +231,12 @@ def encode(puzzle: AkariPuzzle) -> Encoding:
 
 
 def decode(puzzle: AkariPuzzle, encoding: Encoding, value) -> Solution:
-    on = read(encoding, "light", value)
-    return tuple("".join(BLACK if v is not None else LIGHT if on[r, c] else DARK for c, v in enumerate(row))
+    return decode_lights(puzzle, {p for p, x in read(encoding, "light", value).items() if x})
+
+
+def decode_lights(puzzle: AkariPuzzle, lights: set[Cell]) -> Solution:
+    """The solution with lights in the cells ``lights``."""
+    return tuple("".join(BLACK if v is not None else LIGHT if (r, c) in lights else DARK for c, v in enumerate(row))
                  for r, row in enumerate(puzzle.grid))
 
 
@@ -485,27 +489,43 @@ BLACK_SHARE = 0.2
 
 def SAMPLE(rows: int, cols: int, rng: random.Random) -> AkariPuzzle:
     """A layout with every number, for the generic generator (:mod:`satgrid.generators.generic`,
-    which keeps it only if it is unique, then erases numbers), after Tatham's ``lightup.c``
+    which erases numbers from it while it stays unique), after Tatham's ``lightup.c``
     (``set_blacks``, ``place_lights``, ``place_numbers``): black cells at random with 180-degree
-    rotational symmetry, about :data:`BLACK_SHARE` of the grid; lights placed in random order
-    on every white cell that no light shines on yet (so every white cell ends lit and no light
-    sees another); every black cell numbered with the lights beside it."""
+    rotational symmetry, about :data:`BLACK_SHARE` of the grid; lights placed in random order on
+    every white cell that no light shines on yet (so every white cell ends lit and no light sees
+    another); every black cell numbered with the lights beside it.
+
+    Where lightup.c draws a new layout with more black cells when every number still leaves
+    several solutions, this sampler repairs the layout it has: while a second solution exists,
+    one of that solution's lights that is not one of ours (and its mirror cell, unless that holds
+    one of our lights) turns black, white cells left dark by the new black cell get lights (no
+    light shines on a dark cell, so none sees another), and the numbers are read again. Each
+    round adds a black cell and rules the second solution out, so the rounds end, with a layout
+    whose numbers allow one solution: ours."""
+    from ...api import solve  # the api imports the registry, which imports this module
+
     grid = Grid.of(rows, cols)
     black: set[Cell] = set()
     for r, c in rng.sample(grid.cells, len(grid.cells)):
         if len(black) >= BLACK_SHARE * rows * cols:
             break
         black |= {(r, c), (rows - 1 - r, cols - 1 - c)}
-    lit: set[Cell] = set()
     lights: set[Cell] = set()
-    order = [p for p in grid.cells if p not in black]
-    rng.shuffle(order)
-    for p in order:
-        if p in lit:
-            continue
-        lights.add(p)
-        lit.add(p)
-        for line in grid.sightlines(p, lambda q: q in black):
-            lit.update(line)
-    values = {p: sum(q in lights for q in grid.neighbours(p)) for p in black}
-    return AkariPuzzle(tuple(tuple(values.get((r, c)) for c in range(cols)) for r in range(rows)))
+    while True:
+        lit = {q for p in lights for line in grid.sightlines(p, lambda q: q in black) for q in line} | lights
+        dark = [p for p in grid.cells if p not in black and p not in lit]
+        rng.shuffle(dark)
+        for p in dark:
+            if p not in lit:
+                lights.add(p)
+                lit |= {p, *(q for line in grid.sightlines(p, lambda q: q in black) for q in line)}
+        values = {p: sum(q in lights for q in grid.neighbours(p)) for p in black}
+        puzzle = AkariPuzzle(tuple(tuple(values.get((r, c)) for c in range(cols)) for r in range(rows)))
+        found = solve(puzzle, unique=True)
+        if found.second_solution is None:
+            return puzzle
+        other = found.solution if found.solution != decode_lights(puzzle, lights) else found.second_solution
+        theirs = [(r, c) for r, row in enumerate(other) for c, x in enumerate(row) if x == LIGHT and (r, c) not in lights]
+        p = rng.choice(theirs)
+        mirror = (rows - 1 - p[0], cols - 1 - p[1])
+        black |= {p} if mirror in lights else {p, mirror}
