@@ -46,16 +46,16 @@ ALIASES = ("lightup", "light-up", "light_up", "bijutsukan")
 
 Cell = tuple[int, int]
 #: A black cell without a number; a numbered black cell is its number 0-4; a white cell None.
-BLACK = "#"
+BLACK = "x"
 MAX_NUMBER = 4
 Value = int | str | None
-Solution = tuple[str, ...]  # rows of "o" (light), "." (white, no light), "#" (black)
+Solution = tuple[str, ...]  # rows of "o" (light), "." (white, no light), "x" (black)
 LIGHT, DARK = "o", "."
 
 
 @dataclass(frozen=True)
 class AkariPuzzle(GridPuzzle):
-    """The layout of an Akari: per cell None (white), ``"#"`` (black) or 0-4 (a numbered black
+    """The layout of an Akari: per cell None (white), ``"x"`` (black) or 0-4 (a numbered black
     cell). Only the numbers are clues: :meth:`with_clues` erases numbers, never black cells."""
 
     genre: ClassVar[str] = NAME
@@ -133,8 +133,9 @@ def _grid_tokens(lines: list[tuple[int, str]], what: str, error: Callable[..., E
 
 
 def parse(record: Record) -> AkariPuzzle:
-    """Rows of cells: ``.`` white, ``#`` black, ``0``-``4`` a numbered black cell; tokens separated
-    by spaces, or one character a cell (``..2.#``)."""
+    """Rows of cells: ``.`` white, ``x`` black, ``0``-``4`` a numbered black cell; tokens separated
+    by spaces, or one character a cell (``..2.x``). (Not ``#``, which would start a comment line
+    in satgrid's text files.)"""
     def error(message: str, line: int | None, col: int | None) -> ParseError:
         return record.error(message, line, col)
 
@@ -149,7 +150,7 @@ def parse(record: Record) -> AkariPuzzle:
             elif tok == BLACK:
                 cells.append(BLACK)
             elif k is None:
-                raise record.error(f"{tok!r} is not a cell: use '.' (white), '#' (black) or a number "
+                raise record.error(f"{tok!r} is not a cell: use '.' (white), 'x' (black) or a number "
                                    f"0-{MAX_NUMBER} on a black cell", line, col)
             elif k > MAX_NUMBER:
                 raise record.error(f"number {tok} is out of range 0..{MAX_NUMBER} (a black cell has four sides)",
@@ -165,7 +166,7 @@ def parse(record: Record) -> AkariPuzzle:
 def _solution_rows(puzzle: AkariPuzzle, lines: list[tuple[int, str]], what: str,
                    error: Callable[..., Exception], undecided: str = "") -> list[list[Any]]:
     """The cells of a solution (or, with ``undecided`` marks, a hint state) as :func:`render`
-    prints them: ``o`` a light, ``.`` or ``+`` a white cell without one, ``#``, the number or
+    prints them: ``o`` a light, ``.`` or ``+`` a white cell without one, ``x``, the number or
     ``.`` at a black cell (some published solutions leave black cells out); per cell ``True`` (light), ``False``, ``None`` (black or undecided)."""
     out = []
     for r, tokens in enumerate(_grid_tokens(lines, what, error, shape=(puzzle.rows, puzzle.cols))):
@@ -175,7 +176,7 @@ def _solution_rows(puzzle: AkariPuzzle, lines: list[tuple[int, str]], what: str,
             if v is not None:
                 if tok not in (BLACK, str(v), DARK, "+"):
                     raise error(f"{tok!r} at {cell_name(r, c)}: that cell is black in the puzzle "
-                                f"(write '#', its number or '.')", line, col)
+                                f"(write 'x', its number or '.')", line, col)
                 row.append(None)
             elif tok in (LIGHT, "O", "L", "*"):
                 row.append(True)
@@ -246,35 +247,35 @@ def check(puzzle: AkariPuzzle, solution: Solution) -> list[str]:
 
 # -- output and JSON ----------------------------------------------------------------------------
 def render(puzzle: AkariPuzzle, solution: Solution | None = None) -> str:
-    """The grid: ``#`` or the number at black cells, ``o`` the solution's lights, ``.`` elsewhere."""
+    """The grid: ``x`` or the number at black cells, ``o`` the solution's lights, ``.`` elsewhere."""
     return "\n".join(" ".join(str(v) if v is not None else (solution[r][c] if solution else DARK)
                               for c, v in enumerate(row)) for r, row in enumerate(puzzle.grid))
 
 
 def puzzle_json(puzzle: AkariPuzzle) -> list[list[int | str | None]]:
-    """Rows of cells: null white, ``"#"`` black, a number on a black cell."""
+    """Rows of cells: null white, ``"x"`` black, a number on a black cell."""
     return [list(row) for row in puzzle.grid]
 
 
 def puzzle_from_json(record: Record, value: object) -> AkariPuzzle:
     """The inverse of :func:`puzzle_json`, through the text parser (so its checks apply)."""
     if not isinstance(value, list) or not value or not all(isinstance(row, list) and row for row in value):
-        raise record.error("not a list of rows of cells (null white, '#' black, a number)")
+        raise record.error("not a list of rows of cells (null white, 'x' black, a number)")
     lines = []
     for r, row in enumerate(value, 1):
         if not all(v is None or v == BLACK or type(v) is int and v >= 0 for v in row):
-            raise record.error(f"row {r} holds something other than null, '#' or a number")
+            raise record.error(f"row {r} holds something other than null, 'x' or a number")
         lines.append((record.line, " ".join(DARK if v is None else str(v) for v in row)))
     return parse(record.part(record.line, lines, record.name))
 
 
 def solution_from_json(puzzle: AkariPuzzle, value: object) -> Solution:
-    """Rows of ``o``, ``.`` and ``#`` (black exactly where the puzzle's black cells are)."""
+    """Rows of ``o``, ``.`` and ``x`` (black exactly where the puzzle's black cells are)."""
     if not (isinstance(value, list) and len(value) == puzzle.rows and all(
             isinstance(row, str) and len(row) == puzzle.cols
-            and all((ch == BLACK) == (v is not None) and ch in "o.#" for ch, v in zip(row, line))
+            and all((ch == BLACK) == (v is not None) and ch in "o.x" for ch, v in zip(row, line))
             for row, line in zip(value, puzzle.grid))):
-        raise ValueError(f"not {puzzle.rows} rows of {puzzle.cols} 'o' (light), '.' or '#' (the black cells)")
+        raise ValueError(f"not {puzzle.rows} rows of {puzzle.cols} 'o' (light), '.' or 'x' (the black cells)")
     return tuple(value)
 
 
@@ -289,8 +290,8 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
 # -- formats ------------------------------------------------------------------------------------
 def _from_values(values: tuple[tuple[Value, ...], ...], source: Source,
                  error: Callable[[int, int, str], Exception]) -> AkariPuzzle:
-    """A puzzle from a format's cells (``"?"`` and ``"#"`` black), its numbers checked."""
-    grid = tuple(tuple(BLACK if v in ("?", BLACK) else v for v in row) for row in values)
+    """A puzzle from a format's cells (``"?"`` black), its numbers checked."""
+    grid = tuple(tuple(BLACK if v == "?" else v for v in row) for row in values)
     _checked(grid, error)
     return AkariPuzzle(grid, "", source)
 
@@ -453,7 +454,7 @@ def DRAW(puzzle: AkariPuzzle, solution: Solution | None, marks: svg.Marks) -> li
 
 def _read_state(puzzle: AkariPuzzle, text: str, source: str) -> dict:
     """A hint's partial state: the grid as :func:`render` prints it, ``o`` a light, ``+`` (or
-    ``.``) no light, ``?`` (or ``_``) undecided; black cells ``#`` or their number."""
+    ``.``) no light, ``?`` (or ``_``) undecided; black cells ``x`` or their number."""
     def error(message: str, line: int | None, column: int | None) -> ParseError:
         return ParseError(source, line, message, column)
 
@@ -469,15 +470,15 @@ def _read_state(puzzle: AkariPuzzle, text: str, source: str) -> dict:
 STATE = StateFormat(
     _read_state, lambda puzzle, key, value: f"{cell_name(*key[1:])} {'holds a light' if value else 'has no light'}",
     lambda key, value: True,
-    "the grid: 'o' a light, '+' or '.' no light, '?' undecided; black cells '#' or their number", clue="number")
+    "the grid: 'o' a light, '+' or '.' no light, '?' undecided; black cells 'x' or their number", clue="number")
 
 
 # -- golden samples -----------------------------------------------------------------------------
 #: (text, status of ``solve --unique``, solution), checked by hand.
 SAMPLES = (
     # the 2 takes both its neighbours, which light every other white cell
-    ("2 . .\n. . .\n. . #\n", "unique", ("#o.", "o..", "..#")),
-    (". . .\n. # .\n. . .\n", "multiple", None),  # two opposite corners, either pair
+    ("2 . .\n. . .\n. . x\n", "unique", ("xo.", "o..", "..x")),
+    (". . .\n. x .\n. . .\n", "multiple", None),  # two opposite corners, either pair
     ("0 .\n. 0\n", "unsatisfiable", None),  # both white cells touch a 0: nothing lights them
 )
 
@@ -502,8 +503,6 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> AkariPuzzle:
     light shines on a dark cell, so none sees another), and the numbers are read again. Each
     round adds a black cell and rules the second solution out, so the rounds end, with a layout
     whose numbers allow one solution: ours."""
-    from ...api import solve  # the api imports the registry, which imports this module
-
     grid = Grid.of(rows, cols)
     black: set[Cell] = set()
     for r, c in rng.sample(grid.cells, len(grid.cells)):
@@ -521,11 +520,29 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> AkariPuzzle:
                 lit |= {p, *(q for line in grid.sightlines(p, lambda q: q in black) for q in line)}
         values = {p: sum(q in lights for q in grid.neighbours(p)) for p in black}
         puzzle = AkariPuzzle(tuple(tuple(values.get((r, c)) for c in range(cols)) for r in range(rows)))
-        found = solve(puzzle, unique=True)
-        if found.second_solution is None:
+        other = _other_solution(puzzle, decode_lights(puzzle, lights))
+        if other is None:
             return puzzle
-        other = found.solution if found.solution != decode_lights(puzzle, lights) else found.second_solution
         theirs = [(r, c) for r, row in enumerate(other) for c, x in enumerate(row) if x == LIGHT and (r, c) not in lights]
         p = rng.choice(theirs)
         mirror = (rows - 1 - p[0], cols - 1 - p[1])
         black |= {p} if mirror in lights else {p, mirror}
+
+
+def _other_solution(puzzle: AkariPuzzle, ours: Solution) -> Solution | None:
+    """A solution of ``puzzle`` other than ``ours``, or None, on a session of its own (so that a
+    seed makes the same layout again: a cached session would carry what earlier calls learnt)."""
+    from ...queries import PuzzleQueries
+    from ...session import Session
+
+    session = Session(encode(puzzle))
+    try:
+        queries = PuzzleQueries(session, puzzle.clues())
+        first = queries.solve()
+        found = decode(puzzle, session.encoding, first.assignment)
+        if found != ours:
+            return found
+        second = queries.other_solution(queries.project(first.assignment))
+        return None if second.status == "unsat" else decode(puzzle, session.encoding, second.assignment)
+    finally:
+        session.close()

@@ -20,14 +20,14 @@ def _name(r: int, c: int) -> str:
 
 def check_akari(rows: int, cols: int, black: Mapping[tuple[int, int], int | None],
                 solution: Sequence[str]) -> list[str]:
-    """Broken rules of ``solution`` (rows of ``o`` light, ``.`` white without a light, ``#`` black
+    """Broken rules of ``solution`` (rows of ``o`` light, ``.`` white without a light, ``x`` black
     cell) for the black cells ``black`` (cell -> its number, or None); empty = valid."""
-    if len(solution) != rows or any(len(row) != cols or set(row) - set("o.#") for row in solution):
-        return [f"the solution is not {rows} rows of {cols} 'o', '.' or '#'"]
+    if len(solution) != rows or any(len(row) != cols or set(row) - set("o.x") for row in solution):
+        return [f"the solution is not {rows} rows of {cols} 'o', '.' or 'x'"]
     problems: list[str] = []
     for r in range(rows):
         for c in range(cols):
-            if ((r, c) in black) != (solution[r][c] == "#"):
+            if ((r, c) in black) != (solution[r][c] == "x"):
                 problems.append(f"{_name(r, c)} is {'black' if (r, c) in black else 'white'} in the puzzle "
                                 f"but {solution[r][c]!r} in the solution")
     if problems:
@@ -37,7 +37,7 @@ def check_akari(rows: int, cols: int, black: Mapping[tuple[int, int], int | None
     for r, c in lights:
         for dr, dc in _STEPS:
             y, x = r + dr, c + dc
-            while 0 <= y < rows and 0 <= x < cols and solution[y][x] != "#":
+            while 0 <= y < rows and 0 <= x < cols and solution[y][x] != "x":
                 lit.add((y, x))
                 if solution[y][x] == "o" and (y, x) > (r, c):
                     problems.append(f"the lights at {_name(r, c)} and {_name(y, x)} shine on each other")
