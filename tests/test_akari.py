@@ -494,3 +494,14 @@ def test_hints_from_the_empty_grid_and_from_a_state(tmp_path):
     assert out.exit_code == 0 and "light" in out.output, out.output
     with pytest.raises(UnsupportedGenre):
         formats.write(ak.AkariPuzzle(((None,),)), "tatham")
+
+
+@pytest.mark.parametrize("n", [2, 9, 16, 17, 30])
+def test_the_estimate_bounds_every_layout(n):
+    """An all-white square is the worst layout for its size (every run as long as it gets)."""
+    rng = random.Random(n)
+    for layout in (tuple((False,) * n for _ in range(n)),
+                   tuple(tuple(rng.random() < 0.2 for _ in range(n)) for _ in range(n))):
+        built = ak.build.template(layout)
+        variables, clauses = ak.estimate(n, n)
+        assert built.pool.top <= variables and len(built.clauses) <= clauses

@@ -280,11 +280,13 @@ def solution_from_json(puzzle: AkariPuzzle, value: object) -> Solution:
 
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
-    """(variables, clauses) expected of a rows x cols layout, from the grid alone: a variable a
-    cell, a lit clause a white cell, and the at-most-one of its runs (pairwise for short runs, a
-    sequential counter beyond); the figures behind the constants are in encodings/akari.md."""
+    """(variables, clauses) at most, from the grid alone (an upper bound over every layout): a
+    variable a cell and one for each cell of a long run in each direction (the sequential
+    counter :func:`~satgrid.cnf.at_most` uses past 16 cells); a lit clause a cell, and at most
+    7.5 pairwise at-most-one clauses a cell in each direction (runs of 16). The clause counts
+    of real layouts are in encodings/akari.md."""
     cells = rows * cols
-    return 2 * cells, 6 * cells
+    return 3 * cells, 16 * cells
 
 
 # -- formats ------------------------------------------------------------------------------------
