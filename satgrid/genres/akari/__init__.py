@@ -352,8 +352,12 @@ def _lightup_cells(desc: str) -> int:
 
 
 def _lightup_fits(gid: tatham.GameId) -> bool:
+    """A Light Up description of the grid's cells (sides at least 2) with its mark: a ``B`` or
+    Light Up's own params. Without one it is also a Loopy description, which satgrid reads as
+    Loopy (as before Light Up came), unless ``--genre akari`` says otherwise."""
     rows, cols = _lightup_size(gid)
-    return _LIGHTUP_CHARS.fullmatch(gid.desc) is not None and _lightup_cells(gid.desc) == rows * cols
+    return (rows >= 2 and cols >= 2 and _LIGHTUP_CHARS.fullmatch(gid.desc) is not None
+            and _lightup_cells(gid.desc) == rows * cols and ("B" in gid.desc or any(ch in "bs" for ch in gid.flags)))
 
 
 def _from_lightup(gid: tatham.GameId) -> AkariPuzzle:
@@ -405,12 +409,13 @@ def _to_lightup(puzzle: AkariPuzzle) -> str:
 
 
 #: Simon Tatham's Light Up. Its sign: a description with a ``B`` and a number (Pearl writes
-#: ``B`` but no digits, Loopy digits but no ``B``), or its own params (``b``, ``s``).
+#: ``B`` but no digits, Loopy digits but no ``B``), or its own params (``b``, ``s``). An ID with
+#: ``B`` and no number is Pearl's, one without ``B`` Loopy's, unless ``--genre akari``.
 TATHAM = tatham.Codec(
     game="Light Up", program="sgt-lightup",
     params=lambda gid: gid.height is not None and _LIGHTUP_PARAMS.fullmatch(gid.flags) is not None,
     fits=_lightup_fits, decode=_from_lightup, encode=_to_lightup,
-    signs=lambda gid: _lightup_fits(gid) and ("B" in gid.desc and any(ch.isdigit() for ch in gid.desc)
+    signs=lambda gid: _lightup_fits(gid) and (any(ch.isdigit() for ch in gid.desc)
                                               or any(ch in "bs" for ch in gid.flags)),
     hint="write Light Up IDs with their black percentage ({width}x{height}b20:...)")
 
