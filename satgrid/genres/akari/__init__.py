@@ -115,7 +115,7 @@ def _grid_tokens(lines: list[tuple[int, str]], what: str, error: Callable[..., E
         words = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
         if not words:
             continue
-        if len(words) == 1 and len(words[0][0]) > 1 and not words[0][0].isdigit():
+        if len(words) == 1 and len(words[0][0]) > 1:
             word, start = words[0]
             tokens = [(ch, n, start + i) for i, ch in enumerate(word)]
         else:
