@@ -295,6 +295,31 @@ class Model:
             out.append(chain)
         return out
 
+    # -- runs: the row and column segments of open cells between closed ones ------------------
+    def at_most_in_runs(self, name: str, runs: Iterable[Sequence[Cell]], lits: Lits, k: int = 1) -> None:
+        """In each run (a maximal row or column stretch of open cells, :meth:`Grid.runs` of the
+        open cells), at most ``k`` cells are true in ``lits``: with ``k = 1``, no true cell sees
+        another along a row or column. Lowering: an at-most-k per run of two or more cells
+        (:func:`~satgrid.cnf.at_most` picks pairwise clauses or a sequential counter)."""
+        clauses: list[Clause] = []
+        for run in runs:
+            xs = [lits[p] for p in run if p in lits]
+            if len(xs) > k:
+                clauses += at_most(xs, k, self.pool)
+        self.require(name, clauses)
+
+    def seen_in_runs(self, name: str, runs: Iterable[Sequence[Cell]], lits: Lits) -> None:
+        """Every cell of the runs shares a run with a true cell (itself included): it sees a
+        true cell along its row or its column, never past a closed cell. Lowering: one clause per
+        cell, the literals of the union of the runs through it (a cell lies in one row run and
+        one column run)."""
+        through: dict[Cell, list[Cell]] = {}
+        for run in runs:
+            for p in run:
+                through.setdefault(p, []).extend(run)
+        self.require(name, ([lits[q] for q in dict.fromkeys(cells) if q in lits]
+                            for p, cells in through.items()))
+
     def shapes_in_rooms(self, name: str, rooms: Sequence[Sequence[Cell]], lits: Lits,
                         shapes: Iterable[Iterable[Cell]]) -> dict[int, dict[int, int]]:
         """In each room the true cells of ``lits`` form exactly one of ``shapes`` (up to rotation

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from .errors import UnsupportedGenre
 from .reader import split_grids
+from .genres import akari
 from .genres import hitori
 from .genres import kurodoko
 from .genres import masyu
@@ -116,6 +117,7 @@ GENRES: dict[str, Genre] = {
     "hitori": Genre.from_module(hitori),
     "masyu": Genre.from_module(masyu),
     "kurodoko": Genre.from_module(kurodoko),
+    "akari": Genre.from_module(akari),
 }
 
 

@@ -536,12 +536,14 @@ def encode_pearl(puzzle: MasyuPuzzle) -> str:
     return f"{puzzle.cols}x{puzzle.rows}:" + "".join(out)
 
 
-#: Simon Tatham's Pearl: its descriptions hold ``B`` and ``W``, which no other game writes.
+#: Simon Tatham's Pearl: its descriptions hold ``B`` and ``W`` and never a digit (Light Up writes
+#: ``B`` beside its numbers).
 TATHAM = tatham.Codec(
     game="Pearl", program="sgt-pearl",
     params=lambda gid: gid.height is not None and _PEARL_PARAMS.match(gid.flags) is not None,
     fits=lambda gid: _pearl_cells(gid.desc) == (_pearl_size(gid)[0] * _pearl_size(gid)[1], None),
-    decode=decode_pearl, encode=encode_pearl, signs=lambda gid: any(ch in "BW" for ch in gid.desc))
+    decode=decode_pearl, encode=encode_pearl, signs=lambda gid: any(ch in "BW" for ch in gid.desc)
+    and not any(ch.isdigit() for ch in gid.desc))
 
 
 # -- the puzzlekit dataset ----------------------------------------------------------------------
