@@ -346,7 +346,9 @@ def test_light_up_ids_are_told_from_pearl_and_loopy():
     assert one("3x3b20s0d0:aBg").puzzle.genre == "akari"  # Light Up's own params
     assert one("3x3:1Bg").puzzle.genre == "akari"  # a B and a number
     assert one("3x3:aBg").puzzle.genre == "masyu"  # a B alone is Pearl's
-    assert one("3x3:1h").puzzle.genre == "slitherlink"  # numbers alone are Loopy's
+    with pytest.raises(ParseError, match="Loopy"):  # numbers alone: Loopy's or Range's, never Light Up's
+        one("3x3:1h")
+    assert one("3x3:1h", "slitherlink").puzzle.genre == "slitherlink"
     assert one("3x3:1h", "akari").puzzle.grid == ((1, None, None), (None,) * 3, (None,) * 3)
     assert one("3x3b20:1h").puzzle.genre == "akari"
 
