@@ -17,6 +17,7 @@ from .genres import masyu
 from .genres import nurikabe
 from .genres import slitherlink
 from .genres import sudoku
+from .genres import yajilin
 
 
 def cell_differences(puzzle: Any, a: Any, b: Any) -> list[tuple[int, int]]:
@@ -114,6 +115,7 @@ GENRES: dict[str, Genre] = {
     "nurikabe": Genre.from_module(nurikabe),
     "hitori": Genre.from_module(hitori),
     "masyu": Genre.from_module(masyu),
+    "yajilin": Genre.from_module(yajilin),
 }
 
 
