@@ -573,8 +573,10 @@ SAMPLE = sample
 #: (the genre's text, the status of ``solve --unique``, the solution or None), checked against
 #: brute force (tests/test_yajilin.py).
 SAMPLES = (
-    ("1e . . .\n. . . .\n. . . .\n", "unique",
-     (("..#.", "....", "...."), ((0, 0, 0), (1, 1, 1), (1, 1, 1)), ((0, 1, 0, 1), (1, 0, 0, 1)))),
-    (". . .\n. x .\n. . .\n", "unique", None),
-    ("1s . .\n. . .\n", "unsatisfiable", None),
+    (". . . .\n. . . .\n. . . .\n. . 1n .\n", "unique",
+     (("#...", "..#.", "....", "...#"), ((0, 1, 1), (1, 0, 0), (0, 1, 1), (1, 0, 0)),
+      ((0, 1, 0, 1), (1, 0, 0, 1), (1, 1, 0, 0)))),
+    (". . .\n. x .\n. . .\n", "unique", (("...", "...", "..."), ((1, 1), (0, 0), (1, 1)), ((1, 0, 1), (1, 0, 1)))),
+    ("1e . . .\n. . . .\n. . . .\n", "multiple", None),  # the shaded cell at r1c2 or r1c4
+    (". . .\n. 1n .\n. . .\n", "unsatisfiable", None),  # r1c2 shaded: r1c1 and r1c3 are cut off
 )
