@@ -526,44 +526,147 @@ def blank(rows: int, cols: int) -> YajilinPuzzle:
     return YajilinPuzzle(tuple((None,) * cols for _ in range(rows)))
 
 
-#: Share of a sampled solution's shaded cells that become clue cells (:func:`sample`).
-CLUE_SHARE = 0.5
-#: Draws of :func:`sample` before it gives up.
+#: Share of a sampled solution's shaded cells that start as clue cells (:func:`sample`).
+CLUE_SHARE = 0.25
+#: Random solutions :func:`sample` grows a puzzle on before it gives up.
 SAMPLE_DRAWS = 20
 
 
+def _solution_near(puzzle: YajilinPuzzle, rng: random.Random, near: Solution | None = None) -> Solution | None:
+    """A solution of ``puzzle``'s rules and clues, from random phases on the shaded and link
+    variables, or (``near``) the phases of that solution, so that the solver lands close to it."""
+    encoding = encode(puzzle)
+    session = Session(encoding)
+    try:
+        if near is None:
+            phases = [lit if rng.random() < 0.5 else -lit for layer in ("shaded", "line")
+                      for lit in encoding.layers[layer].values()]
+        else:
+            shaded = encoding.layers["shaded"]
+            on = set(lk.pairs(near[1:]))
+            phases = [lit if near[0][r][c] == "#" else -lit for (r, c), lit in shaded.items()]
+            phases += [lit if pq in on else -lit for pq, lit in encoding.layers["line"].items()]
+        session.prefer(phases)
+        outcome = session.solve()
+        return decode(puzzle, encoding, outcome.assignment) if outcome.status == "sat" else None
+    finally:
+        session.close()
+
+
+def _counts(solution: Solution, arrows: dict[Cell, str], rows: int, cols: int,
+            numbered: bool = True) -> YajilinPuzzle:
+    """The puzzle whose clue cells are ``arrows`` (cell -> direction), each numbered with the
+    shaded cells of ``solution`` in its direction (none with ``numbered=False``)."""
+    shading = solution[0]
+    grid: list[list[Arrow | None]] = [[None] * cols for _ in range(rows)]
+    for p, d in arrows.items():
+        n = sum(shading[r][c] == "#" for r, c in ray(rows, cols, p, d))
+        grid[p[0]][p[1]] = (d, n if numbered else None)
+    return YajilinPuzzle(tuple(map(tuple, grid)))
+
+
+def _unshaded(solution: Solution, cells: Any) -> Solution:
+    """``solution`` with ``cells`` (shaded cells turned into clue cells) no longer shaded."""
+    shading = tuple("".join("." if (r, c) in cells else x for c, x in enumerate(row)) for r, row in enumerate(solution[0]))
+    return (shading, *solution[1:])
+
+
+def _two_solutions(puzzle: YajilinPuzzle) -> list[Solution]:
+    """Up to two solutions of ``puzzle``, on a solver of its own (so a seed reproduces them)."""
+    from ...queries import PuzzleQueries
+
+    encoding = encode(puzzle)
+    session = Session(encoding)
+    try:
+        queries = PuzzleQueries(session, puzzle.clues())
+        found = queries.solve()
+        if found.status != "sat":
+            return []
+        out = [decode(puzzle, encoding, found.assignment)]
+        other = queries.other_solution(queries.project(found.assignment))
+        if other.status == "sat":
+            out.append(decode(puzzle, encoding, other.assignment))
+        return out
+    finally:
+        session.close()
+
+
+def _fewer_clue_cells(puzzle: YajilinPuzzle, rng: random.Random) -> YajilinPuzzle:
+    """``puzzle`` (unique) without each clue cell, in random order, that it stays unique without:
+    the cell becomes an ordinary cell and the other numbers are those of the new solution."""
+    order = sorted(puzzle.clue_cells())
+    rng.shuffle(order)
+    for p in order:
+        grid = [list(row) for row in puzzle.grid]
+        grid[p[0]][p[1]] = None
+        trial = YajilinPuzzle(tuple(map(tuple, grid)))
+        if len(_two_solutions(trial)) == 1:
+            puzzle = trial
+    return puzzle
+
+
 def sample(rows: int, cols: int, rng: random.Random) -> YajilinPuzzle:
-    """A puzzle with every clue (the generic generator's ``SAMPLE``): a random solution of the
-    clue-less rules (every cell shaded or on one loop; random phases), then about
-    :data:`CLUE_SHARE` of its shaded cells turned into clue cells, each with an arrow in a random
-    direction that has a cell and the number of shaded cells the solution has there. A shaded
-    cell can become a clue cell without breaking the solution: the loop never visits it, and a
-    clue cell beside another cell breaks no rule. Measured in encodings/yajilin.md."""
-    puzzle = blank(rows, cols)
-    grid = Grid.of(rows, cols)
+    """A unique puzzle with every clue (the generic generator's ``SAMPLE``), grown on a random
+    solution of the clue-less rules:
+
+    1. A random solution (random phases); about :data:`CLUE_SHARE` of its shaded cells become
+       clue cells with an arrow in a random direction that has a cell. A shaded cell can become
+       a clue cell without breaking the solution: the loop never visits it, and no rule forbids
+       a clue cell beside another cell. Numbers are the solution's counts.
+    2. While the puzzle has a second solution, one more cell becomes a clue cell, chosen to rule
+       the second out: a shaded cell of the first that the second's loop passes (a clue cell is
+       never on the loop) or, failing that, one whose arrow counts differently in the second
+       (its arrow points where the two differ). When the two differ in their loops only, no
+       shaded cell tells them apart: a cell where the loops differ becomes a clue cell, and the
+       solution is drawn again with the new clue cell, near the old one (its phases).
+
+    3. Clue cells go whole (they become ordinary cells), in random order, while the puzzle stays
+       unique (:func:`_fewer_clue_cells`): the generic generator later erases numbers only, and
+       leaves their clue cells grey, so this keeps its puzzles from filling with grey cells.
+
+    Steps 1-2 follow Tatham's generators, which add clues that rule out the solver's alternative
+    (e.g. ``pearl.c``'s ``new_clues``). Measured in encodings/yajilin.md."""
     for _ in range(SAMPLE_DRAWS):
-        encoding = encode(puzzle)
-        session = Session(encoding)
-        try:
-            session.prefer([lit if rng.random() < 0.3 else -lit for lit in encoding.layers["shaded"].values()]
-                           + [lit if rng.random() < 0.5 else -lit for lit in encoding.layers["line"].values()])
-            outcome = session.solve()
-            if outcome.status != "sat":
-                continue
-            shading = decode(puzzle, encoding, outcome.assignment)[0]
-        finally:
-            session.close()
-        shaded = [p for p in grid.cells if shading[p[0]][p[1]] == "#"]
-        chosen = {p for p in shaded if rng.random() < CLUE_SHARE}
-        if not chosen:
+        solution = _solution_near(blank(rows, cols), rng)
+        if solution is None:
             continue
-        clues: dict[Cell, Arrow] = {}
-        for p in sorted(chosen):
-            direction = rng.choice([d for d in STEPS if ray(rows, cols, p, d)])
-            count = sum(shading[r][c] == "#" and (r, c) not in chosen for r, c in ray(rows, cols, p, direction))
-            clues[p] = (direction, count)
-        return YajilinPuzzle(tuple(tuple(clues.get((r, c)) for c in range(cols)) for r in range(rows)))
-    raise SatgridError(f"no {rows}x{cols} Yajilin with a clue cell in {SAMPLE_DRAWS} random solutions")
+        arrows: dict[Cell, str] = {}
+
+        def directions(p: Cell) -> list[str]:
+            return [d for d in STEPS if ray(rows, cols, p, d)]
+
+        for p in (p for p in Grid.of(rows, cols).cells if solution[0][p[0]][p[1]] == "#"):
+            if rng.random() < CLUE_SHARE:
+                arrows[p] = rng.choice(directions(p))
+        solution = _unshaded(solution, arrows)
+        for _ in range(rows * cols):
+            puzzle = _counts(solution, arrows, rows, cols)
+            found = _two_solutions(puzzle)
+            if len(found) == 1:
+                return _fewer_clue_cells(puzzle, rng)
+            other = next((s for s in found if s != solution), None)
+            if other is None:
+                break
+            shaded = [(r, c) for r in range(rows) for c in range(cols) if solution[0][r][c] == "#"]
+            passed = lk.exits(other[1:])
+            killing = [p for p in shaded if p in passed]
+
+            def differs(p: Cell, d: str) -> bool:
+                return any(solution[0][r][c] != other[0][r][c] for r, c in ray(rows, cols, p, d))
+
+            telling = [p for p in shaded if any(differs(p, d) for d in directions(p))]
+            if killing or telling:
+                p = rng.choice(killing or telling)
+                arrows[p] = rng.choice([d for d in directions(p) if differs(p, d)] or directions(p))
+                solution = _unshaded(solution, {p})
+                continue
+            p = rng.choice(sorted(lk.differences(solution[1:], other[1:])))
+            arrows[p] = rng.choice(directions(p))
+            redrawn = _solution_near(_counts(solution, arrows, rows, cols, numbered=False), rng, solution)
+            if redrawn is None:
+                break
+            solution = redrawn
+    raise SatgridError(f"no unique {rows}x{cols} Yajilin grown on {SAMPLE_DRAWS} random solutions")
 
 
 SAMPLE = sample
