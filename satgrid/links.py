@@ -81,21 +81,22 @@ def is_token(text: str) -> bool:
     return len(text) == 2 and text[0] != text[1] and set(text.lower()) <= set(DIRECTIONS)
 
 
-def from_tokens(rows: int, cols: int, steps: dict[Cell, tuple[set[Step], int, int]],
+def from_tokens(rows: int, cols: int, tokens: dict[Cell, tuple[str, int, int]],
                 error: Callable[[str, int, int], Exception]) -> LinkGrids:
-    """Link grids from each cell's steps ``{cell: (steps, line, column)}`` (a cell left out has
-    none), read from direction tokens: a step must stay in the grid and the cell it leads to
-    must step back, else ``error(message, line, column)`` is raised."""
+    """Link grids from direction tokens ``{cell: (token, line, column)}`` (:func:`is_token`; a
+    cell left out is off the loop): a step must stay in the grid and the cell it leads to must
+    step back, else ``error(message, line, column)`` is raised."""
     grid = Grid.of(rows, cols)
-    for (r, c), (out, n, col) in steps.items():
-        for dr, dc in out:
+    steps = {p: {DIRECTIONS[ch] for ch in token.lower()} for p, (token, _, _) in tokens.items()}
+    for (r, c), (token, n, col) in tokens.items():
+        for dr, dc in sorted(steps[r, c]):
             q = (r + dr, c + dc)
             if q not in grid:
-                raise error(f"the loop leaves the grid at {cell_name(r, c)}", n, col)
-            if (-dr, -dc) not in steps.get(q, (set(),))[0]:
+                raise error(f"{token!r} at {cell_name(r, c)} leaves the grid", n, col)
+            if (-dr, -dc) not in steps.get(q, ()):
                 raise error(f"the loop leaves {cell_name(r, c)} towards {cell_name(*q)}, whose token does "
                             "not come back", n, col)
-    return from_pairs(rows, cols, lambda p, q: (q[0] - p[0], q[1] - p[1]) in steps.get(p, (set(),))[0])
+    return from_pairs(rows, cols, lambda p, q: (q[0] - p[0], q[1] - p[1]) in steps.get(p, ()))
 
 
 def differences(a: LinkGrids, b: LinkGrids) -> set[Cell]:

@@ -288,7 +288,7 @@ def test_an_arrow_with_0_may_point_off_the_grid():
     ("#  se ew sw\nse nw #  ns\nns se ew nw\nne nw 1n", "solution row has 3 cells, the grid 4", 12, None),
     ("#  se ew qq\nse nw #  ns\nns se ew nw\nne nw 1n #", "'qq' is not a solution cell for r1c4", 9, 10),
     ("#  se ew sw\nse nw #  ns\nns se ew nw\nne nw 2n #", "'2n' at the clue cell r4c3", 12, 7),
-    ("#  ne ew sw\nse nw #  ns\nns se ew nw\nne nw 1n #", "the loop leaves the grid at r1c2", 9, 4),
+    ("#  ne ew sw\nse nw #  ns\nns se ew nw\nne nw 1n #", "'ne' at r1c2 leaves the grid", 9, 4),
     ("#  se ew sw\nse nw #  ns\nns se ns nw\nne nw 1n #", "r3c2 towards r3c3, whose token does not come back", 11, 4),
 ])
 def test_solution_sections(solution, message, line, column):

@@ -44,7 +44,7 @@ from .checker import WORDS, check_yajilin
 from ... import links as lk
 from ... import render_svg as svg
 from ...encoding import Encoding
-from ...errors import ParseError, SatgridError, UnsupportedGenre
+from ...errors import ParseError, SatgridError
 from ...formats import puzzlekit, puzzlink, pzprv3
 from ...grading import StateFormat, state_lines
 from ...grid import Grid, runs
@@ -229,7 +229,7 @@ def parse_solution(record: Record, puzzle: YajilinPuzzle) -> Solution | None:
         return None
     holes = puzzle.clue_cells()
     shading: list[str] = []
-    steps: dict[Cell, tuple[set[Cell], int, int]] = {}
+    steps: dict[Cell, tuple[str, int, int]] = {}
     for r, tokens in enumerate(_solution_rows(record.solution_lines, puzzle, "solution", record.error)):
         row = ""
         for c, (token, n, col) in enumerate(tokens):
@@ -242,7 +242,7 @@ def parse_solution(record: Record, puzzle: YajilinPuzzle) -> Solution | None:
                 row += "#"
             elif lk.is_token(token):
                 row += "."
-                steps[r, c] = (_steps(token), n, col)
+                steps[r, c] = (token, n, col)
             else:
                 raise record.error(f"{token!r} is not a solution cell for {cell_name(r, c)}: use '#' (shaded) "
                                    "or the loop's two directions (ns, ew, ne, nw, se, sw)", n, col)
