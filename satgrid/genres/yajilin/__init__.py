@@ -417,9 +417,19 @@ def describe(puzzle: YajilinPuzzle, key: tuple, value: bool) -> str:
     return lk.describe(key, value)
 
 
+def shown(puzzle: YajilinPuzzle) -> dict[tuple, bool]:
+    """What the grid itself shows: a clue cell is not shaded and no link touches it."""
+    grid = Grid.of(puzzle.rows, puzzle.cols)
+    facts: dict[tuple, bool] = {}
+    for p in puzzle.clue_cells():
+        facts[("shaded", *p)] = False
+        facts.update((lk.link_key(p, q), False) for q in grid.neighbours(p))
+    return facts
+
+
 STATE = StateFormat(read_state, describe, lambda key, value: True,
                     "a token a cell, as 'solve' prints a solution: '#' shaded, '.' unshaded, a loop "
-                    "cell's two directions (ns, ew, ne, nw, se, sw), '?' undecided", clue="arrow")
+                    "cell's two directions (ns, ew, ne, nw, se, sw), '?' undecided", shown=shown, clue="arrow")
 
 
 # -- formats ------------------------------------------------------------------------------------
