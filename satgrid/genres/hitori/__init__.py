@@ -288,13 +288,6 @@ PUZZLINK = puzzlink.Codec(
     write=lambda puzzle: puzzle.grid)
 
 
-def _answer(word: str, rows: int, cols: int) -> str:
-    """pzprjs's ``decodeCellAns``: ``#`` shaded, ``+`` a dot (unshaded), ``.`` undecided."""
-    if word not in ("#", "+", "."):
-        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
-    return "#" if word == "#" else "."
-
-
 def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HitoriPuzzle, Solution | None]:
     """The clue grid, and the answer grid when a cell of it is shaded."""
     for r, row in enumerate(grids["clue grid"]):
@@ -319,7 +312,7 @@ def _to_pzprv3(puzzle: HitoriPuzzle, solution: Solution | None) -> dict[str, lis
 PZPRV3 = pzprv3.Codec(
     pids=("hitori",),
     sections=(pzprv3.Section("clue grid", pzprv3.clues(1, _top)),
-              pzprv3.Section("answer", _answer, answer=True)),
+              pzprv3.Section("answer", pzprv3.SHADING, answer=True)),
     read=_from_pzprv3, write=_to_pzprv3)
 
 #: Singles (``singles.c``, ``n2c``/``c2n``): a cell is ``1``-``9``, ``a``-``z`` (10-35) or

@@ -467,13 +467,6 @@ def _pzprv3_clue(word: str, rows: int, cols: int) -> tuple[int, object] | None:
     return int(d), "?" if n == "-" else int(n)
 
 
-def _pzprv3_answer(word: str, rows: int, cols: int) -> str:
-    """pzprjs's ``decodeCellAns``: ``#`` shaded, ``+`` a dot (unshaded), ``.`` undecided."""
-    if word not in ("#", "+", "."):
-        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
-    return "#" if word == "#" else "."
-
-
 def _from_pzprv3(grids: pzprv3.Grids) -> tuple[YajilinPuzzle, Solution | None]:
     grid = tuple(tuple(None if v is None else (DIRECTION_OF[v[0]], None if v[1] == "?" else v[1]) for v in row)
                  for row in grids["clue grid"])
@@ -506,7 +499,7 @@ def _to_pzprv3(puzzle: YajilinPuzzle, solution: Solution | None) -> dict[str, ob
 PZPRV3 = pzprv3.Codec(
     pids=("yajirin", "yajilin"),
     sections=(pzprv3.Section("clue grid", _pzprv3_clue),
-              pzprv3.Section("answer", _pzprv3_answer, answer=True),
+              pzprv3.Section("answer", pzprv3.SHADING, answer=True),
               pzprv3.Section("horizontal links", pzprv3.EDGES, (0, -1), answer=True),
               pzprv3.Section("vertical links", pzprv3.EDGES, (-1, 0), answer=True)),
     read=_from_pzprv3, write=_to_pzprv3)
