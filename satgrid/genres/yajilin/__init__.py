@@ -49,7 +49,8 @@ from ...formats import puzzlekit, puzzlink, pzprv3
 from ...grading import StateFormat, state_lines
 from ...grid import Grid, runs
 from ...model import Clue, Model, made_once, read_shading
-from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
+from ...puzzle import (GridPuzzle, Source, cell_name, edge_grids_from_json, edge_grids_json,
+                       shading_rows_from_json)
 from ...reader import Record, is_decimal
 from ...session import Session
 
@@ -62,7 +63,6 @@ Cell = tuple[int, int]
 #: A clue cell: ``(direction, number)``, direction ``n``/``s``/``e``/``w`` or ``""`` (no arrow),
 #: number or None (no number).
 Arrow = tuple[str, "int | None"]
-Arrows = tuple[tuple["Arrow | None", ...], ...]
 Links = lk.Links
 #: ``(shading, horizontal, vertical)``: rows of ``#`` (shaded) and ``.``, then the loop's links
 #: (:mod:`satgrid.links`).
@@ -329,17 +329,11 @@ def puzzle_from_json(record: Record, value: object) -> YajilinPuzzle:
 
 def solution_json(puzzle: YajilinPuzzle, solution: Solution) -> dict[str, list]:
     """``{"shaded": rows of '#'/'.', "horizontal": ..., "vertical": ...}`` (the links as Masyu's)."""
-    return {"shaded": list(solution[0]), **lk_json(solution[1:])}
-
-
-def lk_json(links: lk.LinkGrids) -> dict[str, list[list[int]]]:
-    from ...puzzle import edge_grids_json
-    return edge_grids_json(None, links)
+    return {"shaded": list(solution[0]), **edge_grids_json(puzzle, solution[1:])}
 
 
 def solution_from_json(puzzle: YajilinPuzzle, value: object) -> Solution:
     """The inverse of :func:`solution_json`; ValueError unless it fits the puzzle."""
-    from ...puzzle import edge_grids_from_json
     if not isinstance(value, dict):
         raise ValueError("not an object with 'shaded', 'horizontal' and 'vertical'")
     shading = shading_rows_from_json(puzzle, value.get("shaded"))
