@@ -263,6 +263,19 @@ class Model:
                 self._loops.add(layer.name)
         return self.rule(rule)
 
+    def loop_visits(self, name: str, loop: SingleLoop, lits: Lits) -> None:
+        """The loop passes through exactly the vertices whose literal in ``lits`` is true (a
+        vertex left out of ``lits`` is free): per vertex ``v`` with edges ``E(v)``,
+        ``lit_v -> OR E(v)`` and ``e -> lit_v`` for each ``e`` in ``E(v)``. With the loop's
+        degree rule (0 or 2) a true vertex has two links, a false one none. E.g. a loop through
+        every unshaded cell: ``{p: -shaded[p]}``; a cell the loop never visits: a false literal."""
+        clauses: list[Clause] = []
+        for v, x in lits.items():
+            around = loop.incident.get(v, [])
+            clauses.append([-x, *around])
+            clauses += ([x, -e] for e in around)
+        self.require(name, clauses)
+
     def rule(self, rule: GlobalRule) -> GlobalRule:
         """Adds a global rule (an object with ``clauses``, ``cuts`` and ``eager_clauses``)."""
         self.rules.append(rule)

@@ -19,6 +19,7 @@ from .genres import masyu
 from .genres import nurikabe
 from .genres import slitherlink
 from .genres import sudoku
+from .genres import yajilin
 
 
 def cell_differences(puzzle: Any, a: Any, b: Any) -> list[tuple[int, int]]:
@@ -118,6 +119,7 @@ GENRES: dict[str, Genre] = {
     "masyu": Genre.from_module(masyu),
     "kurodoko": Genre.from_module(kurodoko),
     "akari": Genre.from_module(akari),
+    "yajilin": Genre.from_module(yajilin),
 }
 
 

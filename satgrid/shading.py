@@ -188,13 +188,6 @@ STATE = StateFormat(
 
 
 # -- formats ------------------------------------------------------------------------------------
-def _answer(word: str, rows: int, cols: int) -> str:
-    """pzprjs's ``decodeCellAns``: ``#`` shaded, ``+`` a dot (unshaded), ``.`` undecided."""
-    if word not in ("#", "+", "."):
-        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
-    return "#" if word == "#" else "."
-
-
 def pzprv3_codec(pids: tuple[str, ...], make: type[P], low: int | Bound, high: Bound,
                  unknown: str) -> pzprv3.Codec:
     """pzprv3 with pzprjs's ``decodeCellQnum`` then ``decodeCellAns``: the clue grid (numbers
@@ -218,7 +211,7 @@ def pzprv3_codec(pids: tuple[str, ...], make: type[P], low: int | Bound, high: B
         return {"clue grid": [list(row) for row in puzzle.grid], "answer": answer}
 
     return pzprv3.Codec(pids=pids, sections=(pzprv3.Section("clue grid", pzprv3.clues(low, high)),
-                                             pzprv3.Section("answer", _answer, answer=True)),
+                                             pzprv3.Section("answer", pzprv3.SHADING, answer=True)),
                         read=read, write=write)
 
 
