@@ -356,13 +356,6 @@ def _count(word: str, rows: int, cols: int) -> int:
     return value
 
 
-def _answer(word: str, rows: int, cols: int) -> str:
-    """pzprjs's ``decodeCellAns``: ``#`` a star, ``+`` a dot (no star), ``.`` undecided."""
-    if word not in ("#", "+", "."):
-        raise ValueError(f"{word!r} is not an answer cell ('#' a star, '+' or '.' no star)")
-    return "#" if word == "#" else "."
-
-
 def _from_pzprv3(grids: pzprv3.Grids) -> tuple[StarBattlePuzzle, Solution | None]:
     """The star count line, the room sections, and the answer when it holds a star."""
     [[k]] = grids["star count"]
@@ -387,11 +380,11 @@ def _to_pzprv3(puzzle: StarBattlePuzzle, solution: Solution | None) -> dict[str,
 
 
 #: pzprv3 ``starbattle`` (``FileIO``: ``readLine`` the star count, ``decodeAreaRoom``,
-#: ``decodeCellAns``).
+#: ``decodeCellAns``: ``#`` a star, ``+`` a dot, :data:`~satgrid.formats.pzprv3.SHADING`).
 PZPRV3 = pzprv3.Codec(
     pids=("starbattle",),
     sections=(pzprv3.Section("star count", _count, line=True), *pzprv3.room_sections(),
-              pzprv3.Section("answer", _answer, answer=True)),
+              pzprv3.Section("answer", pzprv3.SHADING, answer=True)),
     read=_from_pzprv3, write=_to_pzprv3, size=_square, refuse=lambda puzzle: _no_blocked(puzzle, "a pzprv3 file"))
 
 
