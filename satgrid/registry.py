@@ -14,6 +14,7 @@ from .errors import UnsupportedGenre
 from .reader import split_grids
 from .genres import hitori
 from .genres import masyu
+from .genres import norinori
 from .genres import nurikabe
 from .genres import slitherlink
 from .genres import sudoku
@@ -114,6 +115,7 @@ GENRES: dict[str, Genre] = {
     "nurikabe": Genre.from_module(nurikabe),
     "hitori": Genre.from_module(hitori),
     "masyu": Genre.from_module(masyu),
+    "norinori": Genre.from_module(norinori),
 }
 
 

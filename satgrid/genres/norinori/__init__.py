@@ -1,0 +1,412 @@
+"""Norinori: shade two cells in every room so that the shaded cells form dominoes.
+
+Rules (Nikoli, "Norinori"; pzprjs ``lits.js``, which holds Norinori beside LITS): every room holds
+exactly two shaded cells, and each shaded cell touches exactly one other shaded cell side by side,
+so the shaded cells form dominoes; a domino may lie across a room border.
+
+A Norinori puzzle is its rooms and nothing else: there are no clues (no numbers, no givens), so an
+audit has no clue to call redundant and says so, and a generated puzzle is minimal in the only
+sense left (the sampler's rooms make it unique; there is nothing to remove).
+
+Text: the room grid (:mod:`satgrid.rooms`: a room id a cell, letters or numbers, written back as
+1..n in room order). Solution: the same grid with shaded cells ``#`` (unshaded ``.``, ``+`` or the
+cell's room id), or rows of ``#`` and ``.``.
+
+Encoding (:func:`rules`, on the model builder; figures in ``encodings/norinori.md``):
+
+* ``("shaded", r, c)`` per cell: the primary variables.
+* Every room holds two shaded cells: :meth:`~satgrid.model.Model.count_in` per room.
+* Each shaded cell has exactly one shaded side neighbour: the vocabulary rule
+  :meth:`~satgrid.model.Model.true_neighbours` with ``k = 1`` (per cell ``shaded -> exactly one
+  neighbour shaded``: an at-least-one clause and pairwise at-most-one clauses, each guarded).
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar, Collection, Sequence
+
+from ... import rooms as rooms_layer
+from ...encoding import Encoding
+from ...errors import ParseError
+from ...formats import puzzlekit, puzzlink, pzprv3
+from ...grid import Grid as Geometry
+from ...model import Model, read_shading
+from ...puzzle import Source, cell_name, shading_rows_from_json
+from ...reader import Record, number
+from ...rooms import RoomPuzzle, Rooms
+from .checker import check_norinori
+
+NAME = "norinori"
+SUMMARY = "Norinori: two shaded cells in every room, the shaded cells forming dominoes"
+EXAMPLES = "norinori.txt"
+
+Cell = tuple[int, int]
+Solution = tuple[str, ...]
+
+#: Shaded cells in every room.
+PER_ROOM = 2
+
+
+@dataclass(frozen=True)
+class NorinoriPuzzle(RoomPuzzle):
+    """The rooms of a Norinori grid (the clue grid holds nothing)."""
+
+    genre: ClassVar[str] = NAME
+
+
+def puzzle_of(found: Rooms, rows: int, cols: int, name: str = "", source: Source = Source()) -> NorinoriPuzzle:
+    """The puzzle of rooms (canonical) on a rows x cols grid."""
+    return NorinoriPuzzle(tuple((None,) * cols for _ in range(rows)), name, source, rooms=found)
+
+
+def small_room(found: Rooms) -> int | None:
+    """The index of the first room too small for two shaded cells, if any."""
+    return next((k for k, room in enumerate(found) if len(room) < PER_ROOM), None)
+
+
+_SMALL = "a room of one cell (at {}): every Norinori room holds two shaded cells"
+
+
+# -- parsing ------------------------------------------------------------------------------------
+_TOKEN = re.compile(r"\S+")
+
+
+def parse(record: Record) -> NorinoriPuzzle:
+    """The room grid (:func:`satgrid.rooms.read_text` without clues); a room of one cell is an
+    error at its cell."""
+    text = rooms_layer.read_text(record, clues=False)
+    for key, actual in (("rows", text.rows), ("cols", text.cols)):
+        if key in record.meta and number(record.meta[key]) != actual:
+            raise record.error(f"header says {key}: {record.meta[key]}, the grid has {actual}")
+    small = small_room(text.rooms)
+    if small is not None:
+        cell = text.rooms[small][0]
+        raise record.error(_SMALL.format(cell_name(*cell)), *text.places[cell[0]][cell[1]])
+    return puzzle_of(text.rooms, text.rows, text.cols, record.name, Source(record.source, record.line))
+
+
+def _grid_tokens(lines: list[tuple[int, str]], puzzle: NorinoriPuzzle, what: str,
+                 error: Any) -> list[list[tuple[str, int, int]]]:
+    """The rows of a solution or state grid as ``(token, line, column)``: whitespace-separated
+    tokens (as :func:`render` prints them), or one character a cell; ``error(message, line,
+    column)``."""
+    lines = [(n, t) for n, t in lines if t.strip()]
+    if len(lines) != puzzle.rows:
+        raise error(f"the {what} has {len(lines)} rows, the grid {puzzle.rows}", lines[0][0] if lines else None, None)
+    rows = []
+    for line, text in lines:
+        if len(text.split()) > 1 or puzzle.cols == 1:
+            tokens = [(m.group(), line, m.start() + 1) for m in _TOKEN.finditer(text)]
+        else:
+            tokens = [(ch, line, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
+        if len(tokens) != puzzle.cols:
+            raise error(f"{what} row has {len(tokens)} cells, the grid {puzzle.cols}", line, None)
+        rows.append(tokens)
+    return rows
+
+
+def _room_label(puzzle: NorinoriPuzzle, r: int, c: int) -> str:
+    return str(puzzle.room_ids[r][c] + 1)
+
+
+def parse_solution(record: Record, puzzle: NorinoriPuzzle) -> Solution | None:
+    """A ``solution:`` section: the grid with ``#`` shaded and ``.``, ``+`` or the cell's room id
+    (as :func:`render` writes it) unshaded; or rows of ``#`` and ``.``, a character a cell."""
+    if not any(t.strip() for _, t in record.solution_lines):
+        return None
+    rows = []
+    for r, tokens in enumerate(_grid_tokens(record.solution_lines, puzzle, "solution", record.error)):
+        row = []
+        for c, (tok, line, col) in enumerate(tokens):
+            if tok == "#":
+                row.append("#")
+            elif tok in (".", "+") or tok == _room_label(puzzle, r, c):
+                row.append(".")
+            else:
+                raise record.error(f"{tok!r} is not a solution cell for {cell_name(r, c)}: use '#' "
+                                   "(shaded), '.' (unshaded) or the cell's room id", line, col)
+        rows.append("".join(row))
+    return tuple(rows)
+
+
+# -- encoding -----------------------------------------------------------------------------------
+def cache_key(puzzle: NorinoriPuzzle) -> tuple:
+    """The rooms decide every clause."""
+    return (NAME, puzzle.rows, puzzle.cols, puzzle.rooms)
+
+
+def rules(m: Model, puzzle: NorinoriPuzzle) -> None:
+    """The two rules of the module docstring."""
+    shaded = m.cells("shaded")
+    for room in puzzle.rooms:
+        m.count_in("every room holds two shaded cells", room, shaded, PER_ROOM)
+    m.true_neighbours("each shaded cell touches exactly one shaded cell", shaded, 1)
+
+
+def encode(puzzle: NorinoriPuzzle) -> Encoding:
+    m = Model(Geometry.of(puzzle.rows, puzzle.cols))
+    rules(m, puzzle)
+    return m.build()
+
+
+def decode(puzzle: NorinoriPuzzle, encoding: Encoding, value) -> Solution:
+    return read_shading(encoding, "shaded", value, puzzle.rows, puzzle.cols)
+
+
+def check(puzzle: NorinoriPuzzle, solution: Solution) -> list[str]:
+    return check_norinori(puzzle.rows, puzzle.cols, puzzle.rooms, solution)
+
+
+#: Golden samples: (the genre's text, the status of ``solve --unique``, the solution or None),
+#: checked against brute force in tests/test_norinori.py.
+SAMPLES = (
+    ("1 2 2 2\n1 2 3 3\n1 2 2 3\n4 4 2 3\n", "unique", ("#.##", "#...", "...#", "##.#")),
+    ("a a\na a\n", "multiple", None),  # any domino of the one 2x2 room
+    ("1 2\n1 2\n", "unsatisfiable", None),  # each column is a room: its domino touches the other
+)
+
+
+# -- output -------------------------------------------------------------------------------------
+def render(puzzle: NorinoriPuzzle, solution: Solution | None = None) -> str:
+    """The room grid (ids 1..n in room order, columns aligned); a solution's shaded cells ``#``."""
+    width = len(str(len(puzzle.rooms)))
+    return "\n".join(
+        " ".join(("#" if solution is not None and solution[r][c] == "#" else _room_label(puzzle, r, c)).rjust(width)
+                 for c in range(puzzle.cols)) for r in range(puzzle.rows))
+
+
+def puzzle_json(puzzle: NorinoriPuzzle) -> dict[str, Any]:
+    """``{"rooms": rows of room ids 1..n}``."""
+    return {"rooms": rooms_layer.rooms_json(puzzle.rows, puzzle.cols, puzzle.rooms)}
+
+
+def puzzle_from_json(record: Record, value: object) -> NorinoriPuzzle:
+    """The inverse of :func:`puzzle_json`, written out as the text and parsed, so every check of
+    :func:`parse` applies."""
+    grid = value.get("rooms") if isinstance(value, dict) else None
+    if not (isinstance(grid, list) and grid and all(isinstance(row, list) and row for row in grid)
+            and all(type(v) is int or (isinstance(v, str) and v.isalnum()) for row in grid for v in row)):
+        raise record.error("not {\"rooms\": rows of room ids}")
+    lines = [(record.line, " ".join(str(v) for v in row)) for row in grid]
+    return parse(record.part(record.line, lines, record.name))
+
+
+solution_from_json = shading_rows_from_json
+
+
+def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
+    """(variables, clauses) expected of the encoding of a rows x cols grid: a variable a cell
+    and the counters' auxiliaries, about 8 clauses a cell for the neighbour rule and 4 for the
+    room counts (measured in encodings/norinori.md)."""
+    cells = rows * cols
+    return 2 * cells, 12 * cells
+
+
+# -- formats ------------------------------------------------------------------------------------
+def _from_url(parts: puzzlink.Parts) -> NorinoriPuzzle:
+    found = parts["rooms"]
+    small = small_room(found)
+    if small is not None:
+        raise parts.error("rooms", small, _SMALL.format(cell_name(*found[small][0])))
+    return puzzle_of(found, parts.rows, parts.cols, "", parts.source)
+
+
+#: puz.link ``norinori`` (pzprjs ``lits.js``: ``decodePzpr`` is ``decodeBorder``): the border body.
+PUZZLINK = puzzlink.Codec(pids=("norinori",), body=(puzzlink.ROOMS,), read=_from_url,
+                          write=lambda puzzle: {"rooms": puzzle.rooms})
+
+
+def _answer(word: str, rows: int, cols: int) -> str:
+    """pzprjs's ``decodeCellAns``: ``#`` shaded, ``+`` a dot (unshaded), ``.`` undecided."""
+    if word not in ("#", "+", "."):
+        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
+    return "#" if word == "#" else "."
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[NorinoriPuzzle, Solution | None]:
+    """The rooms, and the answer when a cell of it is shaded."""
+    found = pzprv3.rooms_of(grids)
+    small = small_room(found)
+    if small is not None:
+        r, c = found[small][0]
+        raise grids.error(pzprv3.ROOM_GRID.name, r, c, _SMALL.format(cell_name(r, c)))
+    puzzle = puzzle_of(found, grids.rows, grids.cols, "", grids.source)
+    answer = grids["answer"] if "answer" in grids else []
+    if not any("#" in row for row in answer):
+        return puzzle, None
+    return puzzle, tuple("".join(row) for row in answer)
+
+
+def _to_pzprv3(puzzle: NorinoriPuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
+    """The rooms; the answer ``#`` shaded and ``+`` unshaded (every cell decided), ``.`` without one."""
+    answer = [["." if solution is None else "#" if solution[r][c] == "#" else "+" for c in range(puzzle.cols)]
+              for r in range(puzzle.rows)]
+    return {**pzprv3.room_grids(puzzle.rows, puzzle.cols, puzzle.rooms), "answer": answer}
+
+
+#: pzprv3 ``norinori`` (``FileIO``: ``decodeAreaRoom``, ``decodeCellAns``): rooms, then the answer.
+PZPRV3 = pzprv3.Codec(
+    pids=("norinori",),
+    sections=(*pzprv3.room_sections(), pzprv3.Section("answer", _answer, answer=True)),
+    read=_from_pzprv3, write=_to_pzprv3)
+
+
+def _puzzlekit_rows(puzzle: NorinoriPuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:
+    """The dataset's layout: an empty clue grid (``-``), the room grid, and ``x``/``-`` answers."""
+    ids = rooms_layer.room_ids(puzzle.rows, puzzle.cols, puzzle.rooms)
+    problem = [["-"] * puzzle.cols for _ in range(puzzle.rows)] + [[str(k + 1) for k in row] for row in ids]
+    answer = None if solution is None else [["x" if ch == "#" else "-" for ch in row] for row in solution]
+    return problem, answer
+
+
+#: The puzzlekit dataset's Norinori grids (``assets/data/Norinori``): an empty clue grid (``-``
+#: everywhere), then the room ids; solutions ``x`` shaded, ``-`` unshaded.
+PUZZLEKIT = puzzlekit.Codec(
+    "Norinori",
+    problem=puzzlekit.WithRooms(puzzlekit.Tokens({"-": "-"}, strict=True), drop_clues=True),
+    solution=puzzlekit.Tokens({"x": "#", "-": "."}, strict=True),
+    write=_puzzlekit_rows,
+)
+
+
+# -- generation ---------------------------------------------------------------------------------
+from ...errors import SatgridError  # noqa: E402
+from ...session import Session  # noqa: E402
+
+
+def _dominoes(grid: Geometry, rng: random.Random) -> list[tuple[Cell, Cell]]:
+    """A maximal random packing of dominoes no two of which touch side by side: the pairs of
+    side neighbours in random order, each taken when neither cell is shaded or beside a shaded
+    cell."""
+    pairs = list(grid.adjacent_pairs())
+    rng.shuffle(pairs)
+    shaded: set[Cell] = set()
+    out = []
+    for p, q in pairs:
+        near = {p, q, *grid.neighbours(p), *grid.neighbours(q)}
+        if not near & shaded:
+            shaded.update((p, q))
+            out.append((p, q))
+    return out
+
+
+def _unique(grid: Geometry, members: Sequence[Collection[Cell]], counts: Sequence[int],
+            answer: set[Cell]) -> bool:
+    """Is ``answer`` the only shading in which each of the rooms ``members`` holds its count of
+    shaded cells and every shaded cell touches exactly one other (Norinori's rules with any
+    count a room)?"""
+    m = Model(grid)
+    shaded = m.cells("shaded")
+    for room, count in zip(members, counts):
+        m.count_in("every room holds its count", room, shaded, count)
+    m.true_neighbours("each shaded cell touches exactly one shaded cell", shaded, 1)
+    encoding = m.build()
+    session = Session(encoding)
+    try:
+        session.add([[-x if p in answer else x for p, x in shaded.items()]])
+        return session.solve([], need_model=False).status == "unsat"
+    finally:
+        session.close()
+
+
+def _merged(grid: Geometry, pairs: Sequence[tuple[Cell, Cell]], rng: random.Random) -> Rooms | None:
+    """Rooms of two shaded cells each that make the dominoes ``pairs`` the only solution, merged
+    from the dominoes and single cells (:func:`SAMPLE`); None when a room without shaded cells
+    can merge with none of its neighbours."""
+    shaded = {p for pair in pairs for p in pair}
+    starts = [set(pair) for pair in pairs] + [{p} for p in grid.cells if p not in shaded]
+    owner = {p: k for k, room in enumerate(starts) for p in room}
+    members: dict[int, set[Cell]] = dict(enumerate(starts))
+    counts = {k: len(room & shaded) for k, room in enumerate(starts)}
+    blocked: set[int] = set()
+    while True:
+        short = sorted(k for k in members if counts[k] < PER_ROOM and k not in blocked)
+        if not short:
+            break
+        a = rng.choice(short)
+        around = list({owner[q] for p in members[a] for q in grid.neighbours(p)} - {a})
+        rng.shuffle(around)
+        for b in sorted(around, key=lambda k: len(members[k])):  # the smallest first
+            if counts[a] + counts[b] > PER_ROOM:
+                continue
+            keys = [k for k in members if k not in (a, b)]
+            if _unique(grid, [members[k] for k in keys] + [members[a] | members[b]],
+                       [counts[k] for k in keys] + [counts[a] + counts[b]], shaded):
+                members[a] |= members.pop(b)
+                counts[a] += counts.pop(b)
+                for p in members[a]:
+                    owner[p] = a
+                blocked.clear()
+                break
+        else:
+            blocked.add(a)
+    if any(count != PER_ROOM for count in counts.values()):
+        return None
+    return rooms_layer.canonical(members.values())
+
+
+def SAMPLE(rows: int, cols: int, rng: random.Random) -> NorinoriPuzzle:
+    """A Norinori with one solution, for the generic generator (:mod:`satgrid.generators.generic`,
+    which keeps it only when it is unique; with no clues it removes nothing).
+
+    Dominoes first, then rooms merged around them (:func:`_merged`): a maximal random packing of
+    dominoes that do not touch (:func:`_dominoes`) is the answer. Each domino starts as a room,
+    every other cell as a room of its own that must hold no shaded cell: that puzzle (Norinori
+    with any count a room) has the answer as its only solution. Then, again and again, a random
+    room without shaded cells merges with a neighbouring room, the smallest first, when the
+    answer stays the only solution (a merge only relaxes the rules, as removing a clue does, so
+    each step keeps the puzzle unique); a room no merge can serve is passed over until another
+    merge succeeds. It ends when every room holds two shaded cells: a Norinori whose only
+    solution is the answer, each domino inside one room. A draw that strands a room without
+    shaded cells starts again from new dominoes (at most :data:`DRAWS` times)."""
+    if rows * cols < 2:
+        raise SatgridError(f"a {rows}x{cols} Norinori has no room for a domino")
+    grid = Geometry.of(rows, cols)
+    for _ in range(DRAWS):
+        found = _merged(grid, _dominoes(grid, rng), rng)
+        if found is not None:
+            return puzzle_of(found, rows, cols)
+    raise SatgridError(f"no unique {rows}x{cols} Norinori found in {DRAWS} draws of dominoes")
+
+
+#: Draws of dominoes :func:`SAMPLE` tries before giving up.
+DRAWS = 20
+
+
+# -- drawing and hints --------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+from ...grading import StateFormat, state_lines  # noqa: E402
+
+
+def DRAW(puzzle: NorinoriPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The cells, a solution's shaded cells, the bold room borders and the outline."""
+    out = svg.cells(puzzle, marks)
+    if solution is not None:
+        out += svg.shaded([(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
+                           if solution[r][c] == "#"], marks)
+    return [*out, *svg.rooms(puzzle), *svg.border(puzzle)]
+
+
+def _read_state(puzzle: NorinoriPuzzle, text: str, source: str) -> dict:
+    """A hint's partial state: the grid, ``#`` shaded, ``.`` (or ``+``) unshaded, ``?`` (or
+    ``_``) or the cell's room id undecided."""
+    def error(message: str, line: int | None, column: int | None) -> ParseError:
+        return ParseError(source, line, message, column)
+
+    state = {}
+    for r, tokens in enumerate(_grid_tokens(state_lines(text), puzzle, "state", error)):
+        for c, (tok, line, col) in enumerate(tokens):
+            if tok in ("#", ".", "+"):
+                state[("shaded", r, c)] = tok == "#"
+            elif tok not in ("?", "_") and tok != _room_label(puzzle, r, c):
+                raise error(f"{tok!r} is not a cell mark for {cell_name(r, c)}: use '#' (shaded), '.' "
+                            "(unshaded), '?' or the cell's room id (undecided)", line, col)
+    return state
+
+
+STATE = StateFormat(
+    _read_state, lambda puzzle, key, value: f"{cell_name(*key[1:])} is {'shaded' if value else 'unshaded'}",
+    lambda key, value: True,
+    "the grid: '#' shaded, '.' (or '+') unshaded, '?' or the cell's room id undecided")
