@@ -198,10 +198,10 @@ solution_from_json = shading_rows_from_json
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
     """(variables, clauses) expected of the encoding of a rows x cols grid: a variable a cell
-    and the counters' auxiliaries, about 8 clauses a cell for the neighbour rule and 4 for the
-    room counts (measured in encodings/norinori.md)."""
+    and the room counters' auxiliaries, about 6 clauses a cell for the neighbour rule and 4 to 6
+    for the room counts (the figures behind the bounds are in encodings/norinori.md)."""
     cells = rows * cols
-    return 2 * cells, 12 * cells
+    return 3 * cells, 12 * cells
 
 
 # -- formats ------------------------------------------------------------------------------------
