@@ -313,23 +313,29 @@ def _unique(grid: Geometry, members: Sequence[Collection[Cell]], counts: Sequenc
 
 def _merged(grid: Geometry, pairs: Sequence[tuple[Cell, Cell]], rng: random.Random) -> Rooms | None:
     """Rooms of two shaded cells each that make the dominoes ``pairs`` the only solution, merged
-    from the dominoes and single cells (:func:`SAMPLE`); None when a room without shaded cells
-    can merge with none of its neighbours."""
+    from the dominoes and single cells (:func:`SAMPLE`); None when a single cell can merge with
+    none of its neighbouring rooms."""
     shaded = {p for pair in pairs for p in pair}
     starts = [set(pair) for pair in pairs] + [{p} for p in grid.cells if p not in shaded]
     owner = {p: k for k, room in enumerate(starts) for p in room}
     members: dict[int, set[Cell]] = dict(enumerate(starts))
     counts = {k: len(room & shaded) for k, room in enumerate(starts)}
+    loose: set[int] = set()  # single cells of a dissolved empty room: they join full rooms only
     blocked: set[int] = set()
+    fresh = len(starts)
     while True:
         short = sorted(k for k in members if counts[k] < PER_ROOM and k not in blocked)
         if not short:
             break
-        a = rng.choice(short)
-        around = list({owner[q] for p in members[a] for q in grid.neighbours(p)} - {a})
+        near = {k: {owner[q] for p in members[k] for q in grid.neighbours(p)} - {k} for k in short}
+        fewest = min(len(rooms) for rooms in near.values())
+        a = rng.choice([k for k in short if len(near[k]) == fewest])  # the most hemmed in first
+        around = list(near[a])
         rng.shuffle(around)
-        for b in sorted(around, key=lambda k: len(members[k])):  # the smallest first
-            if counts[a] + counts[b] > PER_ROOM:
+        # empty rooms first, smallest first, up to EMPTY cells together; then the full rooms
+        for b in sorted(around, key=lambda k: (counts[k] > 0, len(members[k]))):
+            if counts[a] + counts[b] > PER_ROOM or (counts[a] + counts[b] == 0 and (
+                    a in loose or b in loose or len(members[a]) + len(members[b]) > EMPTY)):
                 continue
             keys = [k for k in members if k not in (a, b)]
             if _unique(grid, [members[k] for k in keys] + [members[a] | members[b]],
@@ -338,10 +344,19 @@ def _merged(grid: Geometry, pairs: Sequence[tuple[Cell, Cell]], rng: random.Rand
                 counts[a] += counts.pop(b)
                 for p in members[a]:
                     owner[p] = a
+                loose.discard(b)
                 blocked.clear()
                 break
         else:
-            blocked.add(a)
+            if len(members[a]) == 1:
+                blocked.add(a)
+                continue
+            for p in members.pop(a):  # an empty room no room takes: its cells try one by one
+                members[fresh], counts[fresh], owner[p] = {p}, 0, fresh
+                loose.add(fresh)
+                fresh += 1
+            del counts[a]
+            loose.discard(a)
     if any(count != PER_ROOM for count in counts.values()):
         return None
     return rooms_layer.canonical(members.values())
@@ -354,13 +369,16 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> NorinoriPuzzle:
     Dominoes first, then rooms merged around them (:func:`_merged`): a maximal random packing of
     dominoes that do not touch (:func:`_dominoes`) is the answer. Each domino starts as a room,
     every other cell as a room of its own that must hold no shaded cell: that puzzle (Norinori
-    with any count a room) has the answer as its only solution. Then, again and again, a random
-    room without shaded cells merges with a neighbouring room, the smallest first, when the
-    answer stays the only solution (a merge only relaxes the rules, as removing a clue does, so
-    each step keeps the puzzle unique); a room no merge can serve is passed over until another
-    merge succeeds. It ends when every room holds two shaded cells: a Norinori whose only
-    solution is the answer, each domino inside one room. A draw that strands a room without
-    shaded cells starts again from new dominoes (at most :data:`DRAWS` times)."""
+    with any count a room) has the answer as its only solution. Then, again and again, a room
+    without shaded cells (one with the fewest neighbouring rooms) merges with a neighbouring
+    room (empty rooms first while the two have at most :data:`EMPTY` cells, smallest first, then
+    the domino rooms, smallest first) when the answer stays the only solution, checked by one SAT
+    call with the answer blocked. A merge only relaxes the rules, as removing a clue does, so
+    every step keeps the puzzle unique. An empty room of several cells that no room can take
+    falls apart into single cells, which then join rooms with dominoes one by one; a single cell
+    no room can take is passed over until another merge succeeds. It ends when every room holds
+    two shaded cells: a Norinori whose only solution is the answer, each domino inside one room.
+    A draw that strands a cell starts again from new dominoes (at most :data:`DRAWS` times)."""
     if rows * cols < 2:
         raise SatgridError(f"a {rows}x{cols} Norinori has no room for a domino")
     grid = Geometry.of(rows, cols)
@@ -372,7 +390,11 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> NorinoriPuzzle:
 
 
 #: Draws of dominoes :func:`SAMPLE` tries before giving up.
-DRAWS = 20
+DRAWS = 40
+#: The most cells two rooms without shaded cells may have when they merge with each other
+#: (encodings/norinori.md: smaller caps strand more cells, larger ones leave more rooms a bare
+#: domino).
+EMPTY = 8
 
 
 # -- drawing and hints --------------------------------------------------------------------------
