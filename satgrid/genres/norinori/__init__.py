@@ -403,11 +403,12 @@ from ...grading import StateFormat, state_lines  # noqa: E402
 
 
 def DRAW(puzzle: NorinoriPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
-    """The cells, a solution's shaded cells, the bold room borders and the outline."""
+    """The cells, a solution's shaded cells (grey, so the room borders show on them, as puzzle
+    books print them), the bold room borders and the outline."""
     out = svg.cells(puzzle, marks)
     if solution is not None:
         out += svg.shaded([(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
-                           if solution[r][c] == "#"], marks)
+                           if solution[r][c] == "#"], marks, svg.GREY)
     return [*out, *svg.rooms(puzzle), *svg.border(puzzle)]
 
 
