@@ -23,13 +23,12 @@ Encoding (:func:`rules`, on the model builder; figures in ``encodings/norinori.m
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, Collection, Sequence
 
 from ... import rooms as rooms_layer
+from ... import shading
 from ...encoding import Encoding
-from ...errors import ParseError
 from ...formats import puzzlekit, puzzlink, pzprv3
 from ...grid import Grid as Geometry
 from ...model import Model, read_shading
@@ -70,9 +69,6 @@ _SMALL = "a room of one cell (at {}): every Norinori room holds two shaded cells
 
 
 # -- parsing ------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"\S+")
-
-
 def parse(record: Record) -> NorinoriPuzzle:
     """The room grid (:func:`satgrid.rooms.read_text` without clues); a room of one cell is an
     error at its cell."""
@@ -87,48 +83,16 @@ def parse(record: Record) -> NorinoriPuzzle:
     return puzzle_of(text.rooms, text.rows, text.cols, record.name, Source(record.source, record.line))
 
 
-def _grid_tokens(lines: list[tuple[int, str]], puzzle: NorinoriPuzzle, what: str,
-                 error: Any) -> list[list[tuple[str, int, int]]]:
-    """The rows of a solution or state grid as ``(token, line, column)``: whitespace-separated
-    tokens (as :func:`render` prints them), or one character a cell; ``error(message, line,
-    column)``."""
-    lines = [(n, t) for n, t in lines if t.strip()]
-    if len(lines) != puzzle.rows:
-        raise error(f"the {what} has {len(lines)} rows, the grid {puzzle.rows}", lines[0][0] if lines else None, None)
-    rows = []
-    for line, text in lines:
-        if len(text.split()) > 1 or puzzle.cols == 1:
-            tokens = [(m.group(), line, m.start() + 1) for m in _TOKEN.finditer(text)]
-        else:
-            tokens = [(ch, line, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
-        if len(tokens) != puzzle.cols:
-            raise error(f"{what} row has {len(tokens)} cells, the grid {puzzle.cols}", line, None)
-        rows.append(tokens)
-    return rows
-
-
 def _room_label(puzzle: NorinoriPuzzle, r: int, c: int) -> str:
+    """What the text output shows on an unshaded cell: its room's id."""
     return str(puzzle.room_ids[r][c] + 1)
 
 
 def parse_solution(record: Record, puzzle: NorinoriPuzzle) -> Solution | None:
     """A ``solution:`` section: the grid with ``#`` shaded and ``.``, ``+`` or the cell's room id
-    (as :func:`render` writes it) unshaded; or rows of ``#`` and ``.``, a character a cell."""
-    if not any(t.strip() for _, t in record.solution_lines):
-        return None
-    rows = []
-    for r, tokens in enumerate(_grid_tokens(record.solution_lines, puzzle, "solution", record.error)):
-        row = []
-        for c, (tok, line, col) in enumerate(tokens):
-            if tok == "#":
-                row.append("#")
-            elif tok in (".", "+") or tok == _room_label(puzzle, r, c):
-                row.append(".")
-            else:
-                raise record.error(f"{tok!r} is not a solution cell for {cell_name(r, c)}: use '#' "
-                                   "(shaded), '.' (unshaded) or the cell's room id", line, col)
-        rows.append("".join(row))
-    return tuple(rows)
+    (as :func:`render` writes it) unshaded; or rows of ``#`` and ``.``, a character a cell
+    (:func:`satgrid.shading.parse_shading`)."""
+    return shading.parse_shading(record, puzzle, _room_label, "room id")
 
 
 # -- encoding -----------------------------------------------------------------------------------
@@ -218,13 +182,6 @@ PUZZLINK = puzzlink.Codec(pids=("norinori",), body=(puzzlink.ROOMS,), read=_from
                           write=lambda puzzle: {"rooms": puzzle.rooms})
 
 
-def _answer(word: str, rows: int, cols: int) -> str:
-    """pzprjs's ``decodeCellAns``: ``#`` shaded, ``+`` a dot (unshaded), ``.`` undecided."""
-    if word not in ("#", "+", "."):
-        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
-    return "#" if word == "#" else "."
-
-
 def _from_pzprv3(grids: pzprv3.Grids) -> tuple[NorinoriPuzzle, Solution | None]:
     """The rooms, and the answer when a cell of it is shaded."""
     found = pzprv3.rooms_of(grids)
@@ -232,24 +189,19 @@ def _from_pzprv3(grids: pzprv3.Grids) -> tuple[NorinoriPuzzle, Solution | None]:
     if small is not None:
         r, c = found[small][0]
         raise grids.error(pzprv3.ROOM_GRID.name, r, c, _SMALL.format(cell_name(r, c)))
-    puzzle = puzzle_of(found, grids.rows, grids.cols, "", grids.source)
-    answer = grids["answer"] if "answer" in grids else []
-    if not any("#" in row for row in answer):
-        return puzzle, None
-    return puzzle, tuple("".join(row) for row in answer)
+    return puzzle_of(found, grids.rows, grids.cols, "", grids.source), shading.pzprv3_solution(grids)
 
 
 def _to_pzprv3(puzzle: NorinoriPuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
     """The rooms; the answer ``#`` shaded and ``+`` unshaded (every cell decided), ``.`` without one."""
-    answer = [["." if solution is None else "#" if solution[r][c] == "#" else "+" for c in range(puzzle.cols)]
-              for r in range(puzzle.rows)]
-    return {**pzprv3.room_grids(puzzle.rows, puzzle.cols, puzzle.rooms), "answer": answer}
+    return {**pzprv3.room_grids(puzzle.rows, puzzle.cols, puzzle.rooms),
+            "answer": shading.pzprv3_answer(puzzle, solution)}
 
 
 #: pzprv3 ``norinori`` (``FileIO``: ``decodeAreaRoom``, ``decodeCellAns``): rooms, then the answer.
 PZPRV3 = pzprv3.Codec(
     pids=("norinori",),
-    sections=(*pzprv3.room_sections(), pzprv3.Section("answer", _answer, answer=True)),
+    sections=(*pzprv3.room_sections(), pzprv3.Section("answer", pzprv3.SHADING, answer=True)),
     read=_from_pzprv3, write=_to_pzprv3)
 
 
@@ -399,7 +351,6 @@ EMPTY = 8
 
 # -- drawing and hints --------------------------------------------------------------------------
 from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
-from ...grading import StateFormat, state_lines  # noqa: E402
 
 
 def DRAW(puzzle: NorinoriPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
@@ -412,24 +363,4 @@ def DRAW(puzzle: NorinoriPuzzle, solution: Solution | None, marks: svg.Marks) ->
     return [*out, *svg.rooms(puzzle), *svg.border(puzzle)]
 
 
-def _read_state(puzzle: NorinoriPuzzle, text: str, source: str) -> dict:
-    """A hint's partial state: the grid, ``#`` shaded, ``.`` (or ``+``) unshaded, ``?`` (or
-    ``_``) or the cell's room id undecided."""
-    def error(message: str, line: int | None, column: int | None) -> ParseError:
-        return ParseError(source, line, message, column)
-
-    state = {}
-    for r, tokens in enumerate(_grid_tokens(state_lines(text), puzzle, "state", error)):
-        for c, (tok, line, col) in enumerate(tokens):
-            if tok in ("#", ".", "+"):
-                state[("shaded", r, c)] = tok == "#"
-            elif tok not in ("?", "_") and tok != _room_label(puzzle, r, c):
-                raise error(f"{tok!r} is not a cell mark for {cell_name(r, c)}: use '#' (shaded), '.' "
-                            "(unshaded), '?' or the cell's room id (undecided)", line, col)
-    return state
-
-
-STATE = StateFormat(
-    _read_state, lambda puzzle, key, value: f"{cell_name(*key[1:])} is {'shaded' if value else 'unshaded'}",
-    lambda key, value: True,
-    "the grid: '#' shaded, '.' (or '+') unshaded, '?' or the cell's room id undecided")
+STATE = shading.state_format(_room_label, "room id", clue="room")
