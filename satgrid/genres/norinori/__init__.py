@@ -101,12 +101,14 @@ def cache_key(puzzle: NorinoriPuzzle) -> tuple:
     return (NAME, puzzle.rows, puzzle.cols, puzzle.rooms)
 
 
-def rules(m: Model, puzzle: NorinoriPuzzle) -> None:
-    """The two rules of the module docstring."""
+def rules(m: Model, puzzle: NorinoriPuzzle, counts: Sequence[int] | None = None) -> dict[Cell, int]:
+    """The two rules of the module docstring; ``counts``: another number of shaded cells for each
+    room (the sampler's rooms on the way, :func:`_unique`). Returns the shaded layer."""
     shaded = m.cells("shaded")
-    for room in puzzle.rooms:
-        m.count_in("every room holds two shaded cells", room, shaded, PER_ROOM)
+    for room, count in zip(puzzle.rooms, counts or [PER_ROOM] * len(puzzle.rooms)):
+        m.count_in("every room holds two shaded cells", room, shaded, count)
     m.true_neighbours("each shaded cell touches exactly one shaded cell", shaded, 1)
+    return shaded
 
 
 def encode(puzzle: NorinoriPuzzle) -> Encoding:
@@ -250,10 +252,7 @@ def _unique(grid: Geometry, members: Sequence[Collection[Cell]], counts: Sequenc
     shaded cells and every shaded cell touches exactly one other (Norinori's rules with any
     count a room)?"""
     m = Model(grid)
-    shaded = m.cells("shaded")
-    for room, count in zip(members, counts):
-        m.count_in("every room holds its count", room, shaded, count)
-    m.true_neighbours("each shaded cell touches exactly one shaded cell", shaded, 1)
+    shaded = rules(m, puzzle_of(tuple(map(tuple, members)), grid.rows, grid.cols), counts)
     encoding = m.build()
     session = Session(encoding)
     try:
