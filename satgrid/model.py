@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
-from .cnf import Clause, VarPool, at_least, at_most, exactly, unary_sum
+from .cnf import Clause, VarPool, at_least, at_most, exactly, guarded, unary_sum
 from .connectivity import ConnectedSubgraph, Value, holds
 from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
@@ -399,6 +399,19 @@ class Model:
         :class:`~satgrid.islands.SeededIslands` built: its ``size`` clue, ``all``, ``selectors``,
         ``crowded`` cells and each seed's ``reach`` and ``rim``."""
         return SeededIslands(self, name, white, seeds, eager_from)
+
+    # -- neighbour counts (issue 20) ------------------------------------------------------
+    def true_neighbours(self, name: str, lits: Lits, k: int) -> None:
+        """Each true cell of ``lits`` has exactly ``k`` true side neighbours among ``lits``
+        (``k = 1``: the true cells form dominoes). Lowering: per cell ``p``, ``exactly(k)`` over
+        its neighbours' literals, every clause guarded by ``-lits[p]`` (:func:`~satgrid.cnf.guarded`;
+        up to four neighbours, so direct clauses: for ``k = 1`` one at-least clause and six
+        pairwise at-most clauses a cell). A cell with fewer than ``k`` neighbours is false."""
+        clauses: list[Clause] = []
+        for p, x in lits.items():
+            around = [lits[q] for q in self.grid.neighbours(p) if q in lits]
+            clauses += guarded(exactly(around, k, self.pool), x)
+        self.require(name, clauses)
 
     # -- rules of issue 20: touching by corners ------------------------------------------------
     def not_touching(self, name: str, lits: Lits) -> None:

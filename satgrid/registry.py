@@ -16,6 +16,7 @@ from .genres import akari
 from .genres import hitori
 from .genres import kurodoko
 from .genres import masyu
+from .genres import norinori
 from .genres import nurikabe
 from .genres import slitherlink
 from .genres import starbattle
@@ -121,6 +122,7 @@ GENRES: dict[str, Genre] = {
     "kurodoko": Genre.from_module(kurodoko),
     "akari": Genre.from_module(akari),
     "yajilin": Genre.from_module(yajilin),
+    "norinori": Genre.from_module(norinori),
     "starbattle": Genre.from_module(starbattle),
 }
 

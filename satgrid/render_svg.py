@@ -185,10 +185,11 @@ def rooms(puzzle: Any) -> list[str]:
     return room_borders(puzzle, lambda r, c: ids[r][c])
 
 
-def shaded(cells: Iterable[Cell], marks: Marks) -> list[str]:
-    """Shaded cells, black (dark red where two solutions differ)."""
+def shaded(cells: Iterable[Cell], marks: Marks, fill: str = INK) -> list[str]:
+    """Shaded cells, black or ``fill`` (grey, :data:`GREY`, where bold room borders must show
+    on them), dark red where two solutions differ."""
     return [_rect("shaded diff", r, c, "#7a1f1a", "#555") if (r, c) in marks.diff else
-            _rect("shaded", r, c, INK, "#555") for r, c in cells]
+            _rect("shaded", r, c, fill, "#555") for r, c in cells]
 
 
 def dotted(cells: Iterable[Cell]) -> list[str]:

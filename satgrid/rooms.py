@@ -37,7 +37,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Collection, Hashable, Iterable, Sequence
+from typing import Collection, Hashable, Iterable, Sequence
 
 from .grid import Cell, EdgeKey, Grid
 from .puzzle import GridPuzzle
