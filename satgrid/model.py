@@ -47,6 +47,7 @@ from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
 from .islands import SeededIslands
 from .loop import SingleLoop
+from .sized_regions import SizedRegions
 
 Lits = Mapping[Hashable, int]
 ClueFunction = Callable[["Clue", Hashable, object], None]
@@ -354,6 +355,17 @@ class Model:
         :class:`~satgrid.islands.SeededIslands` built: its ``size`` clue, ``all``, ``selectors``,
         ``crowded`` cells and each seed's ``reach`` and ``rim``."""
         return SeededIslands(self, name, white, seeds, eager_from)
+
+    def sized_regions(self, name: str, cap: int, layer: str = "number") -> SizedRegions:
+        """Every cell carries a number, and each 4-connected region of cells carrying one number
+        ``n`` has exactly ``n`` cells (regions whose sizes are numbers). Numbers ``1..cap`` are a
+        one-hot layer ``layer``; any larger number (up to the cells of the grid) is the layer's
+        value ``cap + 1`` with the number in binary (``(layer + " bit", r, c, b)``), so ``cap``
+        never bounds the sizes. Lowering (:mod:`satgrid.sized_regions`): local clauses, then lazy
+        cuts on components whose size is not their number, or the exact eager tree lowering.
+        Returns the :class:`~satgrid.sized_regions.SizedRegions` built (``carries(cell, n)``
+        states a given number)."""
+        return SizedRegions(self, name, cap, layer)
 
     # -- clues -----------------------------------------------------------------------------
     def clue(self, function: ClueFunction) -> ClueFunction:
