@@ -43,11 +43,12 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Hashable, Sequence
 
-from .cnf import Clause, VarPool, at_most
+from .cnf import Clause, VarPool, at_most, exactly
 from .connectivity import Keep, Value, holds
 from .grid import Cell, Grid
 
 if TYPE_CHECKING:
+    from .encoding import Encoding
     from .model import Model
 
 
@@ -80,12 +81,17 @@ def not_above(bits: Sequence[int], high: int, guard: Sequence[int] = ()) -> list
             for i in range(width) if not want[i]]
 
 
+#: Connected sets of up to this many cells get their cuts as clauses from the start (measured in
+#: encodings/fillomino.md).
+SMALL = 3
+
+
 class SizedRegions:
     """What :meth:`~satgrid.model.Model.sized_regions` built: ``numbers`` (``{cell: {value:
     literal}}``, values ``1..cap + 1``, ``cap + 1`` = above the cap), ``bits`` (``{cell: [literal,
     ...]}`` least significant first), ``cap``, the global rule, and :meth:`carries` for clues."""
 
-    def __init__(self, m: "Model", name: str, cap: int, layer: str = "number"):
+    def __init__(self, m: "Model", name: str, cap: int, layer: str = "number", small: int = SMALL):
         from .model import Layer
 
         grid = m.grid
@@ -100,18 +106,19 @@ class SizedRegions:
         if width:
             m.layers[f"{layer} bit"] = Layer(f"{layer} bit", "bool",
                                              {(*p, b): x for p, xs in self.bits.items() for b, x in enumerate(xs)})
-        adjacency = grid.adjacency
         clauses: list[Clause] = []
-        if 1 in numbers[grid.cells[0]]:
-            clauses += ([-numbers[p][1], -numbers[q][1]] for p, q in grid.adjacent_pairs())
-        for p in grid.cells:
-            for v, x in numbers[p].items():
-                if v >= 2:
-                    clauses.append([-x, *(numbers[q][v] for q in adjacency[p])])
-            if cap >= 2:
-                twos = [numbers[q][2] for q in adjacency[p]]
-                clauses += ([-numbers[p][2], -a, -b] for i, a in enumerate(twos) for b in twos[i + 1:])
-        m.require(f"{name}: numbers of side neighbours", clauses)
+        for k in range(1, small + 1):
+            for placed in grid.placements(k):
+                rim = sorted({q for p in placed for q in grid.adjacency[p]} - set(placed), key=grid.index)
+                for v, x in numbers[placed[0]].items():
+                    if v == above:  # k <= cap cells above the cap: too small for any number
+                        if k <= cap:
+                            clauses.append([*(-numbers[p][v] for p in placed), *(numbers[q][v] for q in rim)])
+                    elif v == k - 1:  # k cells of number k - 1: a group too large
+                        clauses.append([-numbers[p][v] for p in placed])
+                    elif v > k:  # a whole group of k < v cells: too small
+                        clauses.append([*(-numbers[p][v] for p in placed), *(numbers[q][v] for q in rim)])
+        m.require(f"{name}: groups of up to {small} cells", clauses)
         if above is not None:
             clauses = []
             for p, xs in self.bits.items():
@@ -119,7 +126,70 @@ class SizedRegions:
                 clauses += ([big, -x] for x in xs)
                 clauses += not_below(xs, cap + 1, [-big]) + not_above(xs, size, [-big])
             m.require(f"{name}: a number above {cap} in binary", clauses)
-        self.rule = m.rule(SizedRegionsRule(name, grid, numbers, self.bits, cap, above))
+        #: ``{(p, q): literal}`` per side-neighbour pair (both orders): both above the cap with
+        #: equal bits (one region). Empty without numbers above the cap.
+        self.joined: dict[tuple[Cell, Cell], int] = {}
+        if above is not None:
+            clauses = []
+            for p, q in grid.adjacent_pairs():
+                j = self.joined[p, q] = self.joined[q, p] = m.pool.var(f"{layer} joined", *p, *q)
+                a, b = numbers[p][above], numbers[q][above]
+                equal = []
+                clauses += [[-j, a], [-j, b]]
+                for x, y in zip(self.bits[p], self.bits[q]):
+                    e = m.pool.var(f"{layer} equal bit", *p, *q, len(equal))
+                    equal.append(e)
+                    clauses += [[-j, -x, y], [-j, x, -y], [e, x, y], [e, -x, -y]]
+                clauses.append([-a, -b, *(-e for e in equal), j])
+            # groups of up to ``small`` joined cells: too small for a number above the cap
+            for k in range(1, min(small, cap) + 1):
+                for placed in grid.placements(k):
+                    inside = set(placed)
+                    tree = _spanning_edges(grid, placed)
+                    out = [self.joined[p, q] for p in placed for q in grid.adjacency[p] if q not in inside]
+                    first = [-numbers[placed[0]][above]] if k == 1 else []
+                    clauses.append([*first, *(-self.joined[e] for e in tree), *out])
+            m.require(f"{name}: regions above {cap} join equal neighbours", clauses)
+        self.grid = grid
+        self.rule = m.rule(SizedRegionsRule(name, grid, numbers, self.bits, cap, above, self.joined))
+
+    def given(self, cell: Cell, n: int, pool: VarPool) -> list[Clause]:
+        """Clauses "the region of ``cell`` has ``n`` cells" (a given number): ``cell`` carries
+        ``n`` and, for ``n`` up to the cap, its region is counted where it can lie: labels on the
+        cells within ``n - 1`` steps (its reach), set along neighbours carrying ``n``, each
+        carrying ``n`` with a labelled neighbour, no neighbour outside the reach carrying ``n``,
+        and exactly ``n`` cells labelled. Every solution satisfies them (label its region), and
+        they only add to the global rule, so the rule's exactness is untouched."""
+        clauses = self.carries(cell, n)
+        if n < 2 or n > self.cap:
+            return clauses
+        grid, numbers = self.grid, self.numbers
+        dist = {cell: 0}
+        queue = deque([cell])
+        while queue:
+            p = queue.popleft()
+            if dist[p] + 1 < n:
+                for q in grid.adjacency[p]:
+                    if q not in dist:
+                        dist[q] = dist[p] + 1
+                        queue.append(q)
+        label = {p: pool.fresh("region label") for p in dist if p != cell}
+        for p, x in label.items():
+            clauses.append([-x, numbers[p][n]])
+            clauses.append([-x, *(label.get(q, 0) or 0 for q in grid.adjacency[p] if q != cell and q in label)]
+                           if cell not in grid.adjacency[p] else [])
+        clauses = [c for c in clauses if c]
+        for p in dist:
+            here = label.get(p)
+            for q in grid.adjacency[p]:
+                if q == cell:
+                    continue
+                if q in label:
+                    clauses.append([*([-here] if here else []), -numbers[q][n], label[q]])
+                else:
+                    clauses.append([*([-here] if here else []), -numbers[q][n]])
+        clauses += exactly(list(label.values()), n - 1, pool)
+        return clauses
 
     def carries(self, cell: Cell, n: int) -> list[Clause]:
         """Clauses "``cell`` carries ``n``" (unit clauses)."""
@@ -134,8 +204,12 @@ class SizedRegionsRule:
     module doc for the cuts and the eager lowering)."""
 
     def __init__(self, name: str, grid: Grid, numbers: dict[Cell, dict[int, int]],
-                 bits: dict[Cell, list[int]], cap: int, above: int | None):
+                 bits: dict[Cell, list[int]], cap: int, above: int | None,
+                 joined: dict[tuple[Cell, Cell], int] | None = None):
         self.name, self.grid, self.cap, self.above = name, grid, cap, above
+        cells = grid.cells
+        #: Per pair of cell indices: the literal "both above the cap, equal bits".
+        self._joined = {(grid.index(p), grid.index(q)): x for (p, q), x in (joined or {}).items()}
         cells = grid.cells
         self._near = grid.near
         #: Per cell index: the one-hot literals in domain order, the domain, and the bits.
@@ -212,6 +286,15 @@ class SizedRegionsRule:
                 head = [lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]
                 if keep is None or keep(head):
                     cuts.append([head])
+            elif n > self.cap and len(comp) <= self.cap:
+                # joined cells that no joined link leaves: a region too small for any number
+                # above the cap, whatever its bits (one cut for every such number)
+                inside = set(comp)
+                tree = [self._joined[e] for e in self._tree(comp)]
+                out = [self._joined[p, q] for p in comp for q in near[p] if q not in inside]
+                head = [*([-self._onehot[comp[0]][-1]] if len(comp) == 1 else []), *(-x for x in tree), *out]
+                if keep is None or keep(head):
+                    cuts.append([head])
             else:
                 inside = set(comp)
                 border = sorted({q for p in comp for q in near[p] if q not in inside})
@@ -221,6 +304,19 @@ class SizedRegionsRule:
                 if keep is None or keep(head):
                     cuts.append([*side, head])
         return cuts
+
+    def _tree(self, comp: list[int]) -> list[tuple[int, int]]:
+        """The edges of a BFS spanning tree of ``comp`` (cell indices, connected)."""
+        inside, seen, edges = set(comp), {comp[0]}, []
+        queue = deque([comp[0]])
+        while queue:
+            p = queue.popleft()
+            for q in self._near[p]:
+                if q in inside and q not in seen:
+                    seen.add(q)
+                    edges.append((p, q))
+                    queue.append(q)
+        return edges
 
     # -- eager -----------------------------------------------------------------------------
     def eager_clauses(self, pool: VarPool) -> list[Clause]:
@@ -337,3 +433,33 @@ def _full_adder(inputs: list[int], s: int, c: int, clauses: list[Clause]) -> Non
         clauses.append([*lits, s if ones % 2 else -s])
         clauses.append([*lits, c if ones >= 2 else -c])
 
+
+
+def _spanning_edges(grid: Grid, cells: Sequence[Cell]) -> list[tuple[Cell, Cell]]:
+    """The edges of a BFS spanning tree of ``cells`` (connected)."""
+    inside, seen, edges = set(cells), {cells[0]}, []
+    queue = deque([cells[0]])
+    while queue:
+        p = queue.popleft()
+        for q in grid.adjacency[p]:
+            if q in inside and q not in seen:
+                seen.add(q)
+                edges.append((p, q))
+                queue.append(q)
+    return edges
+
+
+def read_region_numbers(encoding: "Encoding", layer: str, value: Value) -> dict[Cell, int]:
+    """Every cell's number under ``value``: its one-hot value, or, at the value "above the cap"
+    (the layer's last, when it has bits), the number its bits hold."""
+    from .model import read_numbers
+
+    numbers = read_numbers(encoding, layer, value, empty=0)
+    bits = encoding.layers.get(f"{layer} bit")
+    if bits:
+        above = encoding.layers[layer].domain[-1]  # type: ignore[attr-defined]
+        for p, v in numbers.items():
+            if v == above:
+                lits = [lit for (r, c, _), lit in bits.items() if (r, c) == p]
+                numbers[p] = sum(1 << b for b, t in enumerate(holds(value, lits)) if t)
+    return numbers
