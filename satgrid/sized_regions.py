@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Hashable, Sequence
 
-from .cnf import Clause, VarPool, at_most, exactly
+from .cnf import Clause, VarPool, at_most
 from .connectivity import Keep, Value, holds
 from .grid import Cell, Grid
 
@@ -152,44 +152,6 @@ class SizedRegions:
             m.require(f"{name}: regions above {cap} join equal neighbours", clauses)
         self.grid = grid
         self.rule = m.rule(SizedRegionsRule(name, grid, numbers, self.bits, cap, above, self.joined))
-
-    def given(self, cell: Cell, n: int, pool: VarPool) -> list[Clause]:
-        """Clauses "the region of ``cell`` has ``n`` cells" (a given number): ``cell`` carries
-        ``n`` and, for ``n`` up to the cap, its region is counted where it can lie: labels on the
-        cells within ``n - 1`` steps (its reach), set along neighbours carrying ``n``, each
-        carrying ``n`` with a labelled neighbour, no neighbour outside the reach carrying ``n``,
-        and exactly ``n`` cells labelled. Every solution satisfies them (label its region), and
-        they only add to the global rule, so the rule's exactness is untouched."""
-        clauses = self.carries(cell, n)
-        if n < 2 or n > self.cap:
-            return clauses
-        grid, numbers = self.grid, self.numbers
-        dist = {cell: 0}
-        queue = deque([cell])
-        while queue:
-            p = queue.popleft()
-            if dist[p] + 1 < n:
-                for q in grid.adjacency[p]:
-                    if q not in dist:
-                        dist[q] = dist[p] + 1
-                        queue.append(q)
-        label = {p: pool.fresh("region label") for p in dist if p != cell}
-        for p, x in label.items():
-            clauses.append([-x, numbers[p][n]])
-            clauses.append([-x, *(label.get(q, 0) or 0 for q in grid.adjacency[p] if q != cell and q in label)]
-                           if cell not in grid.adjacency[p] else [])
-        clauses = [c for c in clauses if c]
-        for p in dist:
-            here = label.get(p)
-            for q in grid.adjacency[p]:
-                if q == cell:
-                    continue
-                if q in label:
-                    clauses.append([*([-here] if here else []), -numbers[q][n], label[q]])
-                else:
-                    clauses.append([*([-here] if here else []), -numbers[q][n]])
-        clauses += exactly(list(label.values()), n - 1, pool)
-        return clauses
 
     def carries(self, cell: Cell, n: int) -> list[Clause]:
         """Clauses "``cell`` carries ``n``" (unit clauses)."""

@@ -143,7 +143,13 @@ def rules(m: Model, cap: int) -> None:
 
     @m.clue
     def given(c: Clue, cell: Cell, n: object) -> None:
-        c.require(regions.given(cell, int(n), c.pool))  # type: ignore[call-overload]
+        """A size up to the cap is its one-hot literal itself (no selector); a larger one is its
+        bits, behind a selector."""
+        size = int(n)  # type: ignore[call-overload]
+        if size <= regions.cap:
+            c.is_literal(regions.numbers[cell][size])
+        else:
+            c.require(regions.carries(cell, size))
 
 
 @made_once()
@@ -476,9 +482,10 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> FillominoPuzzle:
 
 # -- golden samples -----------------------------------------------------------------------------
 #: (text, status of ``solve --unique``, solution), checked against brute force in
-#: tests/test_fillomino.py: Nikoli-style 4x4, a 2x2 of two dominoes either way, two 1s side by side.
+#: tests/test_fillomino.py: Filling 4x4:l3434, a blank 2x2 (two dominoes either way, or one 4), two 1s
+#: side by side.
 SAMPLES = (
-    ("3 . . 1\n. . 2 .\n. 1 . 3\n2 . . 3\n", "unique", ((3, 3, 2, 1), (3, 1, 2, 3), (2, 1, 3, 3), (2, 1, 3, 1))),
+    (". . . .\n. . . .\n. . . .\n3 4 3 4\n", "unique", ((1, 4, 1, 4), (3, 4, 3, 4), (3, 4, 3, 4), (3, 4, 3, 4))),
     (". .\n. .\n", "multiple", None),
     ("1 1\n", "unsatisfiable", None),
 )
