@@ -1,7 +1,7 @@
 """Regions whose sizes are numbers: every cell carries a number, and each 4-connected region of
-cells carrying one number ``n`` has exactly ``n`` cells (Fillomino's rule, Nikoli: "divide the grid
-into regions; a region's cells carry its size; regions of one size never share a side", which is
-the same statement, since two side-adjacent cells with one number lie in one region).
+cells carrying one number ``n`` has exactly ``n`` cells. This is the rule "divide the grid into
+regions; a region's cells carry its size; regions of one size never share a side" (Nikoli), in
+other words: two side-adjacent cells with one number lie in one region.
 
 **Numbers** (:class:`SizedRegions`). A one-hot layer over ``1..cap`` and one more value
 ``cap + 1`` read "above the cap", and, per cell, ``bits`` holding the number in binary while it
@@ -10,7 +10,7 @@ the grid can have is representable: there is no cap on the sizes, only a cap on 
 get a variable of their own. A cell's number is its one-hot value, or its bits when the one-hot
 value is "above the cap"; the primary variables (one-hot and bits) determine the solution, and
 each solution has exactly one assignment of them, so counting and uniqueness are exact.
-``cap`` is a speed knob only (measured in ``encodings/fillomino.md``).
+``cap`` is a speed knob only (measured in ``encodings/rules.md``).
 
 **Local clauses** (implied by the rule, for propagation): two side neighbours do not both carry
 1; a cell carrying ``v >= 2`` (or above the cap) has a neighbour carrying ``v`` (above the cap);
@@ -36,7 +36,7 @@ root's own index at a root, equal to the parent's and equal across ``same`` neig
 root per component); each cell has a subtree size ``S`` (binary): ``S(p) = 1 + sum of S(child)``
 over the cells whose parent is ``p``, with no overflow (so ``S`` grows strictly along parent
 pointers: no cycles, and the parent pointers form one tree per component), and a root's ``S`` is
-its number. Proof of exactness in ``encodings/fillomino.md``.
+its number. Proof of exactness in ``encodings/rules.md``.
 """
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def not_above(bits: Sequence[int], high: int, guard: Sequence[int] = ()) -> list
 
 
 #: Connected sets of up to this many cells get their cuts as clauses from the start (measured in
-#: encodings/fillomino.md).
+#: encodings/rules.md).
 SMALL = 3
 
 
