@@ -405,7 +405,7 @@ def _read_state(puzzle: FillominoPuzzle, text: str, source: str) -> dict:
     rows = [(n, t) for n, t in state_lines(text) if t.strip()]
     if len(rows) != puzzle.rows:
         raise ParseError(source, None, f"the state has {len(rows)} rows, the puzzle {puzzle.rows}")
-    cap, area = cap_of(puzzle), puzzle.rows * puzzle.cols
+    cap, area, givens = cap_of(puzzle), puzzle.rows * puzzle.cols, puzzle.numbers()
     state: dict = {}
     for r, (n, line) in enumerate(rows):
         if len(line.split()) > 1:
@@ -416,8 +416,8 @@ def _read_state(puzzle: FillominoPuzzle, text: str, source: str) -> dict:
             raise ParseError(source, n, f"state row has {len(tokens)} cells, the puzzle {puzzle.cols}")
         for c, (tok, col) in enumerate(tokens):
             value = number(tok)
-            if tok in _BLANKS or tok == "?":
-                continue
+            if tok in _BLANKS or tok == "?" or (r, c) in givens:
+                continue  # undecided, or a given (shown by the puzzle)
             if value is None or not 1 <= value <= area:
                 raise ParseError(source, n, f"{tok!r} is not a size 1..{area} or '.' (undecided)", col)
             if value <= cap:
