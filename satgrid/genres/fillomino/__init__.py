@@ -11,7 +11,7 @@ Encoding (:func:`rules`; the lowering, its exactness and measurements in ``encod
 
 * the core rule :meth:`~satgrid.model.Model.sized_regions` (regions whose sizes are numbers,
   :mod:`satgrid.sized_regions`): ``("number", r, c, v)`` one-hot for ``v`` up to a cap (the
-  largest given, at least :data:`CAP`), the cap's next value meaning "above the cap" with the
+  largest given), the cap's next value meaning "above the cap" with the
   number in binary (``("number bit", r, c, b)``), so no size is ruled out; local clauses, then
   lazy cuts on groups whose size is not their number, or the exact eager tree lowering;
 * a given number is a clue: "this cell carries n", behind its selector; an audit switches numbers
@@ -40,9 +40,6 @@ SUMMARY = "Fillomino: regions whose cells carry their size; regions of one size 
 EXAMPLES = "fillomino.txt"
 ALIASES = ("filling",)
 
-#: The smallest cap of the one-hot numbers (larger sizes stay possible, in binary): a speed knob,
-#: measured in encodings/fillomino.md.
-CAP = 9
 EMPTY = "."
 
 Cell = tuple[int, int]
@@ -133,8 +130,9 @@ def parse_solution(record: Record, puzzle: FillominoPuzzle) -> Solution | None:
 
 # -- the rules ----------------------------------------------------------------------------------
 def cap_of(puzzle: FillominoPuzzle) -> int:
-    """The one-hot cap: the largest given, at least :data:`CAP` (at most the grid's cells)."""
-    return min(puzzle.rows * puzzle.cols, max([CAP, *puzzle.numbers().values()]))
+    """The one-hot cap: the largest given (at least 1). Larger sizes stay possible, in binary; a
+    cap of 9 or 12 was slower (encodings/fillomino.md)."""
+    return min(puzzle.rows * puzzle.cols, max([1, *puzzle.numbers().values()]))
 
 
 def rules(m: Model, cap: int) -> None:
@@ -215,17 +213,17 @@ def solution_from_json(puzzle: FillominoPuzzle, value: object) -> Solution:
 
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
-    """(variables, clauses) of the encoding with the default cap, from the grid alone: per cell
-    ``CAP + 1`` one-hot values and the binary bits of a size above the cap, their
+    """(variables, clauses) of the encoding with a cap of 9 (the usual largest given), from the
+    grid alone: per cell ten one-hot values and the binary bits of a size above the cap, their
     at-most-one, the neighbour and bit-range clauses; the eager lowering adds ``same`` links,
     parent pointers, root ids and subtree-size adders, whose size per cell grows with the bits.
     The figures behind the constants are in encodings/fillomino.md."""
     cells = rows * cols
     bits = max(1, cells.bit_length())
-    variables, clauses = cells * (CAP + 1 + bits), cells * (70 + 3 * bits)
+    variables, clauses = cells * (10 + 3 * bits), cells * (120 + 10 * bits)
     if connectivity == "eager":
-        variables += cells * 30 * bits
-        clauses += cells * 150 * bits
+        variables += cells * 14 * bits
+        clauses += cells * (105 * bits - 100)
     return variables, clauses
 
 
