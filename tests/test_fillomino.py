@@ -485,3 +485,10 @@ def test_the_puzzlink_engine_reads_the_urls_and_accepts_the_answers():
         assert report["clues"] == [-1 if v is None else v for row in p.grid for v in row]
     assert all(report["complete"] for report in reports[n:n + m]), reports[n:n + m]
     assert not any(report["complete"] for report in reports[n + m:])
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="the cadical binary is not installed")
+def test_an_external_solver_finds_the_same_unique_solution():
+    [puzzle] = api.load_text(F1)
+    result = api.solve(puzzle, unique=True, options=api.Options(solver="external:cadical"))
+    assert (result.status, [list(row) for row in result.solution]) == ("unique", F1_SOLUTION)
