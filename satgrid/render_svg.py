@@ -12,12 +12,14 @@ A genre draws a panel with its record's ``DRAW(puzzle, solution, marks) -> list[
 solution may be None: the puzzle alone), a short composition of the generic parts below, each a
 list of SVG elements in panel coordinates (cell ``(r, c)`` spans ``c * CELL .. (c + 1) * CELL``
 across): :func:`cells` (the cell grid, with redundant clues and differing cells highlighted),
-:func:`room_borders` (bold lines between rooms or boxes), :func:`border`, :func:`shaded`,
-:func:`dotted` (unshaded solution cells), :func:`labels` (digits and numbers: :func:`givens` bold,
-:func:`values` blue), :func:`lattice` (the dots of the dot lattice), :func:`edge_lines` (a loop on
-the dot lattice), :func:`centre_lines` (lines through cell centres), :func:`circles` (white and
-black circles, e.g. pearls) and :func:`highlights` (inset squares behind clues, for drawings
-without cell rectangles).
+:func:`room_borders` (bold lines between rooms or boxes; :func:`rooms` those of a puzzle with
+rooms), :func:`border`, :func:`shaded`, :func:`dotted` (unshaded solution cells), :func:`labels`
+(digits and numbers: :func:`givens` bold, :func:`values` blue), :func:`lattice` (the dots of the
+dot lattice), :func:`edge_lines` (a loop on the dot lattice), :func:`centre_lines` (lines
+through cell centres), :func:`circles` (white and black circles, e.g. pearls) and
+:func:`highlights` (inset squares behind clues, for drawings without cell rectangles).
+:func:`clue_cells` (grey clue cells) and :func:`arrow_numbers` (numbers with arrows) draw arrow
+clues.
 """
 from __future__ import annotations
 
@@ -174,6 +176,13 @@ def room_borders(puzzle: Any, room: Callable[[int, int], Hashable]) -> list[str]
     return out
 
 
+def rooms(puzzle: Any) -> list[str]:
+    """The bold borders between the rooms of a puzzle with ``room_ids`` (a
+    :class:`satgrid.rooms.RoomPuzzle`): :func:`room_borders` of its rooms."""
+    ids = puzzle.room_ids
+    return room_borders(puzzle, lambda r, c: ids[r][c])
+
+
 def shaded(cells: Iterable[Cell], marks: Marks) -> list[str]:
     """Shaded cells, black (dark red where two solutions differ)."""
     return [_rect("shaded diff", r, c, "#7a1f1a", "#555") if (r, c) in marks.diff else
@@ -281,3 +290,46 @@ def write(text: str, path: str) -> None:
     """Write an SVG document to ``path`` (a ``.png`` name converts it: :func:`file_data`),
     atomically."""
     write_atomic(Path(path), file_data(text, path))
+
+
+def clue_cells(cells: Iterable[Cell]) -> list[str]:
+    """A pale grey fill (class ``clue-cell``) in each of ``cells``: cells that hold a clue and take
+    no part in the solution (arrow cells)."""
+    return [_rect("clue-cell", r, c, "#e6e6e6", GREY) for r, c in cells]
+
+
+#: Arrow heads of :func:`arrow_numbers`: direction -> (dx, dy) of the arrow's pointing end.
+_ARROW_STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0)}
+
+
+def arrow_numbers(items: Mapping[Cell, tuple[str, str]], cls: str = "clue") -> list[str]:
+    """A number with a small arrow beside it in each cell of ``items`` (``{cell: (direction,
+    label)}``, direction ``n``/``s``/``e``/``w`` or ``""``), as puzzle books print arrow clues:
+    an up or down arrow left of the number, a left or right arrow above it. Class ``cls`` on the
+    number, ``arrow`` on the arrow."""
+    out = []
+    for (r, c), (direction, label) in items.items():
+        x, y = _centre(r, c)
+        if direction:
+            dx, dy = _ARROW_STEPS[direction]
+            half = CELL * 0.16
+            if dx:  # a horizontal arrow along the top of the cell, the number below it
+                ax, ay, ny = x, r * CELL + CELL * 0.2, y + CELL * 0.1
+            else:  # a vertical arrow at the left of the cell, the number right of it
+                ax, ay, ny = c * CELL + CELL * 0.22, y, y
+            nx = x + (CELL * 0.1 if not dx else 0)
+            tip = (ax + dx * half, ay + dy * half)
+            tail = (ax - dx * half, ay - dy * half)
+            head = CELL * 0.09
+            left = (tip[0] - dx * head - dy * head, tip[1] - dy * head - dx * head)
+            right = (tip[0] - dx * head + dy * head, tip[1] - dy * head + dx * head)
+            out.append(_line("arrow", *tail, *tip, INK, 1.6))
+            out.append(f'<polyline class="arrow" points="{left[0]:g},{left[1]:g} {tip[0]:g},{tip[1]:g} '
+                       f'{right[0]:g},{right[1]:g}" fill="none" stroke="{INK}" stroke-width="1.6"/>')
+        else:
+            nx, ny = x, y
+        if label:
+            size = CELL * (0.5 if len(label) < 3 else 0.36)
+            out.append(f'<text class="{cls}" x="{nx:g}" y="{ny:g}" font-size="{size:g}" font-weight="bold" '
+                       f'fill="{INK}" text-anchor="middle" dominant-baseline="central">{escape(label)}</text>')
+    return out

@@ -66,7 +66,7 @@ def may_refuse(target: str, puzzle: Any) -> bool:
     * url, pzprv3: a grid side above 1000 (their readers' limit), a Sudoku of a size or box shape
       puzz.link does not draw (4, 6 with 2x3 boxes, 9, 16, 25); url also a number above 12287
       (its widest number form);
-    * tatham: Nurikabe (Solo is Sudoku, Loopy Slitherlink), a Sudoku outside Solo's sizes;
+    * tatham: a genre without a Tatham game (no ``TATHAM`` part), a Sudoku outside Solo's sizes;
     * ipuz: every genre but Sudoku, and a Sudoku whose boxes are not the standard ones for its
       size (ipuz has no box-shape field); several puzzles (one a document);
     * text: never.
@@ -81,7 +81,7 @@ def may_refuse(target: str, puzzle: Any) -> bool:
                 "ipuz": DEFAULT_BOX.get(puzzle.size) != box}.get(target, False)
     if target == "url" and puzzle.genre == "nurikabe":
         return max([v for v in puzzle.numbers().values() if v != "?"], default=0) > 12287
-    return target == "ipuz" or target == "tatham" and puzzle.genre == "nurikabe"
+    return target == "ipuz" or target == "tatham" and GENRES[puzzle.genre].part("TATHAM") is None
 
 
 def check(text: str, genre: str | None) -> None:
@@ -430,7 +430,10 @@ def test_a_sudoku_solo_cannot_hold_is_refused_by_the_tatham_writer(tmp_path):
 def test_a_seed_id_with_a_control_character_is_a_one_line_error():
     """The seed was put into the suggested command as it was: a form feed broke the line."""
     with pytest.raises(ParseError) as caught:
-        api.load_text("6#f\x0cH@m")
+        api.load_text("6#f\x0cH@m")  # Solo's or Range's params: the error says it could be either
+    assert len(str(caught.value).splitlines()) == 1
+    with pytest.raises(ParseError) as caught:
+        api.load_text("6#f\x0cH@m", genre="sudoku")
     assert len(str(caught.value).splitlines()) == 1
     assert "sgt-solo --generate 1 '6#f\\x0cH@m' prints its game ID" in str(caught.value)
 

@@ -127,7 +127,7 @@ def test_the_genre_from_a_genre_line_or_the_caller():
 
 @pytest.mark.parametrize("text, genre, message", [
     (SMALL, "sudoku", r"^x: satgrid reads no puzzlekit grids of genre sudoku"),
-    (SMALL.replace("# Nurikabe", "# Akari"), None, r"^x:1: satgrid reads no puzzlekit grids of 'Akari' "
+    (SMALL.replace("# Nurikabe", "# Kakuro"), None, r"^x:1: satgrid reads no puzzlekit grids of 'Kakuro' "
                                                     r"\(not a genre satgrid knows\); it reads those of: .*nurikabe"),
     ("genre: sudoku\n" + SMALL.split("\n", 2)[2], None, r"^x:1: satgrid reads no puzzlekit grids of genre sudoku"),
     (SMALL.replace("puzzle two\n", "puzzle two\ngenre: slitherlink\n"), None, r"^x:18: satgrid reads no "),
