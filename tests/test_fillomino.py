@@ -426,8 +426,12 @@ def test_pzprv3_round_trip_with_and_without_answer():
 def test_filling_ids_round_trip():
     puzzle = fm.FillominoPuzzle(((None,) * 4, (None,) * 4, (None,) * 4, (3, 4, 3, 4)))
     assert formats.write(puzzle, "tatham").strip() == "4x4:l3434"
-    assert one("4x4:l3434").puzzle.grid == puzzle.grid
-    assert one("4x4:l3434").puzzle.genre == "fillomino"
+    assert one("4x4:l3434", "fillomino").puzzle.grid == puzzle.grid
+    with pytest.raises(ParseError) as caught:  # also a Loopy ID (a digit a cell, clues 0-4)
+        one("4x4:l3434")
+    assert "--genre" in str(caught.value)
+    signed = one("5x5:2a45a2e533a3b31a5c")  # two digits side by side, a 5, a run of 5 blanks
+    assert signed.puzzle.genre == "fillomino" and signed.puzzle.grid[0] == (2, None, 4, 5, None)
     with pytest.raises(UnsupportedGenre):
         formats.write(fm.FillominoPuzzle(((10,) + (None,) * 10,)), "tatham")
 

@@ -319,9 +319,12 @@ def _filling_fits(gid: tatham.GameId) -> bool:
 
 
 def _filling_signs(gid: tatham.GameId) -> bool:
-    """Two digits side by side in a description that fits: two cells to Filling, one number to
-    the run-length games whose numbers take several digits."""
-    return _filling_fits(gid) and re.search(r"[1-9][1-9]", gid.desc) is not None
+    """What only a Filling description holds: it fits, with two digits side by side (two cells
+    to Filling, one number to Range), a digit from 5 up (square Loopy clues run 0-4) and a run of
+    two blanks or more (Singles writes one character a cell). Other Filling IDs also read as
+    Loopy's (digits a cell, letters runs): they need ``--genre fillomino``."""
+    return (_filling_fits(gid) and re.search(r"[1-9][1-9]", gid.desc) is not None
+            and re.search(r"[5-9]", gid.desc) is not None and re.search(r"[b-z]", gid.desc) is not None)
 
 
 def _from_filling(gid: tatham.GameId) -> FillominoPuzzle:
@@ -364,8 +367,7 @@ def _to_filling(puzzle: FillominoPuzzle) -> str:
 TATHAM = tatham.Codec(
     game="Filling", program="sgt-filling",
     params=lambda gid: gid.flags == "",
-    fits=_filling_fits, decode=_from_filling, encode=_to_filling, signs=_filling_signs,
-    hint="write Filling IDs with --genre fillomino")
+    fits=_filling_fits, decode=_from_filling, encode=_to_filling, signs=_filling_signs)
 
 
 #: The puzzlekit dataset's Fillomino grids (``assets/data/Fillomino``): givens ``-`` blank or a
