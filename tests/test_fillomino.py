@@ -102,6 +102,13 @@ def test_random_clue_sets_on_3x3_and_2x4_match_brute_force(mode):
             assert satgrid_solutions(puzzle_of(rows, cols, numbers), mode) == expected(rows, cols, numbers, every)
 
 
+def test_the_small_golden_samples_match_brute_force():
+    for text, status, solution in fm.SAMPLES[1:]:
+        [puzzle] = api.load_text("fillomino\n" + text)
+        want = expected(puzzle.rows, puzzle.cols, puzzle.numbers())
+        assert status == status_of(len(want)) and (solution is None or want == {solution})
+
+
 def test_audit_matches_brute_force():
     """A number is redundant iff the puzzle without it (the cell blank) stays unique."""
     rows, cols = 3, 3

@@ -481,9 +481,9 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> FillominoPuzzle:
 
 
 # -- golden samples -----------------------------------------------------------------------------
-#: (text, status of ``solve --unique``, solution), checked against brute force in
-#: tests/test_fillomino.py: Filling 4x4:l3434, a blank 2x2 (two dominoes either way, or one 4), two 1s
-#: side by side.
+#: (text, status of ``solve --unique``, solution): Tatham's Filling 4x4:l3434 (unique by its own
+#: solver), a blank 2x2 (two dominoes either way, or one 4), two 1s side by side; the last two
+#: checked against brute force in tests/test_fillomino.py.
 SAMPLES = (
     (". . . .\n. . . .\n. . . .\n3 4 3 4\n", "unique", ((1, 4, 1, 4), (3, 4, 3, 4), (3, 4, 3, 4), (3, 4, 3, 4))),
     (". .\n. .\n", "multiple", None),
