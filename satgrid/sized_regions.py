@@ -12,10 +12,12 @@ value is "above the cap"; the primary variables (one-hot and bits) determine the
 each solution has exactly one assignment of them, so counting and uniqueness are exact.
 ``cap`` is a speed knob only (measured in ``encodings/rules.md``).
 
-**Local clauses** (implied by the rule, for propagation): two side neighbours do not both carry
-1; a cell carrying ``v >= 2`` (or above the cap) has a neighbour carrying ``v`` (above the cap);
-a cell carrying 2 has at most one neighbour carrying 2; bits are zero unless above the cap, and
-in ``cap + 1 .. cells`` when above it.
+**Local clauses** (implied by the rule, for propagation): for every connected set of up to
+:data:`SMALL` cells (:meth:`~satgrid.grid.Grid.placements`), ``k`` cells do not all carry
+``k - 1``, and the set is no whole group of a number ``v > k`` (nor of numbers above a cap of at
+least ``k``); bits are zero unless above the cap, and in ``cap + 1 .. cells`` when above it;
+``joined(p, q)`` <-> both above the cap with equal bits (one region), and up to ``min(SMALL,
+cap)`` joined cells with no joined link out are impossible.
 
 **Lazy cuts** (:meth:`SizedRegionsRule.cuts`, CEGAR): read every cell's number, flood the
 components of equal numbers; for a component ``C`` of number ``n``:
@@ -25,7 +27,9 @@ components of equal numbers; for a component ``C`` of number ``n``:
 * ``|C| < n``: ``C`` cannot be a whole component of number ``n``: some cell of ``C`` drops ``n``
   or some neighbour of ``C`` takes it (``OR_{x in C} not carries(x, n) OR OR_{y next to C}
   carries(y, n)``, with a fresh literal ``t_y -> carries(y, n)`` where ``carries`` is a
-  conjunction of bits).
+  conjunction of bits); when ``n`` is above the cap and ``|C| <= cap``, the joined cut instead:
+  no joined link along a spanning tree of ``C``, or a joined link out of it (one cut for every
+  number above the cap, whatever the bits).
 
 Both are satisfied by every solution, whatever the clues.
 
@@ -41,7 +45,7 @@ its number. Proof of exactness in ``encodings/rules.md``.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Hashable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .cnf import Clause, VarPool, at_most
 from .connectivity import Keep, Value, holds
@@ -169,7 +173,6 @@ class SizedRegionsRule:
                  bits: dict[Cell, list[int]], cap: int, above: int | None,
                  joined: dict[tuple[Cell, Cell], int] | None = None):
         self.name, self.grid, self.cap, self.above = name, grid, cap, above
-        cells = grid.cells
         #: Per pair of cell indices: the literal "both above the cap, equal bits".
         self._joined = {(grid.index(p), grid.index(q)): x for (p, q), x in (joined or {}).items()}
         cells = grid.cells

@@ -10,7 +10,7 @@ from itertools import combinations
 import pytest
 
 from satgrid.grid import Grid
-from satgrid.model import Model, read_numbers
+from satgrid.model import Model
 from satgrid.session import Session
 from satgrid.sized_regions import SizedRegions, not_above, not_below
 
