@@ -239,6 +239,18 @@ class Grid:
         steps = KING if diagonal else ORTHOGONAL
         return self._flood(sorted(inside), lambda p, q: q in inside, steps)
 
+    def placements(self, size: int) -> list[tuple[Cell, ...]]:
+        """Every side-connected set of ``size`` cells inside the grid (each fixed polyomino,
+        :func:`fixed_polyominoes`, at every offset where it fits), cells in reading order."""
+        out = []
+        for shape in sorted(fixed_polyominoes(size), key=sorted):
+            cells = sorted(shape)
+            height, width = max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+            for r0 in range(self.rows - height + 1):
+                for c0 in range(self.cols - width + 1):
+                    out.append(tuple((r + r0, c + c0) for r, c in cells))
+        return out
+
     def rooms_from_ids(self, ids: Sequence[Sequence[Hashable]]) -> list[list[Cell]]:
         """Rooms of an id grid (``ids[r][c]``, one row per grid row): side-connected groups of
         cells with equal ids. Two separate groups with one id are two rooms."""

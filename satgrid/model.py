@@ -47,6 +47,7 @@ from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
 from .islands import SeededIslands
 from .loop import SingleLoop
+from .sized_regions import SizedRegions
 
 Lits = Mapping[Hashable, int]
 ClueFunction = Callable[["Clue", Hashable, object], None]
@@ -400,7 +401,7 @@ class Model:
         ``crowded`` cells and each seed's ``reach`` and ``rim``."""
         return SeededIslands(self, name, white, seeds, eager_from)
 
-    # -- neighbour counts (issue 20) ------------------------------------------------------
+    # -- neighbour counts ------------------------------------------------------------------
     def true_neighbours(self, name: str, lits: Lits, k: int) -> None:
         """Each true cell of ``lits`` has exactly ``k`` true side neighbours among ``lits``
         (``k = 1``: the true cells form dominoes). Lowering: per cell ``p``, ``exactly(k)`` over
@@ -413,13 +414,24 @@ class Model:
             clauses += guarded(exactly(around, k, self.pool), x)
         self.require(name, clauses)
 
-    # -- rules of issue 20: touching by corners ------------------------------------------------
+    # -- touching by corners ----------------------------------------------------------------
     def not_touching(self, name: str, lits: Lits) -> None:
         """No two cells that touch by a side or a corner (a king's move apart) are both true: a
         binary clause per such pair, each pair once (every pair lies in a 2x2 window, so this
         is also "at most one true cell in every 2x2 window")."""
         self.require(name, ([-lits[p], -lits[q]] for p in self.grid.cells if p in lits
                             for q in self.grid.king_neighbours(p) if q > p and q in lits))
+
+    def sized_regions(self, name: str, cap: int, layer: str = "number") -> SizedRegions:
+        """Every cell carries a number, and each 4-connected region of cells carrying one number
+        ``n`` has exactly ``n`` cells (regions whose sizes are numbers). Numbers ``1..cap`` are a
+        one-hot layer ``layer``; any larger number (up to the cells of the grid) is the layer's
+        value ``cap + 1`` with the number in binary (``(layer + " bit", r, c, b)``), so ``cap``
+        never bounds the sizes. Lowering (:mod:`satgrid.sized_regions`): local clauses, then lazy
+        cuts on components whose size is not their number, or the exact eager tree lowering.
+        Returns the :class:`~satgrid.sized_regions.SizedRegions` built (``carries(cell, n)``
+        states a given number)."""
+        return SizedRegions(self, name, cap, layer)
 
     # -- clues -----------------------------------------------------------------------------
     def clue(self, function: ClueFunction) -> ClueFunction:

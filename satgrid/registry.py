@@ -13,6 +13,7 @@ from typing import Any, Callable
 from .errors import UnsupportedGenre
 from .reader import split_grids
 from .genres import akari
+from .genres import fillomino
 from .genres import hitori
 from .genres import kurodoko
 from .genres import masyu
@@ -124,6 +125,7 @@ GENRES: dict[str, Genre] = {
     "yajilin": Genre.from_module(yajilin),
     "norinori": Genre.from_module(norinori),
     "starbattle": Genre.from_module(starbattle),
+    "fillomino": Genre.from_module(fillomino),
 }
 
 
