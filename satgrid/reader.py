@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, ClassVar, Iterable, Mapping
+from typing import BinaryIO, ClassVar, Iterable, Mapping
 
 from .errors import ParseError
 
@@ -330,23 +330,3 @@ def split_grids(record: Record) -> list[Record]:
     groups = split_on_blank_lines(record.lines)
     return [record.part(lines[0][0], lines, str(i) if len(groups) > 1 else "")
             for i, lines in enumerate(groups, 1)]
-
-
-def grid_tokens(lines: list[Line], rows: int, cols: int, what: str,
-                error: Callable[[str, int | None, int | None], Exception]) -> list[list[tuple[str, int, int]]]:
-    """The non-blank ``lines`` of a rows x cols solution or state grid as rows of ``(token, line,
-    column)``: one character a cell, or whitespace-separated tokens (as a genre's text output
-    prints a grid); ``error(message, line, column)`` builds the error for a grid of another size."""
-    lines = [(n, t) for n, t in lines if t.strip()]
-    if len(lines) != rows:
-        raise error(f"the {what} has {len(lines)} rows, the grid {rows}", lines[0][0] if lines else None, None)
-    out = []
-    for line, text in lines:
-        if len(text.split()) > 1:
-            tokens = [(m.group(), line, m.start() + 1) for m in re.finditer(r"\S+", text)]
-        else:
-            tokens = [(ch, line, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
-        if len(tokens) != cols:
-            raise error(f"{what} row has {len(tokens)} cells, the grid {cols}", line, None)
-        out.append(tokens)
-    return out

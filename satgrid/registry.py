@@ -12,12 +12,18 @@ from typing import Any, Callable
 
 from .errors import UnsupportedGenre
 from .reader import split_grids
+from .genres import akari
+from .genres import fillomino
 from .genres import hitori
+from .genres import kurodoko
 from .genres import lits
 from .genres import masyu
+from .genres import norinori
 from .genres import nurikabe
 from .genres import slitherlink
+from .genres import starbattle
 from .genres import sudoku
+from .genres import yajilin
 
 
 def cell_differences(puzzle: Any, a: Any, b: Any) -> list[tuple[int, int]]:
@@ -115,6 +121,12 @@ GENRES: dict[str, Genre] = {
     "nurikabe": Genre.from_module(nurikabe),
     "hitori": Genre.from_module(hitori),
     "masyu": Genre.from_module(masyu),
+    "kurodoko": Genre.from_module(kurodoko),
+    "akari": Genre.from_module(akari),
+    "yajilin": Genre.from_module(yajilin),
+    "norinori": Genre.from_module(norinori),
+    "starbattle": Genre.from_module(starbattle),
+    "fillomino": Genre.from_module(fillomino),
     "lits": Genre.from_module(lits),
 }
 

@@ -3,6 +3,7 @@ the genre's parts (DRAW, STATE, OPTIONS, GUESS, generator hooks). The registry i
 per genre) is the one exception."""
 from __future__ import annotations
 
+import builtins
 import re
 import tokenize
 from pathlib import Path
@@ -23,15 +24,17 @@ PENDING: tuple[Path, ...] = ()
 
 
 def registry_names(identifiers: set[str] = frozenset()) -> re.Pattern[str]:
-    """Every registered genre's name and alias, each as a whole word; a name that is also an
-    identifier of the core's code (``lits``, the core's word for literals) only in quotes, as a
-    branch on it would be written (``genre == "lits"``)."""
+    """Every registered genre's name and alias, each as a whole word, but for an alias that is a
+    Python builtin (``range``), which code cannot avoid; a name that is also an identifier of the
+    core's code (``lits``, the core's word for literals) only in quotes, as a branch on it would
+    be written (``genre == "lits"``)."""
     from satgrid import registry
 
     names = set(GENRES)
     for genre in GENRES.values():
         names.update(genre.part("ALIASES", ()) or ())
     names.update(getattr(registry, "ALIASES", {}))
+    names -= set(dir(builtins)) - set(GENRES)
     return re.compile("|".join(rf"[\"']{re.escape(n)}[\"']" if n in identifiers else rf"\b{re.escape(n)}\b"
                                for n in sorted(names)), re.I)
 

@@ -11,8 +11,7 @@ file order (:class:`Section`: a name, a shape relative to the puzzle's, a token 
 belongs to the answer), with two functions between the read grids and the puzzle with its
 answer. The token readers here are the building blocks: :func:`clues` (``.`` empty, ``-`` a
 ``?`` clue, numbers, marks), :data:`EDGES` (``1`` a line, ``-1`` a cross, ``0`` nothing),
-:func:`answers` (numbers, pencil marks read as empty), :data:`SHADING` (shaded cells) and
-:data:`IGNORED`; a genre with rooms
+:func:`answers` (numbers, pencil marks read as empty) and :data:`IGNORED`; a genre with rooms
 puts :func:`room_sections` (pzprjs's ``decodeAreaRoom``: the room count, then the room-id grid)
 among its sections and reads them with :func:`rooms_of`.
 """
@@ -85,12 +84,6 @@ def answers(low: int | Callable[[int, int], int], high: int | Callable[[int, int
     return read
 
 
-def _shading(word: str, rows: int, cols: int) -> str:
-    if word not in ("#", "+", "."):
-        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
-    return "#" if word == "#" else "."
-
-
 def _edge(word: str, rows: int, cols: int) -> int:
     crossed = word.startswith("-")
     value = number(word[1:] if crossed else word)
@@ -103,9 +96,16 @@ def _ignored(word: str, rows: int, cols: int) -> None:
     return None
 
 
+def _shading(word: str, rows: int, cols: int) -> str:
+    if word not in ("#", "+", "."):
+        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
+    return "#" if word == "#" else "."
+
+
 #: pzprjs's ``decodeBorderLine``: ``1`` (or more) a line -> 1; ``-1`` a cross and ``0`` -> 0.
 EDGES: TokenReader = _edge
-#: pzprjs's ``decodeCellAns``: ``#`` shaded -> ``#``; ``+`` a dot and ``.`` undecided -> ``.``.
+#: pzprjs's ``decodeCellAns``: ``#`` shaded -> ``#``; ``+`` a dot (unshaded) and ``.``
+#: (undecided) -> ``.``.
 SHADING: TokenReader = _shading
 #: Any token, read as None (grids the answer check does not need, such as background colours).
 IGNORED: TokenReader = _ignored

@@ -27,14 +27,15 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import ClassVar
 
+from ... import shading
 from ...cnf import Clause
 from ...encoding import Encoding
-from ...errors import ParseError, SatgridError, UnsupportedGenre
-from ...formats import puzzlekit, puzzlink, pzprv3, tatham
+from ...errors import SatgridError, UnsupportedGenre
+from ...formats import puzzlink, tatham
 from ...grid import Grid as Geometry
 from ...model import Clue, Model, read_shading
 from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
-from ...reader import Record, grid_tokens, number
+from ...reader import Record, number
 from .checker import check_hitori
 
 NAME = "hitori"
@@ -54,66 +55,13 @@ class HitoriPuzzle(GridPuzzle):
 
 
 # -- parsing ------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"\S+")
-EMPTY = "."
-
-
 def parse(record: Record) -> HitoriPuzzle:
     """Rows of whitespace-separated tokens: a number 1..max(rows, cols), or ``.`` (no number)."""
-    rows = []
-    for n, t in record.lines:
-        tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(t)]
-        if tokens:
-            rows.append((n, tokens))
-            record.check_cells(len(rows), len(rows[0][1]), n)
-    if not rows:
-        raise record.error("no Hitori grid found")
-    width, height = len(rows[0][1]), len(rows)
-    for line, tokens in rows:
-        if len(tokens) != width:
-            raise record.error(
-                f"row has {len(tokens)} cells, the first row has {width} (rows must be equally long)", line)
-    for key, actual in (("rows", height), ("cols", width)):
-        if key in record.meta and number(record.meta[key]) != actual:
-            raise record.error(f"header says {key}: {record.meta[key]}, the grid has {actual}")
-    top = max(height, width)
-    grid = []
-    for line, tokens in rows:
-        cells: list[int | None] = []
-        for tok, col in tokens:
-            value = number(tok)
-            if tok == EMPTY:
-                cells.append(None)
-            elif value is None:
-                raise record.error(f"token {tok!r} is not a number or '.' (a cell without one)", line, col)
-            elif not 1 <= value <= top:
-                raise record.error(f"number {tok} is out of range 1..{top} (the longer side of the "
-                                   f"{height}x{width} grid)", line, col)
-            else:
-                cells.append(value)
-        grid.append(tuple(cells))
-    return HitoriPuzzle(tuple(grid), record.name, Source(record.source, record.line))
+    return shading.parse_numbers(record, HitoriPuzzle, _top,
+                                 lambda rows, cols: f"the longer side of the {rows}x{cols} grid")
 
 
-def parse_solution(record: Record, puzzle: HitoriPuzzle) -> Solution | None:
-    """The solution in a block's ``solution:`` section (None when it has none): rows of ``#``
-    (shaded) and ``.`` or ``+`` (unshaded), one character a cell, or whitespace-separated tokens
-    as :func:`render` prints them, where an unshaded cell shows its number."""
-    if not any(t.strip() for _, t in record.solution_lines):
-        return None
-    rows = []
-    for r, tokens in enumerate(grid_tokens(record.solution_lines, puzzle.rows, puzzle.cols, "solution", record.error)):
-        row = []
-        for c, (tok, line, col) in enumerate(tokens):
-            if tok == "#":
-                row.append("#")
-            elif tok in (".", "+") or tok == str(puzzle.grid[r][c]):
-                row.append(".")
-            else:
-                raise record.error(f"{tok!r} is not a solution cell for {cell_name(r, c)}: use '#' "
-                                   "(shaded), '.' (unshaded) or the cell's number", line, col)
-        rows.append("".join(row))
-    return tuple(rows)
+parse_solution = shading.parse_shading
 
 
 # -- encoding -----------------------------------------------------------------------------------
@@ -201,33 +149,13 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> HitoriPuzzle:
 
 
 # -- output -------------------------------------------------------------------------------------
-def render(puzzle: HitoriPuzzle, solution: Solution | None = None) -> str:
-    """The grid: numbers (``.`` without one), ``#`` for shaded cells; columns line up."""
-    width = max([1, *(len(str(v)) for v in puzzle.numbers().values())])
-    lines = []
-    for r, row in enumerate(puzzle.grid):
-        tokens = ["#" if solution is not None and solution[r][c] == "#" else EMPTY if v is None else str(v)
-                  for c, v in enumerate(row)]
-        lines.append(" ".join(t.rjust(width) for t in tokens))
-    return "\n".join(lines)
-
-
-def puzzle_json(puzzle: HitoriPuzzle) -> list[list[int]]:
-    """Rows of numbers, 0 for a cell without one."""
-    return [[0 if v is None else v for v in row] for row in puzzle.grid]
+render = shading.render
+puzzle_json = shading.numbers_json
 
 
 def puzzle_from_json(record: Record, value: object) -> HitoriPuzzle:
-    """The inverse of :func:`puzzle_json`, written out as text rows and parsed, so every check of
-    :func:`parse` applies."""
-    if not isinstance(value, list) or not value or not all(isinstance(row, list) and row for row in value):
-        raise record.error("not a list of rows of numbers")
-    lines = []
-    for r, row in enumerate(value, 1):
-        if not all(type(v) is int and v >= 0 for v in row):
-            raise record.error(f"row {r} holds something other than numbers (0 for none)")
-        lines.append((record.line, " ".join(EMPTY if v == 0 else str(v) for v in row)))
-    return parse(record.part(record.line, lines, record.name))
+    """The inverse of :func:`puzzle_json`, through :func:`parse`."""
+    return shading.numbers_from_json(record, value, parse)
 
 
 solution_from_json = shading_rows_from_json
@@ -269,32 +197,8 @@ PUZZLINK = puzzlink.Codec(
     write=lambda puzzle: puzzle.grid)
 
 
-def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HitoriPuzzle, Solution | None]:
-    """The clue grid, and the answer grid when a cell of it is shaded."""
-    for r, row in enumerate(grids["clue grid"]):
-        for c, v in enumerate(row):
-            if v == "?":
-                raise grids.error("clue grid", r, c, _NO_UNKNOWN)
-    puzzle = HitoriPuzzle(tuple(map(tuple, grids["clue grid"])), "", grids.source)
-    answer = grids["answer"] if "answer" in grids else []
-    if not any("#" in row for row in answer):
-        return puzzle, None
-    return puzzle, tuple("".join(row) for row in answer)
-
-
-def _to_pzprv3(puzzle: HitoriPuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
-    """The answer: ``#`` shaded and ``+`` unshaded (every cell decided), ``.`` without one."""
-    answer = [["." if solution is None else "#" if solution[r][c] == "#" else "+" for c in range(puzzle.cols)]
-              for r in range(puzzle.rows)]
-    return {"clue grid": [list(row) for row in puzzle.grid], "answer": answer}
-
-
 #: pzprv3 ``hitori`` (``FileIO``: ``decodeCellQnum``, ``decodeCellAns``): the clue grid, then the answer.
-PZPRV3 = pzprv3.Codec(
-    pids=("hitori",),
-    sections=(pzprv3.Section("clue grid", pzprv3.clues(1, _top)),
-              pzprv3.Section("answer", pzprv3.SHADING, answer=True)),
-    read=_from_pzprv3, write=_to_pzprv3)
+PZPRV3 = shading.pzprv3_codec(("hitori",), HitoriPuzzle, 1, _top, _NO_UNKNOWN)
 
 #: Singles (``singles.c``, ``n2c``/``c2n``): a cell is ``1``-``9``, ``a``-``z`` (10-35) or
 #: ``A``-``Z`` (36-61); every cell holds a number no larger than the longer side; sides 2..62.
@@ -360,49 +264,11 @@ TATHAM = tatham.Codec(
 
 #: The puzzlekit dataset's Hitori grids (``assets/data/Hitori``): problem numbers (``-`` none),
 #: which :func:`parse` reads as they are; solution ``x`` shaded and ``-`` unshaded.
-PUZZLEKIT = puzzlekit.Codec(
-    "Hitori",
-    problem=puzzlekit.Tokens({"-": "."}),
-    solution=puzzlekit.Tokens({"x": "#", "-": "."}, strict=True),
-    solver="hitori",
-)
+PUZZLEKIT = shading.puzzlekit_codec("Hitori", "hitori")
 
 
 # -- drawing and hints --------------------------------------------------------------------------
-from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
-from ...grading import StateFormat, state_lines  # noqa: E402
-
-
-def DRAW(puzzle: HitoriPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
-    """The grid and its numbers; a solution's shaded cells black, their numbers grey on them."""
-    numbers = puzzle.numbers()
-    dark = {p for p in numbers if solution is not None and solution[p[0]][p[1]] == "#"}
-    out = svg.cells(puzzle, marks, numbers)
-    if solution is not None:
-        out += svg.shaded([(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
-                           if solution[r][c] == "#"], marks)
-    return [*out, *svg.border(puzzle), *svg.givens({p: str(v) for p, v in numbers.items() if p not in dark}),
-            *svg.labels({p: str(numbers[p]) for p in dark}, "clue", svg.GREY)]
-
-
-def _read_state(puzzle: HitoriPuzzle, text: str, source: str) -> dict:
-    """A hint's partial state: the grid, ``#`` shaded, ``.`` (or ``+``) unshaded, ``?`` (or
-    ``_``) or the cell's number undecided."""
-    def error(message: str, line: int | None, column: int | None) -> ParseError:
-        return ParseError(source, line, message, column)
-
-    state = {}
-    for r, tokens in enumerate(grid_tokens(state_lines(text), puzzle.rows, puzzle.cols, "state", error)):
-        for c, (tok, line, col) in enumerate(tokens):
-            if tok in ("#", ".", "+"):
-                state[("shaded", r, c)] = tok == "#"
-            elif tok not in ("?", "_") and tok != str(puzzle.grid[r][c]):
-                raise error(f"{tok!r} is not a cell mark for {cell_name(r, c)}: use '#' (shaded), '.' "
-                            "(unshaded), '?' or the cell's number (undecided)", line, col)
-    return state
-
-
-STATE = StateFormat(
-    _read_state, lambda puzzle, key, value: f"{cell_name(*key[1:])} is {'shaded' if value else 'unshaded'}",
-    lambda key, value: True,
-    "the grid: '#' shaded, '.' (or '+') unshaded, '?' or the cell's number undecided", clue="number")
+#: The grid and its numbers; a solution's shaded cells black, their numbers grey on them (pzprjs
+#: and Singles draw them the same way).
+DRAW = shading.draw
+STATE = shading.STATE

@@ -37,9 +37,10 @@ from ...grid import Grid
 from ...model import Model, read
 from ...puzzle import Source, cell_name
 from ...queries import PuzzleQueries
-from ...reader import Record, grid_tokens
+from ...reader import Record
 from ...rooms import RoomPuzzle, Rooms, read_text, room_lines, rooms_from_ids, rooms_from_json, rooms_json
 from ...session import Session
+from ...shading import grid_tokens
 from . import sampler
 from .checker import TETROMINOES, check_lits, letter_of
 
@@ -102,7 +103,7 @@ def parse_solution(record: Record, puzzle: LitsPuzzle) -> Solution | None:
     if not any(t.strip() for _, t in record.solution_lines):
         return None
     rows = []
-    for tokens in grid_tokens(record.solution_lines, puzzle.rows, puzzle.cols, "solution", record.error):
+    for tokens in grid_tokens(record.solution_lines, puzzle, "solution", record.error):
         row = ""
         for tok, line, col in tokens:
             if tok not in ("L", "I", "T", "S", "#", ".", "-", "+"):
@@ -283,7 +284,7 @@ def _read_state(puzzle: LitsPuzzle, text: str, source: str) -> dict:
         return ParseError(source, line, message, column)
 
     state = {}
-    for r, tokens in enumerate(grid_tokens(state_lines(text), puzzle.rows, puzzle.cols, "state", error)):
+    for r, tokens in enumerate(grid_tokens(state_lines(text), puzzle, "state", error)):
         for c, (tok, line, col) in enumerate(tokens):
             if tok in ("#", "L", "I", "T", "S", ".", "+"):
                 state[("shaded", r, c)] = tok not in (".", "+")
