@@ -214,6 +214,20 @@ class Grid:
         and in its column."""
         return [run for line in self.lines() for run in runs(line, predicate)]
 
+    def segments_across(self, apart: Callable[[Cell, Cell], bool], count: int) -> list[tuple[Cell, ...]]:
+        """Every straight segment of cells (in a row or a column) that crosses ``count`` borders,
+        minimally: it starts at the cell before one border and ends at the cell after the
+        ``count``-th border from there. ``apart(p, q)`` says whether a border separates the
+        consecutive cells ``p`` and ``q``. A run of cells crosses ``count`` borders or more
+        exactly when it contains one of these segments. Rows top to bottom, then columns."""
+        if count < 1:
+            raise ValueError(f"a segment crosses at least 1 border, not {count}")
+        found: list[tuple[Cell, ...]] = []
+        for line in self.lines():
+            cuts = [i for i in range(len(line) - 1) if apart(line[i], line[i + 1])]
+            found += [tuple(line[cuts[k]:cuts[k + count - 1] + 2]) for k in range(len(cuts) - count + 1)]
+        return found
+
     # -- sightlines ------------------------------------------------------------------------------
     def sightline(self, p: Cell, step: Cell, blocked: Callable[[Cell], bool]) -> list[Cell]:
         """The cells seen from ``p`` looking along ``step`` (e.g. ``(0, 1)``: right): from the
