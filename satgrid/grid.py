@@ -372,3 +372,19 @@ def shading_shape_problems(rows: int, cols: int, solution: Sequence[str]) -> lis
     if any(ch not in "#." for row in solution for ch in row):
         return ["solution holds characters other than '#' and '.'"]
     return []
+
+
+def shading_rule_problems(grid: Grid, shaded: Collection[Cell]) -> list[str]:
+    """The two rules many shading genres share, checked on a finished shading:
+    shaded cells never share a side; the unshaded cells form one side-connected region. One
+    message per touching pair, one for a split; empty when both hold. For independent checkers."""
+    def name(p: Cell) -> str:
+        return f"r{p[0] + 1}c{p[1] + 1}"
+
+    problems = [f"shaded cells {name(p)} and {name(q)} touch"
+                for p, q in grid.adjacent_pairs() if p in shaded and q in shaded]
+    regions = grid.components(p for p in grid.cells if p not in shaded)
+    if len(regions) > 1:
+        sizes = ", ".join(f"{len(region)} at {name(region[0])}" for region in regions)
+        problems.append(f"the unshaded cells form {len(regions)} separate regions ({sizes})")
+    return problems

@@ -340,8 +340,8 @@ class Model:
 
     def no_run_across(self, name: str, lits: Lits, apart: Callable[[Cell, Cell], bool], count: int) -> None:
         """No straight run of true cells of ``lits`` (along a row or a column) crosses ``count``
-        borders (``apart(p, q)``: a border separates consecutive cells ``p`` and ``q``; Heyawake's
-        room borders, count 2). Lowering: a clause per minimal segment that crosses ``count``
+        borders (``apart(p, q)``: a border separates consecutive cells ``p`` and ``q``, e.g. room
+        borders). Lowering: a clause per minimal segment that crosses ``count``
         borders (:meth:`~satgrid.grid.Grid.segments_across`): one of its cells is false. A cell
         outside ``lits`` breaks every run through it."""
         self.require(name, ([-lits[p] for p in segment] for segment in self.grid.segments_across(apart, count)

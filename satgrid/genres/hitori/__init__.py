@@ -25,14 +25,15 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Callable, ClassVar
+from typing import ClassVar
 
 from ...cnf import Clause
 from ...encoding import Encoding
-from ...errors import ParseError, SatgridError, UnsupportedGenre
+from ...errors import SatgridError, UnsupportedGenre
 from ...formats import puzzlekit, puzzlink, pzprv3, tatham
 from ...grid import Grid as Geometry
 from ...model import Clue, Model, read_shading
+from ... import shading
 from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
 from .checker import check_hitori
@@ -95,44 +96,16 @@ def parse(record: Record) -> HitoriPuzzle:
     return HitoriPuzzle(tuple(grid), record.name, Source(record.source, record.line))
 
 
-def _grid_tokens(lines: list[tuple[int, str]], puzzle: HitoriPuzzle, what: str,
-                 error: Callable[[str, int | None, int | None], Exception]) -> list[list[tuple[str, int, int]]]:
-    """The rows of a solution or state grid as ``(token, line, column)``: one character a cell, or
-    whitespace-separated tokens (as :func:`render` prints them); ``error(message, line, column)``."""
-    lines = [(n, t) for n, t in lines if t.strip()]
-    if len(lines) != puzzle.rows:
-        raise error(f"the {what} has {len(lines)} rows, the grid {puzzle.rows}", lines[0][0] if lines else None, None)
-    rows = []
-    for line, text in lines:
-        if len(text.split()) > 1:
-            tokens = [(m.group(), line, m.start() + 1) for m in _TOKEN.finditer(text)]
-        else:
-            tokens = [(ch, line, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
-        if len(tokens) != puzzle.cols:
-            raise error(f"{what} row has {len(tokens)} cells, the grid {puzzle.cols}", line, None)
-        rows.append(tokens)
-    return rows
+def _label(puzzle: HitoriPuzzle) -> shading.Label:
+    """The token a cell shows: its number (a solution or state may write it, :mod:`satgrid.shading`)."""
+    return lambda r, c: None if puzzle.grid[r][c] is None else str(puzzle.grid[r][c])
 
 
 def parse_solution(record: Record, puzzle: HitoriPuzzle) -> Solution | None:
     """The solution in a block's ``solution:`` section (None when it has none): rows of ``#``
     (shaded) and ``.`` or ``+`` (unshaded), one character a cell, or whitespace-separated tokens
     as :func:`render` prints them, where an unshaded cell shows its number."""
-    if not any(t.strip() for _, t in record.solution_lines):
-        return None
-    rows = []
-    for r, tokens in enumerate(_grid_tokens(record.solution_lines, puzzle, "solution", record.error)):
-        row = []
-        for c, (tok, line, col) in enumerate(tokens):
-            if tok == "#":
-                row.append("#")
-            elif tok in (".", "+") or tok == str(puzzle.grid[r][c]):
-                row.append(".")
-            else:
-                raise record.error(f"{tok!r} is not a solution cell for {cell_name(r, c)}: use '#' "
-                                   "(shaded), '.' (unshaded) or the cell's number", line, col)
-        rows.append("".join(row))
-    return tuple(rows)
+    return shading.parse_solution(record, puzzle, _label(puzzle))
 
 
 # -- encoding -----------------------------------------------------------------------------------
@@ -288,13 +261,6 @@ PUZZLINK = puzzlink.Codec(
     write=lambda puzzle: puzzle.grid)
 
 
-def _answer(word: str, rows: int, cols: int) -> str:
-    """pzprjs's ``decodeCellAns``: ``#`` shaded, ``+`` a dot (unshaded), ``.`` undecided."""
-    if word not in ("#", "+", "."):
-        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
-    return "#" if word == "#" else "."
-
-
 def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HitoriPuzzle, Solution | None]:
     """The clue grid, and the answer grid when a cell of it is shaded."""
     for r, row in enumerate(grids["clue grid"]):
@@ -302,24 +268,19 @@ def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HitoriPuzzle, Solution | None]:
             if v == "?":
                 raise grids.error("clue grid", r, c, _NO_UNKNOWN)
     puzzle = HitoriPuzzle(tuple(map(tuple, grids["clue grid"])), "", grids.source)
-    answer = grids["answer"] if "answer" in grids else []
-    if not any("#" in row for row in answer):
-        return puzzle, None
-    return puzzle, tuple("".join(row) for row in answer)
+    return puzzle, shading.solution_of_answer(grids["answer"] if "answer" in grids else [])
 
 
 def _to_pzprv3(puzzle: HitoriPuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
     """The answer: ``#`` shaded and ``+`` unshaded (every cell decided), ``.`` without one."""
-    answer = [["." if solution is None else "#" if solution[r][c] == "#" else "+" for c in range(puzzle.cols)]
-              for r in range(puzzle.rows)]
-    return {"clue grid": [list(row) for row in puzzle.grid], "answer": answer}
+    return {"clue grid": [list(row) for row in puzzle.grid], "answer": shading.pzprv3_answer_rows(puzzle, solution)}
 
 
 #: pzprv3 ``hitori`` (``FileIO``: ``decodeCellQnum``, ``decodeCellAns``): the clue grid, then the answer.
 PZPRV3 = pzprv3.Codec(
     pids=("hitori",),
     sections=(pzprv3.Section("clue grid", pzprv3.clues(1, _top)),
-              pzprv3.Section("answer", _answer, answer=True)),
+              pzprv3.Section("answer", shading.pzprv3_answer, answer=True)),
     read=_from_pzprv3, write=_to_pzprv3)
 
 #: Singles (``singles.c``, ``n2c``/``c2n``): a cell is ``1``-``9``, ``a``-``z`` (10-35) or
@@ -396,39 +357,11 @@ PUZZLEKIT = puzzlekit.Codec(
 
 # -- drawing and hints --------------------------------------------------------------------------
 from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
-from ...grading import StateFormat, state_lines  # noqa: E402
 
 
 def DRAW(puzzle: HitoriPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
     """The grid and its numbers; a solution's shaded cells black, their numbers grey on them."""
-    numbers = puzzle.numbers()
-    dark = {p for p in numbers if solution is not None and solution[p[0]][p[1]] == "#"}
-    out = svg.cells(puzzle, marks, numbers)
-    if solution is not None:
-        out += svg.shaded([(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
-                           if solution[r][c] == "#"], marks)
-    return [*out, *svg.border(puzzle), *svg.givens({p: str(v) for p, v in numbers.items() if p not in dark}),
-            *svg.labels({p: str(numbers[p]) for p in dark}, "clue", svg.GREY)]
+    return shading.draw(puzzle, solution, marks, puzzle.numbers())
 
 
-def _read_state(puzzle: HitoriPuzzle, text: str, source: str) -> dict:
-    """A hint's partial state: the grid, ``#`` shaded, ``.`` (or ``+``) unshaded, ``?`` (or
-    ``_``) or the cell's number undecided."""
-    def error(message: str, line: int | None, column: int | None) -> ParseError:
-        return ParseError(source, line, message, column)
-
-    state = {}
-    for r, tokens in enumerate(_grid_tokens(state_lines(text), puzzle, "state", error)):
-        for c, (tok, line, col) in enumerate(tokens):
-            if tok in ("#", ".", "+"):
-                state[("shaded", r, c)] = tok == "#"
-            elif tok not in ("?", "_") and tok != str(puzzle.grid[r][c]):
-                raise error(f"{tok!r} is not a cell mark for {cell_name(r, c)}: use '#' (shaded), '.' "
-                            "(unshaded), '?' or the cell's number (undecided)", line, col)
-    return state
-
-
-STATE = StateFormat(
-    _read_state, lambda puzzle, key, value: f"{cell_name(*key[1:])} is {'shaded' if value else 'unshaded'}",
-    lambda key, value: True,
-    "the grid: '#' shaded, '.' (or '+') unshaded, '?' or the cell's number undecided", clue="number")
+STATE = shading.state(_label)
