@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from .errors import UnsupportedGenre
 from .reader import split_grids
+from .genres import heyawake
 from .genres import hitori
 from .genres import masyu
 from .genres import nurikabe
@@ -114,6 +115,7 @@ GENRES: dict[str, Genre] = {
     "nurikabe": Genre.from_module(nurikabe),
     "hitori": Genre.from_module(hitori),
     "masyu": Genre.from_module(masyu),
+    "heyawake": Genre.from_module(heyawake),
 }
 
 
