@@ -42,11 +42,18 @@ Solution = tuple[str, ...]
 
 @dataclass(frozen=True)
 class HeyawakePuzzle(GridPuzzle):
-    """A Heyawake grid: ``rooms`` partition it (each room's cells in reading order); ``grid`` holds
-    each numbered room's number in the room's first cell (None elsewhere)."""
+    """A Heyawake grid: ``rooms`` partition it (each room's cells in reading order, rooms by their
+    first cell); ``grid`` holds each numbered room's number in the room's top cell
+    (:func:`top_cell`; None elsewhere)."""
 
     genre: ClassVar[str] = NAME
     rooms: Rooms = ()
+
+
+def top_cell(room: tuple[Cell, ...]) -> Cell:
+    """pzprjs's top cell of a room, where it keeps the room's number: the topmost cell of the
+    leftmost column."""
+    return min(room, key=lambda p: (p[1], p[0]))
 
 
 # -- room capacities ----------------------------------------------------------------------------
@@ -94,8 +101,8 @@ def _token_rows(record: Record, lines: list[tuple[int, str]]) -> list[list[Token
 def room_numbers(record: Record, rows: list[list[Token]], rooms: Rooms) -> tuple[tuple[int | None, ...], ...]:
     """The clue grid over its rooms: ``.`` (or ``-``) a cell without a number, else the number of
     the cell's room, in any cell of it (at most one a room), no larger than the room can hold
-    (:func:`capacity`). The grid that comes out holds each number in its room's first cell."""
-    first = {p: room[0] for room in rooms for p in room}
+    (:func:`capacity`). The grid that comes out holds each number in its room's top cell."""
+    room_of = {p: room for room in rooms for p in room}
     where: dict[Cell, Token] = {}
     values: dict[Cell, int] = {}
     for r, row in enumerate(rows):
@@ -106,11 +113,11 @@ def room_numbers(record: Record, rows: list[list[Token]], rooms: Rooms) -> tuple
             if k is None:
                 hint = " (a room's number must be known)" if tok == "?" else ""
                 raise record.error(f"token {tok!r} is not a room's number or '.' (no number){hint}", line, col)
-            top = first[r, c]
+            room = room_of[r, c]
+            top = top_cell(room)
             if top in where:
                 raise record.error(f"a second number in the room of {cell_name(*top)} (its first at "
                                    f"line {where[top][1]}, column {where[top][2]})", line, col)
-            room = next(room for room in rooms if room[0] == top)
             most = capacity(room)
             if k > most:
                 raise record.error(f"number {tok} is larger than its room can hold: the {len(room)}-cell "
@@ -172,7 +179,7 @@ def puzzle_from_json(record: Record, value: object) -> HeyawakePuzzle:
 
 # -- the rules ----------------------------------------------------------------------------------
 def rules(m: Model, rooms: Rooms) -> None:
-    """The four rules of the module docstring, each room's number a clue at the room's first cell."""
+    """The four rules of the module docstring, each room's number a clue at its top cell."""
     shaded = m.cells("shaded")
     unshaded = {p: -x for p, x in shaded.items()}
     m.not_adjacent("shaded cells do not touch", shaded)
@@ -180,7 +187,7 @@ def rules(m: Model, rooms: Rooms) -> None:
     room_of = {p: i for i, room in enumerate(rooms) for p in room}
     m.no_run_across("no unshaded run crosses two room borders", unshaded,
                     lambda p, q: room_of[p] != room_of[q], 2)
-    room_at = {room[0]: room for room in rooms}
+    room_at = {top_cell(room): room for room in rooms}
 
     @m.clue
     def number(c: Clue, cell: Cell, k: object) -> None:
@@ -230,7 +237,7 @@ solution_from_json = shading_rows_from_json
 
 
 def _label(puzzle: HeyawakePuzzle) -> shading.Label:
-    """The token a cell shows: its room's number, in the room's first cell."""
+    """The token a cell shows: its room's number, in the room's top cell."""
     return lambda r, c: None if puzzle.grid[r][c] is None else str(puzzle.grid[r][c])
 
 

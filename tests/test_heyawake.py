@@ -1,0 +1,200 @@
+"""Heyawake: solution sets against brute force (lazy and eager), audits as number removals, the
+checker, room capacities, parsing errors, the 30 puzzlekit puzzles."""
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import pytest
+
+from satgrid import api
+from satgrid.errors import ParseError
+from satgrid.genres import heyawake as hy
+from satgrid.genres.heyawake.checker import check_heyawake
+from satgrid.grid import Grid
+from satgrid.queries import PuzzleQueries
+from satgrid.session import Session
+
+from .helpers import SHARED
+
+MODES = ("lazy", "eager")
+PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_heyawake.txt"
+
+
+def rooms_of(ids: list[str]) -> tuple:
+    """Rooms of an id grid given as strings, one character a cell."""
+    return tuple(tuple(room) for room in Grid.of(len(ids), len(ids[0])).rooms_from_ids(ids))
+
+
+def puzzle_of(ids: list[str], numbers: dict) -> hy.HeyawakePuzzle:
+    """A puzzle on the rooms of ``ids`` with ``numbers`` ({room index: k}) at the rooms' top cells."""
+    rooms = rooms_of(ids)
+    at = {hy.top_cell(rooms[i]): k for i, k in numbers.items()}
+    grid = tuple(tuple(at.get((r, c)) for c in range(len(ids[0]))) for r in range(len(ids)))
+    return hy.HeyawakePuzzle(grid, "t", rooms=rooms)
+
+
+def brute_force(puzzle: hy.HeyawakePuzzle) -> set[tuple[str, ...]]:
+    """Every shading the checker accepts, over all 2^cells shadings."""
+    rows, cols = puzzle.rows, puzzle.cols
+    found = set()
+    for bits in product(".#", repeat=rows * cols):
+        solution = tuple("".join(bits[r * cols:(r + 1) * cols]) for r in range(rows))
+        if hy.check(puzzle, solution) == []:
+            found.add(solution)
+    return found
+
+
+def satgrid_solutions(puzzle: hy.HeyawakePuzzle, connectivity: str) -> set:
+    session = Session(hy.encode(puzzle), connectivity=connectivity)
+    queries = PuzzleQueries(session, puzzle.clues())
+    found, blockers = set(), []
+    while True:
+        outcome = queries.solve(extra=blockers)
+        if outcome.status == "unsat":
+            return found
+        solution = hy.decode(puzzle, session.encoding, outcome.assignment)
+        assert hy.check(puzzle, solution) == [] and solution not in found
+        found.add(solution)
+        blockers.append(queries.blocker(queries.project(outcome.assignment)))
+
+
+def random_case(seed: int) -> hy.HeyawakePuzzle:
+    rng = random.Random(seed)
+    rows, cols = rng.randint(2, 3), rng.randint(2, 4)
+    ids = ["".join(rng.choice("abc") for _ in range(cols)) for _ in range(rows)]
+    rooms = rooms_of(ids)
+    numbers = {i: rng.randint(0, hy.capacity(room)) for i, room in enumerate(rooms) if rng.random() < 0.6}
+    return puzzle_of(ids, numbers)
+
+
+# -- encoding against brute force ---------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(25))
+def test_solution_sets_match_brute_force(seed):
+    puzzle = random_case(seed)
+    expected = brute_force(puzzle)
+    for mode in MODES:
+        assert satgrid_solutions(puzzle, mode) == expected, mode
+
+
+def test_a_run_across_two_borders_is_broken_by_shading():
+    """Three one-column rooms side by side: some cell of every row is shaded."""
+    puzzle = puzzle_of(["abc", "abc"], {})
+    for solution in satgrid_solutions(puzzle, "lazy"):
+        assert all("#" in row for row in solution)
+    # one shaded cell a row, apart, and no unshaded cell cut off: the two opposite corners
+    assert satgrid_solutions(puzzle, "lazy") == brute_force(puzzle) == {("#..", "..#"), ("..#", "#..")}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_audit_matches_brute_force(seed):
+    """A number is redundant iff the puzzle without it stays unique."""
+    rng = random.Random(100 + seed)
+    for _ in range(200):
+        puzzle = random_case(rng.randrange(10 ** 6))
+        if puzzle.clues() and len(brute_force(puzzle)) == 1:
+            break
+    else:
+        pytest.skip("no unique random case")
+    clues = puzzle.clues()
+    expected = sorted(p for p in clues
+                      if len(brute_force(puzzle.with_clues({q: v for q, v in clues.items() if q != p}))) == 1)
+    for mode in MODES:
+        result = api.solve(puzzle, audit=True, grade=False, options=api.Options(connectivity=mode))
+        assert result.status == "unique" and result.redundant_clues == expected
+
+
+# -- the checker ------------------------------------------------------------------------------------
+IDS = ["aab", "cdb", "cdb"]  # rooms a, b (the number 2), c, d
+
+
+@pytest.mark.parametrize("solution, words", [
+    (("..#", "#..", "..#"), ""),
+    (("..#", "#..", "..."), "the room of r1c3 holds 1 shaded cells, its number says 2"),
+    (("..#", "#.#", "..."), "shaded cells r1c3 and r2c3 touch"),
+    ((".#.", "#..", "..#"), "the unshaded cells form 2 separate regions"),
+    (("..#", "...", "..#"), "the unshaded run r2c1-r2c3 crosses 2 room borders"),
+    (("#..", "..#"), "not 3x3"),
+    (("..#", "#..", "..x"), "characters other than"),
+])
+def test_checker_names_each_broken_rule(solution, words):
+    puzzle = puzzle_of(IDS, {1: 2})
+    rooms = puzzle.rooms
+    problems = check_heyawake(3, 3, rooms, puzzle.numbers(), solution)
+    assert (problems == []) if not words else any(words in p for p in problems), problems
+
+
+def test_checker_counts_borders_in_a_run_as_pzprjs_does():
+    """A run that leaves a room and comes back crosses two borders though it spans two rooms."""
+    rooms = rooms_of(["aba", "aaa"])
+    assert any("crosses 2 room borders" in p for p in check_heyawake(2, 3, rooms, {}, ("...", ".#.")))
+    assert check_heyawake(2, 3, rooms, {}, (".#.", "...")) == []
+
+
+# -- room capacities --------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(30))
+def test_capacity_is_the_largest_set_of_cells_apart(seed):
+    rng = random.Random(seed)
+    grid = Grid.of(rng.randint(1, 4), rng.randint(1, 4))
+    room = tuple(rng.choice(grid.components(rng.sample(grid.cells, rng.randint(1, len(grid.cells))))))
+    best = max(sum(bits) for bits in product((0, 1), repeat=len(room))
+               if not any(bits[i] and bits[j] for i, p in enumerate(room) for j, q in enumerate(room)
+                          if i < j and abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1))
+    assert hy.capacity(room) == best
+
+
+def test_capacity_of_rectangles():
+    for rows, cols, most in ((1, 1, 1), (1, 4, 2), (1, 5, 3), (2, 5, 5), (3, 3, 5), (4, 4, 8)):
+        assert hy.capacity(Grid.of(rows, cols).cells) == most
+
+
+# -- text ---------------------------------------------------------------------------------------
+def load(text: str) -> hy.HeyawakePuzzle:
+    [puzzle] = api.load_text("heyawake\n" + text, "<t>")
+    return puzzle
+
+
+def test_a_number_anywhere_in_its_room_moves_to_the_top_cell():
+    puzzle = load(". . .\n. . 1\n. . .\na a b\nc c b\nc c b\n")
+    assert puzzle.numbers() == {(0, 2): 1}
+
+
+@pytest.mark.parametrize("text, words, line, column", [
+    (". 2\n. .\na a\nb b\n", "number 2 is larger than its room can hold: the 2-cell room of r1c1 "
+     "holds at most 1", 2, 3),
+    ("6 . .\n. . .\n. . .\na a a\na a a\na a a\n", "at most 5 shaded cells", 2, 1),
+    ("1 1\n. .\na a\nb b\n", "a second number in the room of r1c1", 2, 3),
+    ("x .\n. .\na a\nb b\n", "'x' is not a room's number", 2, 1),
+    ("? .\n. .\na a\nb b\n", "must be known", 2, 1),
+])
+def test_bad_input_names_file_line_and_column(text, words, line, column):
+    with pytest.raises(ParseError) as info:
+        load(text)
+    assert words in str(info.value)
+    assert (info.value.line, info.value.column) == (line, column)
+
+
+# -- the puzzlekit puzzles (janko.at and others, with published solutions) -----------------------
+def puzzlekit_cases() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(name, satgrid text, published solution) of every block of the dataset file."""
+    if not PUZZLEKIT.exists():
+        pytest.skip(f"shared data not found at {PUZZLEKIT}")
+    out = []
+    for block in PUZZLEKIT.read_text().split("\npuzzle ")[1:]:
+        lines = block.splitlines()
+        at, sol = lines.index("problem:"), lines.index("solution:")
+        rows = int(lines[at + 1].split()[0])
+        clue_rows = [line.replace("-", ".") for line in lines[at + 2:at + 2 + rows]]
+        text = "\n".join(clue_rows + lines[at + 2 + rows:at + 2 + 2 * rows]) + "\n"
+        solution = tuple("".join("#" if t == "x" else "." for t in line.split())
+                         for line in lines[sol + 2:sol + 2 + rows])
+        out.append((lines[0], text, solution))
+    return out
+
+
+def test_the_published_puzzles_solve_to_their_solutions_and_are_unique():
+    cases = puzzlekit_cases()
+    assert len(cases) == 30
+    for name, text, solution in cases:
+        result = api.solve(load(text), unique=True)
+        assert (name, result.status, result.solution) == (name, "unique", solution)
