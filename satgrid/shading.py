@@ -7,8 +7,8 @@
 * pzprv3 (pzprjs ``FileIO.decodeCellAns``/``encodeCellAns``): :func:`pzprv3_answer` reads an
   answer cell (``#`` shaded, ``+`` a dot, ``.`` undecided), :func:`pzprv3_answer_rows` writes
   one, :func:`solution_of_answer` reads the answer grid back.
-* Drawing: :func:`draw` the cells, the solution's shaded cells, and the labels (grey on shaded
-  cells).
+* Drawing: :func:`draw` the cells, the solution's shaded cells, room borders, and the labels
+  (grey on shaded cells).
 
 A genre passes ``label(r, c)``: the token its text shows in a cell (a number), or None; a
 solution or state may write that token for an unshaded (solution) or undecided (state) cell.
@@ -16,7 +16,7 @@ solution or state may write that token for an unshaded (solution) or undecided (
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from . import render_svg as svg
 from .errors import ParseError
@@ -122,13 +122,16 @@ def solution_of_answer(answer: list[list[str]]) -> Solution | None:
 
 
 # -- drawing ------------------------------------------------------------------------------------
-def draw(puzzle: Any, solution: Solution | None, marks: svg.Marks, numbers: dict) -> list[str]:
+def draw(puzzle: Any, solution: Solution | None, marks: svg.Marks, numbers: dict,
+         walls: Sequence[str] = ()) -> list[str]:
     """The grid's cells and ``numbers`` (``{cell: value}``); a solution's shaded cells black, the
-    numbers on them grey."""
+    numbers on them grey; ``walls`` (room borders, :func:`satgrid.render_svg.room_borders`) over
+    the cells, under the outer border."""
     dark = {p for p in numbers if solution is not None and solution[p[0]][p[1]] == "#"}
     out = svg.cells(puzzle, marks, numbers)
     if solution is not None:
         out += svg.shaded([(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
                            if solution[r][c] == "#"], marks)
-    return [*out, *svg.border(puzzle), *svg.givens({p: str(v) for p, v in numbers.items() if p not in dark}),
+    return [*out, *walls, *svg.border(puzzle),
+            *svg.givens({p: str(v) for p, v in numbers.items() if p not in dark}),
             *svg.labels({p: str(numbers[p]) for p in dark}, "clue", svg.GREY)]

@@ -198,3 +198,11 @@ def test_the_published_puzzles_solve_to_their_solutions_and_are_unique():
     for name, text, solution in cases:
         result = api.solve(load(text), unique=True)
         assert (name, result.status, result.solution) == (name, "unique", solution)
+
+
+@pytest.mark.parametrize("text, status, solution", hy.SAMPLES)
+def test_golden_samples_agree_with_brute_force(text, status, solution):
+    found = brute_force(load(text))
+    assert {0: "unsatisfiable", 1: "unique"}.get(len(found), "multiple") == status
+    if solution is not None:
+        assert found == {solution}

@@ -221,11 +221,12 @@ def check(puzzle: HeyawakePuzzle, solution: Solution) -> list[str]:
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
     """(variables, clauses) expected of the encoding of a rows x cols grid, from the grid alone:
-    a variable a cell, two neighbour clauses a cell, about one run clause a cell and the room
-    counts (a few clauses a cell); the eager connectivity rule adds parent pointers and ranks
-    as for Hitori. The figures behind the constants are in encodings/heyawake.md."""
+    a variable a cell and the room counts' auxiliaries, two neighbour clauses a cell, fewer run
+    clauses, and the room counts (up to seven clauses a cell on the published puzzles with big
+    rooms); the eager connectivity rule adds parent pointers and ranks as for Hitori. The figures
+    behind the constants are in encodings/heyawake.md."""
     cells = rows * cols
-    variables, clauses = 2 * cells, 6 * cells
+    variables, clauses = 4 * cells, 10 * cells
     if connectivity == "eager":
         bits = max(1, (max(cells, 2) - 1).bit_length())
         variables += 5 * bits * cells
@@ -249,3 +250,26 @@ def parse_solution(record: Record, puzzle: HeyawakePuzzle) -> Solution | None:
 
 STATE = shading.state(_label)
 
+
+
+# -- golden samples -----------------------------------------------------------------------------
+#: (text, status of ``solve --unique``, solution), each checked against brute force over every
+#: shading (tests/test_heyawake.py): six rooms and one number; one room without a number (any
+#: one cell, or none, may be shaded); three rooms in a row, each with 0 (the row must be broken).
+SAMPLES = (
+    (". . . .\n. . . .\n2 . . .\n. . . .\n1 1 2 3\n1 1 2 3\n4 4 4 3\n5 5 6 6\n", "unique",
+     ("...#", ".#..", "#.#.", "....")),
+    (". .\n. .\n1 1\n1 1\n", "multiple", None),
+    ("0 0 0\n1 2 3\n", "unsatisfiable", None),
+)
+
+
+# -- drawing ------------------------------------------------------------------------------------
+from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
+
+
+def DRAW(puzzle: HeyawakePuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
+    """The grid, its rooms' borders bold and the numbers; a solution's shaded cells black."""
+    room_of = {p: i for i, room in enumerate(puzzle.rooms) for p in room}
+    return shading.draw(puzzle, solution, marks, puzzle.numbers(),
+                        svg.room_borders(puzzle, lambda r, c: room_of[r, c]))
