@@ -12,12 +12,12 @@ A genre draws a panel with its record's ``DRAW(puzzle, solution, marks) -> list[
 solution may be None: the puzzle alone), a short composition of the generic parts below, each a
 list of SVG elements in panel coordinates (cell ``(r, c)`` spans ``c * CELL .. (c + 1) * CELL``
 across): :func:`cells` (the cell grid, with redundant clues and differing cells highlighted),
-:func:`room_borders` (bold lines between rooms or boxes), :func:`border`, :func:`shaded`,
-:func:`dotted` (unshaded solution cells), :func:`labels` (digits and numbers: :func:`givens` bold,
-:func:`values` blue), :func:`lattice` (the dots of the dot lattice), :func:`edge_lines` (a loop on
-the dot lattice), :func:`centre_lines` (lines through cell centres), :func:`circles` (white and
-black circles, e.g. pearls) and :func:`highlights` (inset squares behind clues, for drawings
-without cell rectangles).
+:func:`room_borders` (bold lines between rooms or boxes; :func:`rooms` those of a puzzle with
+rooms), :func:`border`, :func:`shaded`, :func:`dotted` (unshaded solution cells), :func:`labels`
+(digits and numbers: :func:`givens` bold, :func:`values` blue), :func:`lattice` (the dots of the
+dot lattice), :func:`edge_lines` (a loop on the dot lattice), :func:`centre_lines` (lines
+through cell centres), :func:`circles` (white and black circles, e.g. pearls) and
+:func:`highlights` (inset squares behind clues, for drawings without cell rectangles).
 """
 from __future__ import annotations
 
@@ -172,6 +172,13 @@ def room_borders(puzzle: Any, room: Callable[[int, int], Hashable]) -> list[str]
         for a, b in runs(cols, lambda c: room(i - 1, c) != room(i, c)):
             out.append(_line("box", a * CELL, i * CELL, b * CELL, i * CELL, INK, 2.5))
     return out
+
+
+def rooms(puzzle: Any) -> list[str]:
+    """The bold borders between the rooms of a puzzle with ``room_ids`` (a
+    :class:`satgrid.rooms.RoomPuzzle`): :func:`room_borders` of its rooms."""
+    ids = puzzle.room_ids
+    return room_borders(puzzle, lambda r, c: ids[r][c])
 
 
 def shaded(cells: Iterable[Cell], marks: Marks) -> list[str]:

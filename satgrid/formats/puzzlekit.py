@@ -142,6 +142,10 @@ class Tokens:
     def __call__(self, section: Section) -> list[Row]:
         grid = section.grid()
         section.only(1 + len(grid))
+        return self.translate(section, grid)
+
+    def translate(self, section: Section, grid: list[Row]) -> list[Row]:
+        """The rows of ``grid`` (of ``section``) translated token for token."""
         out = []
         for n, tokens in grid:
             row = []
@@ -155,6 +159,29 @@ class Tokens:
                     row.append((text, col))
             out.append((n, tuple(row)))
         return out
+
+
+@dataclass(frozen=True)
+class WithRooms:
+    """Translates a problem of a clue grid followed by a grid of room ids (the dataset's layout
+    for genres with rooms), both ``rows x cols``, into a genre's text of the same two grids
+    (:func:`satgrid.rooms.read_text` reads it): the clue grid through ``clues`` (a
+    :class:`Tokens`), the room ids passed on as they are (the genre's reader judges them).
+    ``clues=None``: the problem is the room grid alone. ``drop_clues``: the clue grid is checked
+    through ``clues`` (a strict table: what the dataset writes in a genre without clues) and left
+    out, the genre's text being the room grid alone. A line past the grids is an error."""
+
+    clues: Tokens | None = Tokens()
+    drop_clues: bool = False
+
+    def __call__(self, section: Section) -> list[Row]:
+        rows = section.size[0]
+        out: list[Row] = []
+        if self.clues is not None:
+            out = self.clues.translate(section, section.grid())
+        ids = section.grid(first=1 + len(out))
+        section.only(1 + len(out) + rows)
+        return ids if self.drop_clues else [*out, *ids]
 
 
 @dataclass(frozen=True)
@@ -180,19 +207,19 @@ class Codec:
     lines under their dataset line numbers, go to the genre's ``parse`` (problem) and
     ``parse_solution`` (solution, as ``Record.solution_lines``); the genre's errors keep the
     dataset's line and column. :class:`Tokens` covers a single grid translated cell for cell
-    (``Tokens()`` passes every token on). A genre with rooms, edge clues or
-    cells that need more than a table writes its own function, for example a clue grid followed
-    by a grid of room ids::
+    (``Tokens()`` passes every token on); :class:`WithRooms` a clue grid followed by a grid of
+    room ids (``WithRooms(Tokens({"-": "."}))``), or the room grid alone (``WithRooms(None)``).
+    A genre with edge clues or cells that need more than a table writes its own function, for
+    example::
 
-        def rooms(section: puzzlekit.Section) -> list[puzzlekit.Row]:
+        def arrows(section: puzzlekit.Section) -> list[puzzlekit.Row]:
             clues = section.grid()                       # rows x cols after the size line
-            ids = section.grid(first=1 + len(clues))     # the room grid below it
-            section.only(1 + 2 * len(clues))             # nothing after the two grids
+            section.only(1 + len(clues))                 # nothing after the grid
             bad = next(((n, col) for n, row in clues for t, col in row
-                        if t not in ("-", "x") and not t.isdigit()), None)
+                        if t != "-" and not t[:-1].isdigit()), None)
             if bad:
-                raise section.error("not a clue: use -, x or a number", *bad)
-            return [*clues, *ids]                        # the genre's text: clues, then rooms
+                raise section.error("not a clue: use - or a number and a direction", *bad)
+            return clues
 
     Its tools: ``section.size`` (rows, cols), ``section.extra`` (the size line's further
     tokens), ``section.grid(first, rows, cols)``, ``section.only(used)`` and ``section.error``.
@@ -477,5 +504,5 @@ def header(codec: Codec, count: int) -> str:
     return f"# {codec.dataset}: {count} puzzles in puzzlekit-dataset grid text\n\n"
 
 
-__all__ = ["Codec", "Tokens", "Section", "Block", "File", "Token", "Row", "Translate", "is_puzzlekit",
+__all__ = ["Codec", "Tokens", "WithRooms", "Section", "Block", "File", "Token", "Row", "Translate", "is_puzzlekit",
            "split", "read", "write", "header", "codecs", "genre_of"]

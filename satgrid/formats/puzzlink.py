@@ -26,6 +26,20 @@ genre); nothing here knows a genre. The bodies (pzprjs ``src/variety-common/Enco
   cells, each a base-3 digit, the first cell the most significant: 0 blank, 1 and 2 the two
   kinds of circle (white and black); ``ceil(cells / 3)`` characters, no runs.
 
+A body may come in parts, read one after the other (pzprjs's ``decodePzpr`` calling several
+decoders, each on what the last left): a codec's ``body`` is then a tuple of :class:`Part`, its
+``read`` gets :class:`Parts` and its ``write`` returns a value per part. The parts:
+
+* :func:`cell_part`: a cell body above;
+* :data:`ROOMS` (``decodeBorder``): the borders between cells as rooms, 5 borders a base-32
+  character, the vertical borders then the horizontal ones (:func:`decode_borders`);
+* :func:`room_numbers` (``decodeRoomNumber16``): one number a room in room order, the
+  :data:`NUMBERS` syntax (:data:`ROOM_NUMBERS`);
+* :func:`count_part` (``decodeStarCount``): a number and ``/`` before the rest.
+
+So ``pid/C/R/<borders>`` is ``(ROOMS,)``, ``pid/C/R/<borders><room numbers>`` is ``(ROOMS,
+room_numbers())`` and ``pid/C/R/k/<borders>`` is ``(count_part("count"), ROOMS)``.
+
 Reading is strict where pzprjs is lenient: a body must describe exactly ``cols * rows`` cells and
 hold no other characters, so a typo is an error at its column rather than a different puzzle.
 Writing follows pzprjs's encoders character for character, with the canonical address.
@@ -33,12 +47,14 @@ Writing follows pzprjs's encoders character for character, with the canonical ad
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Callable, Sequence, Union
+from dataclasses import dataclass, field
+from typing import Any, Callable, Collection, Sequence, Union
 
 from ..errors import ParseError, UnsupportedGenre
+from ..grid import EdgeKey
 from ..puzzle import Source
 from ..reader import is_decimal, number
+from ..rooms import borders, rooms_from_borders
 
 CANONICAL = "https://puzz.link/p?"
 MAX_SIDE = 1000
@@ -175,6 +191,11 @@ def numbers(name: str, base: int = 16, singles: int = 16,
                 raise fail(i, f"bad character {ch!r} in the puzzle body")
         return cells, i
 
+    # a prefix's range ends where a later prefix with a larger first value starts (the room
+    # number encoder switches from '%' to '*' at 12240, inside the '%' range)
+    ends = [min([first + base ** width, *(f for _, _, f in wide[k + 1:] if f > first)])
+            for k, (_, width, first) in enumerate(wide)]
+
     def write(v: Cell) -> str | None:
         if v is None:
             return blank
@@ -185,8 +206,8 @@ def numbers(name: str, base: int = 16, singles: int = 16,
                                    + (" and '?'" if unknown is not None else "") + f", not {v!r}")
         if v < singles:
             return digits[v]
-        for prefix, width, first in wide:
-            if first <= v < first + base ** width:
+        for (prefix, width, first), end in zip(wide, ends):
+            if first <= v < end:
                 value, text = v - first, ""
                 for _ in range(width):
                     value, digit = divmod(value, base)
@@ -322,6 +343,181 @@ class Cells:
         return self.values
 
 
+# -- bodies in parts ----------------------------------------------------------------------------------
+@dataclass
+class Parts:
+    """The values of a body in parts (a codec whose ``body`` is a tuple of :class:`Part`), handed
+    to :attr:`Codec.read`: ``parts[name]`` is a part's value; :meth:`error` names the URL column
+    of one item of a part (a cell, a room), :meth:`cells` gives a cell part as :class:`Cells`."""
+
+    rows: int
+    cols: int
+    source: Source
+    values: dict[str, Any] = field(default_factory=dict)
+    columns: dict[str, tuple[int, ...]] = field(default_factory=dict)  # 1-based, per item
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def error(self, name: str, item: int, message: str) -> ParseError:
+        """A ParseError at the character that gave item ``item`` of part ``name``."""
+        return ParseError(self.source.file, self.source.line, message, self.columns[name][item])
+
+    def cells(self, name: str = "cells") -> Cells:
+        """A cell part (:func:`cell_part`) as the grid :class:`Cells` (with its range checks)."""
+        at, cols = self.columns[name], self.cols
+        return Cells(self.rows, self.cols, self.values[name], self.source,
+                     tuple(tuple(at[r * cols:(r + 1) * cols]) for r in range(self.rows)))
+
+
+@dataclass(frozen=True)
+class Part:
+    """One piece of a body that holds several in a row (pzprjs's ``decodePzpr`` calling one
+    decoder after the other on what the last one left, e.g. a border body then room numbers).
+
+    * ``name``: the key of its value in :class:`Parts` and in what the codec's ``write`` returns;
+    * ``decode(text, parts, fail) -> (value, places, end)``: ``text`` is the body from the
+      part's first character on, ``parts`` what the parts before it decoded (a room-number part
+      counts the rooms), ``places`` the index in ``text`` of the character behind each item of
+      the value (for error columns), ``end`` the index after the part; ``fail(index, message)``
+      is the error at an index of ``text``;
+    * ``encode(value, rows, cols) -> text``, as pzprjs's encoder writes it.
+    """
+
+    name: str
+    decode: Callable[[str, Parts, Fail], tuple[Any, Sequence[int], int]]
+    encode: Callable[[Any, int, int], str]
+
+
+def cell_part(body: Body, name: str = "cells") -> Part:
+    """A cell body as a part: its value is the grid of cell values, row by row (:class:`Cells`
+    through :meth:`Parts.cells`), written from rows of values."""
+    def decode(text: str, parts: Parts, fail: Fail) -> tuple[CellGrid, list[int], int]:
+        rows, cols = parts.rows, parts.cols
+        n = rows * cols
+        cells, end = body.decode(text, n, fail)
+        if len(cells) < n:
+            raise fail(len(text), f"the body describes {len(cells)} cells, a {cols}x{rows} grid has {n}")
+        values = tuple(tuple(v for v, _ in cells[r * cols:(r + 1) * cols]) for r in range(rows))
+        return values, [i for _, i in cells], end
+
+    def encode(value: Sequence[Sequence[Cell]], rows: int, cols: int) -> str:
+        return body.encode([v for row in value for v in row])
+
+    return Part(name, decode, encode)
+
+
+def count_part(name: str, low: int = 1, high: int | Callable[[int, int], int] = 1 << 30) -> Part:
+    """A number and ``/`` before the rest of the body (pzprjs ``decodeStarCount``: the body up to
+    its first ``/`` is the number; ``encodeStarCount`` writes ``k/``): a value ``low..high``
+    (``high`` an int or a function of ``(rows, cols)``)."""
+    def decode(text: str, parts: Parts, fail: Fail) -> tuple[int, list[int], int]:
+        slash = text.find("/")
+        if slash < 0:
+            raise fail(0, f"the body starts with the {name} and '/' (e.g. '1/'), found no '/'")
+        value = number(text[:slash]) if is_decimal(text[:slash]) else None
+        if value is None:
+            raise fail(0, f"the {name} {text[:slash]!r} is not a number")
+        top = high(parts.rows, parts.cols) if callable(high) else high
+        if not low <= value <= top:
+            raise fail(0, f"the {name} {value} is out of range {low}..{top}")
+        return value, [0], slash + 1
+
+    def encode(value: int, rows: int, cols: int) -> str:
+        return f"{value}/"
+
+    return Part(name, decode, encode)
+
+
+_BASE32 = "0123456789abcdefghijklmnopqrstuv"
+
+
+def border_lengths(rows: int, cols: int) -> tuple[int, int]:
+    """Characters of the two halves of a border body: the vertical borders, the horizontal ones."""
+    return -(-(cols - 1) * rows // 5), -(-cols * (rows - 1) // 5)
+
+
+def decode_borders(text: str, rows: int, cols: int, fail: Fail) -> tuple[frozenset[EdgeKey], int]:
+    """pzprjs's ``decodeBorder`` (``src/variety-common/Encode.js``): the borders between cells,
+    5 a base-32 character (``0``-``9``, ``a``-``v``), the first the most significant bit; first
+    the ``(cols - 1) * rows`` vertical ones (row by row, left to right; the one between cells
+    ``(r, c)`` and ``(r, c + 1)`` is ``("v", r, c + 1)``), then, from a fresh character, the
+    ``cols * (rows - 1)`` horizontal ones (between ``(r, c)`` and ``(r + 1, c)``: ``("h", r + 1,
+    c)``). The unused low bits of each half's last character are ignored, as pzprjs does.
+    Returns the borders and the index after them."""
+    vertical, horizontal = border_lengths(rows, cols)
+    if len(text) < vertical + horizontal:
+        raise fail(len(text), f"the border body of a {cols}x{rows} grid has {vertical + horizontal} "
+                              f"characters, found {len(text)}")
+    walls = set()
+    for half, (start, count, key) in enumerate((
+            (0, (cols - 1) * rows, lambda i: ("v", i // (cols - 1), i % (cols - 1) + 1)),
+            (vertical, cols * (rows - 1), lambda i: ("h", i // cols + 1, i % cols)))):
+        for i in range(count):
+            at = start + i // 5
+            value = _BASE32.find(text[at])
+            if value < 0:
+                raise fail(at, f"bad character {text[at]!r} in the border body (0-9 and a-v)")
+            if value >> (4 - i % 5) & 1:
+                walls.add(key(i))
+    return frozenset(walls), vertical + horizontal
+
+
+def encode_borders(walls: Collection[EdgeKey], rows: int, cols: int) -> str:
+    """pzprjs's ``encodeBorder``: the inverse of :func:`decode_borders`, each half padded with
+    zero bits to whole characters."""
+    found = set(walls)
+    out = []
+    for count, key in (((cols - 1) * rows, lambda i: ("v", i // (cols - 1), i % (cols - 1) + 1)),
+                       (cols * (rows - 1), lambda i: ("h", i // cols + 1, i % cols))):
+        for start in range(0, count, 5):
+            value = 0
+            for i in range(start, start + 5):
+                value = 2 * value + (i < count and key(i) in found)
+            out.append(_BASE32[value])
+    return "".join(out)
+
+
+def rooms_part(name: str = "rooms") -> Part:
+    """The border body as a part whose value is the rooms it draws (:data:`satgrid.rooms.Rooms`,
+    canonical), written from rooms. Every room's item points at the body's first character."""
+    def decode(text: str, parts: Parts, fail: Fail) -> tuple[Any, list[int], int]:
+        walls, end = decode_borders(text, parts.rows, parts.cols, fail)
+        rooms = rooms_from_borders(parts.rows, parts.cols, walls)
+        return rooms, [0] * len(rooms), end
+
+    def encode(value: Any, rows: int, cols: int) -> str:
+        return encode_borders(borders(rows, cols, value), rows, cols)
+
+    return Part(name, decode, encode)
+
+
+#: pzprjs's ``decodeRoomNumber16``/``encodeRoomNumber16``: :data:`NUMBERS`'s syntax, one number a
+#: room (no ``?``), ``*`` (12240-77775) and ``$`` (77776 on) written as well.
+ROOM_NUMBERS = numbers("room number", wide=(("-", 2, 0), ("+", 3, 0), ("=", 3, 4096), ("%", 3, 8192),
+                                            ("*", 4, 12240), ("$", 5, 77776)), read_only=(), unknown=None)
+
+
+def room_numbers(body: Body = ROOM_NUMBERS, name: str = "room numbers", rooms: str = "rooms") -> Part:
+    """One value a room, in room order (pzprjs's ``decodeRoomNumber16``: room by room, the rooms
+    of the part ``rooms`` before it): a tuple of values (None: no number), written from one."""
+    def decode(text: str, parts: Parts, fail: Fail) -> tuple[tuple[Cell, ...], list[int], int]:
+        n = len(parts[rooms])
+        cells, end = body.decode(text, n, fail)
+        if len(cells) < n:
+            raise fail(len(text), f"the room numbers describe {len(cells)} rooms, the borders draw {n}")
+        return tuple(v for v, _ in cells), [i for _, i in cells], end
+
+    def encode(value: Sequence[Cell], rows: int, cols: int) -> str:
+        return body.encode(list(value))
+
+    return Part(name, decode, encode)
+
+
+#: The border body as rooms (:func:`rooms_part`), the usual first part of a genre with rooms.
+ROOMS = rooms_part()
+
+
 def any_size(rows: int, cols: int) -> str | None:
     """A codec's default size check: every size is fine (no refusal)."""
     return None
@@ -339,11 +535,15 @@ class Codec:
     * ``pids``: the pzprjs puzzle types read as this genre; the first is the one written
       (pzprjs's pid, then its other names such as the Kanpen one). No two genres share a pid.
     * ``body``: how the cells are written (:data:`NUMBERS`, :data:`FOUR`, :data:`CIRCLES`, or a
-      :class:`Body` of the genre's own).
+      :class:`Body` of the genre's own); or a body in parts, a tuple of :class:`Part` read one
+      after the other (:func:`count_part`, :data:`ROOMS`, :func:`cell_part`,
+      :func:`room_numbers`), e.g. ``(count_part("star count"), ROOMS)`` for ``k/<borders>``.
     * ``read(cells) -> puzzle``: the puzzle of a decoded grid (:class:`Cells`); it checks what
       the genre allows (:meth:`Cells.numbers` checks ranges and ``?``) and raises
-      :meth:`Cells.error` at the offending cell.
-    * ``write(puzzle) -> rows``: the cell values of a puzzle, row by row, for ``body.encode``.
+      :meth:`Cells.error` at the offending cell. With parts, ``read(parts)`` gets the
+      :class:`Parts` (errors through :meth:`Parts.error`).
+    * ``write(puzzle) -> rows``: the cell values of a puzzle, row by row, for ``body.encode``;
+      with parts, ``{part name: value}`` for every part.
     * ``size(rows, cols) -> message | None``: why a grid of that size cannot be this genre's
       (checked before the body is read; the error points at the body). Default: any size.
     * ``refuse(puzzle) -> message | None``: why a puzzle has no URL (UnsupportedGenre when
@@ -354,9 +554,9 @@ class Codec:
     """
 
     pids: tuple[str, ...]
-    body: Body
-    read: Callable[[Cells], Any]
-    write: Callable[[Any], Sequence[Sequence[Cell]]]
+    body: Body | tuple[Part, ...]
+    read: Callable[[Any], Any]
+    write: Callable[[Any], Any]
     size: Callable[[int, int], str | None] = any_size
     refuse: Callable[[Any], str | None] = never
 
@@ -373,17 +573,26 @@ class Codec:
         problem = self.size(url.rows, url.cols)
         if problem is not None:
             raise fail(0, problem)
-        n = url.rows * url.cols
-        cells, end = self.body.decode(url.body, n, fail)
-        if len(cells) < n:
-            raise fail(len(url.body), f"the body describes {len(cells)} cells, a {url.cols}x{url.rows} grid has {n}")
-        if end < len(url.body):
-            raise fail(end, f"extra characters after the {n} cells of the grid")
-        at = [url.body_col + i for _, i in cells]
-        return self.read(Cells(
-            url.rows, url.cols,
-            tuple(tuple(v for v, _ in cells[r * url.cols:(r + 1) * url.cols]) for r in range(url.rows)),
-            Source(source, line), tuple(tuple(at[r * url.cols:(r + 1) * url.cols]) for r in range(url.rows))))
+        found = Parts(url.rows, url.cols, Source(source, line))
+        at = 0
+        for part in self.parts:
+            def fail_here(index: int, message: str, start: int = at) -> ParseError:
+                return fail(start + index, message)
+
+            value, places, end = part.decode(url.body[at:], found, fail_here)
+            found.values[part.name] = value
+            found.columns[part.name] = tuple(url.body_col + at + i for i in places)
+            at += end
+        if at < len(url.body):
+            after = (f"the {url.rows * url.cols} cells of the grid" if isinstance(self.body, Body)
+                     else f"the {self.parts[-1].name}")
+            raise fail(at, f"extra characters after {after}")
+        return self.read(found if isinstance(self.body, tuple) else found.cells())
+
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        """The body's parts (a single cell body is the part ``cells``)."""
+        return self.body if isinstance(self.body, tuple) else (cell_part(self.body),)
 
     def encode(self, puzzle: Any) -> str:
         """The canonical URL of ``puzzle`` (pzprjs's encoder, the puzz.link address)."""
@@ -391,7 +600,9 @@ class Codec:
         problem = self.refuse(puzzle)
         if problem is not None:
             raise UnsupportedGenre(problem)
-        body = self.body.encode([v for row in self.write(puzzle) for v in row])
+        written = self.write(puzzle)
+        values = written if isinstance(self.body, tuple) else {"cells": written}
+        body = "".join(part.encode(values[part.name], puzzle.rows, puzzle.cols) for part in self.parts)
         url = f"{CANONICAL}{self.pid}/{puzzle.cols}/{puzzle.rows}/{body}"
         return url if url[-1].isalnum() else url + "/"
 

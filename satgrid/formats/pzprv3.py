@@ -11,7 +11,9 @@ file order (:class:`Section`: a name, a shape relative to the puzzle's, a token 
 belongs to the answer), with two functions between the read grids and the puzzle with its
 answer. The token readers here are the building blocks: :func:`clues` (``.`` empty, ``-`` a
 ``?`` clue, numbers, marks), :data:`EDGES` (``1`` a line, ``-1`` a cross, ``0`` nothing),
-:func:`answers` (numbers, pencil marks read as empty) and :data:`IGNORED`.
+:func:`answers` (numbers, pencil marks read as empty) and :data:`IGNORED`; a genre with rooms
+puts :func:`room_sections` (pzprjs's ``decodeAreaRoom``: the room count, then the room-id grid)
+among its sections and reads them with :func:`rooms_of`.
 """
 from __future__ import annotations
 
@@ -118,7 +120,10 @@ class Section:
       ones first; a grid without columns is a row of empty lines, one without rows no line);
     * ``answer``: the grid belongs to the answer; a file may end before the first answer grid
       (a puzzle without its answer), not inside the answer;
-    * ``version``: only files of this version hold the grid (``"pzprv3.1"``), else every file.
+    * ``version``: only files of this version hold the grid (``"pzprv3.1"``), else every file;
+    * ``line``: not a grid but one line of one token, whatever the puzzle's size (pzprjs's
+      ``readLine``/``writeLine`` of a number: a room count, a count the puzzle states), written
+      without a trailing space; its value is ``[[value]]``.
     """
 
     name: str
@@ -126,6 +131,7 @@ class Section:
     shape: tuple[int, int] = (0, 0)
     answer: bool = False
     version: str | None = None
+    line: bool = False
 
 
 @dataclass(frozen=True)
@@ -197,7 +203,8 @@ class Codec:
         grids = self.write(puzzle, solution)
         for section in self.sections:
             if section.version in (None, self.version):
-                lines += ["".join(f"{token(v)} " for v in row) for row in grids[section.name]]
+                lines += [" ".join(map(token, row)) if section.line else "".join(f"{token(v)} " for v in row)
+                          for row in grids[section.name]]
         return "\n".join(lines) + "\n"
 
 
@@ -255,17 +262,19 @@ class _Cursor:
             raise self.error(f"number of {what} {t.strip()!r} is not a number 1..{MAX_SIDE}", n, 1)
         return value, n
 
-    def grid(self, rows: int, cols: int, what: str) -> list[list[tuple[str, int, int]]]:
+    def grid(self, rows: int, cols: int, what: str, line: bool = False) -> list[list[tuple[str, int, int]]]:
         """``rows`` lines of ``cols`` tokens: (token, line, 1-based column)."""
         out = []
         for r in range(rows):
-            n, t = self.next_line(f"row {r + 1} of the {what}")
+            n, t = self.next_line(f"the {what}" if line else f"row {r + 1} of the {what}")
             tokens, col = [], 0
             for word in t.split():
                 col = t.index(word, col)
                 tokens.append((word, n, col + 1))
                 col += len(word)
             if len(tokens) != cols:
+                if line:
+                    raise self.error(f"the {what} is a line of one token, found {len(tokens)}", n)
                 raise self.error(f"row {r + 1} of the {what} has {len(tokens)} cells, expected {cols}", n)
             out.append(tokens)
         return out
@@ -304,9 +313,9 @@ def _read_one(lines: list[Line], source: str, genre: str | None) -> Loaded:
             if not cur.more():
                 break  # the file holds no answer
             in_answer = True
-        height, width = rows + section.shape[0], cols + section.shape[1]
+        height, width = (1, 1) if section.line else (rows + section.shape[0], cols + section.shape[1])
         # a grid without columns is written as empty lines (pzprjs), which the reader skips
-        grid = cur.grid(height, width, section.name) if height and width else [[] for _ in range(height)]
+        grid = cur.grid(height, width, section.name, section.line) if height and width else [[] for _ in range(height)]
         out = []
         for row in grid:
             read_row = []
@@ -320,6 +329,53 @@ def _read_one(lines: list[Line], source: str, genre: str | None) -> Loaded:
         places[section.name] = [[(n, col) for _, n, col in row] for row in grid]
     puzzle, solution = codec.read(Grids(rows, cols, version, Source(source, n0), values, places))
     return Loaded(puzzle, solution)
+
+
+# -- rooms ----------------------------------------------------------------------------------------
+def _room_count(word: str, rows: int, cols: int) -> int:
+    value = number(word)
+    if value is None or not 1 <= value <= rows * cols:
+        raise ValueError(f"{word!r} is not a room count 1..{rows * cols}")
+    return value
+
+
+def _room_id(word: str, rows: int, cols: int) -> str:
+    return word
+
+
+#: The room count line (read, then checked by :func:`rooms_of`).
+ROOM_COUNT = Section("room count", _room_count, line=True)
+#: The room grid: a room id a cell (pzprjs writes 0..n-1 in room order, ``.`` for a cell in none).
+ROOM_GRID = Section("room grid", _room_id)
+
+
+def room_sections() -> tuple[Section, Section]:
+    """pzprjs's ``decodeAreaRoom``/``encodeAreaRoom`` (``src/puzzle/FileData.js``): a line with the
+    number of rooms, then the room-id grid (borders go between cells whose ids differ, as
+    ``rdata2Border`` draws them; ids compare as text). Put them in a codec's ``sections`` where
+    the genre's ``FileIO`` reads them; :func:`rooms_of` reads them back, :func:`room_grids`
+    writes them."""
+    return ROOM_COUNT, ROOM_GRID
+
+
+def rooms_of(grids: Grids) -> Any:
+    """The rooms (:data:`satgrid.rooms.Rooms`) of the room sections; an error at the count line
+    when it does not match the rooms the grid draws (pzprjs ignores the line; satgrid is strict)."""
+    from ..rooms import rooms_from_ids
+
+    rooms = rooms_from_ids(grids[ROOM_GRID.name])
+    [[count]] = grids[ROOM_COUNT.name]
+    if count != len(rooms):
+        raise grids.error(ROOM_COUNT.name, 0, 0, f"the room count says {count}, the room grid draws {len(rooms)} rooms")
+    return rooms
+
+
+def room_grids(rows: int, cols: int, rooms: Any) -> dict[str, list[list[Any]]]:
+    """The room sections' values of ``rooms`` as pzprjs writes them: the count, then ids 0..n-1
+    in room order; merge them into what a codec's ``write`` returns."""
+    from ..rooms import room_ids
+
+    return {ROOM_COUNT.name: [[len(rooms)]], ROOM_GRID.name: [list(row) for row in room_ids(rows, cols, rooms)]}
 
 
 def write(puzzle: Any, solution: Any = None) -> str:
