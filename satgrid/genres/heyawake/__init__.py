@@ -19,16 +19,19 @@ Encoding (:func:`rules`, on the model builder; clause counts and measurements in
 """
 from __future__ import annotations
 
-import re
+import random
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from ... import shading
+from ...formats import puzzlekit, puzzlink, pzprv3
 from ...encoding import Encoding
 from ...grid import Grid
 from ...model import Clue, Model, made_once, read_shading
-from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
+from ...puzzle import Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
+from ...rooms import (RoomPuzzle, Rooms, RoomText, random_rectangles, read_text, room_lines, rooms_json,
+                      top_cell)
 from .checker import check_heyawake
 
 NAME = "heyawake"
@@ -36,24 +39,20 @@ SUMMARY = "Heyawake: shade cells; room numbers count them, shaded cells never to
 EXAMPLES = "heyawake.txt"
 
 Cell = tuple[int, int]
-Rooms = tuple[tuple[Cell, ...], ...]
 Solution = tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class HeyawakePuzzle(GridPuzzle):
-    """A Heyawake grid: ``rooms`` partition it (each room's cells in reading order, rooms by their
-    first cell); ``grid`` holds each numbered room's number in the room's top cell
-    (:func:`top_cell`; None elsewhere)."""
+class HeyawakePuzzle(RoomPuzzle):
+    """A Heyawake grid: ``rooms`` partition it (:mod:`satgrid.rooms`, canonical); ``grid`` holds
+    each numbered room's number in the room's top cell (:func:`~satgrid.rooms.top_cell`, where
+    pzprjs keeps it; None elsewhere)."""
 
     genre: ClassVar[str] = NAME
-    rooms: Rooms = ()
 
-
-def top_cell(room: tuple[Cell, ...]) -> Cell:
-    """pzprjs's top cell of a room, where it keeps the room's number: the topmost cell of the
-    leftmost column."""
-    return min(room, key=lambda p: (p[1], p[0]))
+    def room_numbers(self) -> list[int | None]:
+        """Each room's number (None: none), in room order."""
+        return [self.grid[r][c] for r, c in map(top_cell, self.rooms)]
 
 
 # -- room capacities ----------------------------------------------------------------------------
@@ -79,89 +78,71 @@ def capacity(room: tuple[Cell, ...]) -> int:
 
 
 # -- text ---------------------------------------------------------------------------------------
-Token = tuple[str, int, int]  # (text, line, column)
-_TOKEN = re.compile(r"\S+")
 EMPTY = "."
 
 
-def _token_rows(record: Record, lines: list[tuple[int, str]]) -> list[list[Token]]:
-    """The non-blank lines as rows of ``(token, line, column)``, all as wide as the first."""
-    rows: list[list[Token]] = []
-    for n, text in lines:
-        tokens = [(m.group(), n, m.start() + 1) for m in _TOKEN.finditer(text)]
-        if tokens:
-            if rows and len(tokens) != len(rows[0]):
-                raise record.error(f"row has {len(tokens)} cells, the first row has {len(rows[0])} "
-                                   "(rows must be equally long)", n)
-            rows.append(tokens)
-            record.check_cells(len(rows), len(tokens), n)
-    return rows
-
-
-def room_numbers(record: Record, rows: list[list[Token]], rooms: Rooms) -> tuple[tuple[int | None, ...], ...]:
-    """The clue grid over its rooms: ``.`` (or ``-``) a cell without a number, else the number of
-    the cell's room, in any cell of it (at most one a room), no larger than the room can hold
-    (:func:`capacity`). The grid that comes out holds each number in its room's top cell."""
+def placed(rows: int, cols: int, rooms: Rooms, numbers: dict[Cell, int],
+           error: Callable[[Cell, str], Exception]) -> tuple[tuple[int | None, ...], ...]:
+    """The clue grid of ``numbers`` (``{cell: k}``, a number in any cell of its room): each in its
+    room's top cell. ``error(cell, message)`` is raised for a second number in a room or a number
+    larger than its room can hold (:func:`capacity`: no two shaded cells touch)."""
     room_of = {p: room for room in rooms for p in room}
-    where: dict[Cell, Token] = {}
     values: dict[Cell, int] = {}
-    for r, row in enumerate(rows):
-        for c, (tok, line, col) in enumerate(row):
+    first: dict[Cell, Cell] = {}
+    for p in sorted(numbers):
+        room, k = room_of[p], numbers[p]
+        top = top_cell(room)
+        if top in first:
+            raise error(p, f"a second number in the room of {cell_name(*top)} (the first at "
+                           f"{cell_name(*first[top])})")
+        most = capacity(room)
+        if k > most:
+            raise error(p, f"number {k} is larger than its room can hold: the {len(room)}-cell room of "
+                           f"{cell_name(*top)} holds at most {most} shaded cells (no two touching)")
+        first[top], values[top] = p, k
+    return tuple(tuple(values.get((r, c)) for c in range(cols)) for r in range(rows))
+
+
+def room_numbers(record: Record, text: RoomText) -> tuple[tuple[int | None, ...], ...]:
+    """The clue grid of a text over its rooms: ``.`` (or ``-``) a cell without a number, else the
+    number of the cell's room (:func:`placed`), with errors at the token's line and column."""
+    numbers: dict[Cell, int] = {}
+    where: dict[Cell, tuple[int, int]] = {}
+    for r, (line, tokens) in enumerate(text.clues):
+        for c, (tok, col) in enumerate(tokens):
             if tok in (EMPTY, "-"):
                 continue
             k = number(tok)
             if k is None:
                 hint = " (a room's number must be known)" if tok == "?" else ""
                 raise record.error(f"token {tok!r} is not a room's number or '.' (no number){hint}", line, col)
-            room = room_of[r, c]
-            top = top_cell(room)
-            if top in where:
-                raise record.error(f"a second number in the room of {cell_name(*top)} (its first at "
-                                   f"line {where[top][1]}, column {where[top][2]})", line, col)
-            most = capacity(room)
-            if k > most:
-                raise record.error(f"number {tok} is larger than its room can hold: the {len(room)}-cell "
-                                   f"room of {cell_name(*top)} holds at most {most} shaded cells "
-                                   "(no two touching)", line, col)
-            where[top], values[top] = (tok, line, col), k
-    height, width = len(rows), len(rows[0]) if rows else 0
-    return tuple(tuple(values.get((r, c)) for c in range(width)) for r in range(height))
+            numbers[r, c], where[r, c] = k, (line, col)
+    return placed(text.rows, text.cols, text.rooms, numbers, lambda p, message: record.error(message, *where[p]))
 
 
 def parse(record: Record) -> HeyawakePuzzle:
-    """The clue grid (:func:`room_numbers`), then as many rows of room ids (a room: side-connected
-    cells of one id)."""
-    rows = _token_rows(record, record.lines)
-    if not rows or len(rows) % 2:
-        raise record.error("a Heyawake grid is a clue grid followed by a room id grid of as many rows")
-    height, width = len(rows) // 2, len(rows[0])
-    ids = [[tok for tok, _, _ in row] for row in rows[height:]]
-    rooms = tuple(tuple(room) for room in Grid.of(height, width).rooms_from_ids(ids))
-    grid = room_numbers(record, rows[:height], rooms)
-    return HeyawakePuzzle(grid, record.name, Source(record.source, record.line), rooms=rooms)
-
-
-def _ids(puzzle: HeyawakePuzzle) -> list[list[str]]:
-    """A room id a cell: rooms numbered in reading order of their first cells."""
-    ids = [[""] * puzzle.cols for _ in range(puzzle.rows)]
-    for i, room in enumerate(puzzle.rooms):
-        for r, c in room:
-            ids[r][c] = str(i)
-    return ids
+    """The clue grid (:func:`room_numbers`), then a grid of room ids as many rows high
+    (:func:`satgrid.rooms.read_text`: a room is a side-connected group of one id)."""
+    text = read_text(record)
+    for key, actual in (("rows", text.rows), ("cols", text.cols)):
+        if key in record.meta and number(record.meta[key]) != actual:
+            raise record.error(f"header says {key}: {record.meta[key]}, the grid has {actual}")
+    return HeyawakePuzzle(room_numbers(record, text), record.name, Source(record.source, record.line),
+                          rooms=text.rooms)
 
 
 def render(puzzle: HeyawakePuzzle, solution: Solution | None = None) -> str:
-    """The clue grid (numbers, ``#`` shaded, ``.``), then the room ids; columns line up."""
-    ids = _ids(puzzle)
+    """The clue grid (numbers, ``#`` shaded, ``.``; columns line up), then the room ids 1..n."""
     clue_rows = [["#" if solution is not None and solution[r][c] == "#" else EMPTY if v is None else str(v)
                   for c, v in enumerate(row)] for r, row in enumerate(puzzle.grid)]
-    width = max(len(t) for row in clue_rows + ids for t in row)
-    return "\n".join(" ".join(t.rjust(width) for t in row) for row in clue_rows + ids)
+    width = max(len(t) for row in clue_rows for t in row)
+    return "\n".join([*(" ".join(t.rjust(width) for t in row) for row in clue_rows),
+                      *room_lines(puzzle.rows, puzzle.cols, puzzle.rooms)])
 
 
 def puzzle_json(puzzle: HeyawakePuzzle) -> dict:
-    """``{"numbers": rows (null: none), "rooms": rows of room ids}``."""
-    return {"numbers": [list(row) for row in puzzle.grid], "rooms": [[int(i) for i in row] for row in _ids(puzzle)]}
+    """``{"numbers": rows (null: none), "rooms": rows of room ids 1..n}``."""
+    return {"numbers": [list(row) for row in puzzle.grid], "rooms": rooms_json(puzzle.rows, puzzle.cols, puzzle.rooms)}
 
 
 def puzzle_from_json(record: Record, value: object) -> HeyawakePuzzle:
@@ -171,8 +152,9 @@ def puzzle_from_json(record: Record, value: object) -> HeyawakePuzzle:
         raise record.error('not {"numbers": rows, "rooms": rows}')
     lines = []
     for row in [*value["numbers"], *value["rooms"]]:
-        if not isinstance(row, list) or not all(v is None or (type(v) is int and v >= 0) for v in row):
-            raise record.error("a row holds something other than numbers (null: none)")
+        if not isinstance(row, list) or not all(v is None or (type(v) is int and v >= 0)
+                                                or (isinstance(v, str) and v.isalnum()) for v in row):
+            raise record.error("a row holds something other than numbers (null: none) or room ids")
         lines.append((record.line, " ".join(EMPTY if v is None else str(v) for v in row)))
     return parse(record.part(record.line, lines, record.name))
 
@@ -252,6 +234,112 @@ STATE = shading.state(_label)
 
 
 
+# -- generation ---------------------------------------------------------------------------------
+#: The generator's rooms: rectangles of sides up to this (published puzzles mostly have rooms of
+#: 2 to 9 cells; smaller rooms make full numberings unique more often, encodings/heyawake.md).
+ROOM_SIDE = 3
+
+
+def SAMPLE(rows: int, cols: int, rng: random.Random) -> HeyawakePuzzle:
+    """A puzzle with every room numbered, for the generic generator (which keeps it only if it is
+    unique, then removes numbers): random rectangular rooms (:func:`satgrid.rooms.random_rectangles`,
+    sides 1..:data:`ROOM_SIDE`, at least two cells when the grid allows), a random solution of
+    the rules on them (the generic generator's random phases; a layout without one is drawn
+    again), grown by shading further cells in random order while no two shaded cells touch and
+    the unshaded cells stay connected (the run rule only gains from shading: a fuller shading
+    leaves fewer rivals), then each room's count as its number."""
+    from ...generators.generic import random_solution
+    from ...registry import genre
+
+    least = 2 if min(rows, cols) >= 2 else 1
+    grid = Grid.of(rows, cols)
+    while True:
+        found = random_rectangles(rows, cols, rng, ROOM_SIDE, least)
+        blank = HeyawakePuzzle(tuple((None,) * cols for _ in range(rows)), rooms=found)
+        solution = random_solution(genre(NAME), blank, rng)
+        if solution is not None:
+            break
+    shaded = {p for p in grid.cells if solution[p[0]][p[1]] == "#"}
+    order = list(grid.cells)
+    rng.shuffle(order)
+    for p in order:
+        if p not in shaded and not any(q in shaded for q in grid.neighbours(p)) \
+                and len(grid.components(q for q in grid.cells if q not in shaded and q != p)) <= 1:
+            shaded.add(p)
+    numbers = {top_cell(room): sum(p in shaded for p in room) for room in found}
+    return blank.with_clues(numbers)
+
+
+# -- formats ------------------------------------------------------------------------------------
+_NO_UNKNOWN = "a '?' number: satgrid's Heyawake needs every room number's value"
+
+
+def _from_url(parts: puzzlink.Parts) -> HeyawakePuzzle:
+    """The rooms of the border body and the room numbers (room order), placed in top cells."""
+    found: Rooms = parts["rooms"]
+    numbers = {top_cell(room): k for room, k in zip(found, parts["room numbers"]) if k is not None}
+    index = {top_cell(room): i for i, room in enumerate(found)}
+    grid = placed(parts.rows, parts.cols, found, numbers,
+                  lambda p, message: parts.error("room numbers", index[p], message))
+    return HeyawakePuzzle(grid, "", parts.source, rooms=found)
+
+
+#: puz.link ``heyawake`` (pzprjs ``heyawake.js``, ``decodePzpr``: ``decodeBorder`` then
+#: ``decodeRoomNumber16``): the room borders, then one number a room in room order.
+PUZZLINK = puzzlink.Codec(
+    pids=("heyawake",), body=(puzzlink.ROOMS, puzzlink.room_numbers()), read=_from_url,
+    write=lambda puzzle: {"rooms": puzzle.rooms, "room numbers": puzzle.room_numbers()})
+
+
+def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HeyawakePuzzle, Solution | None]:
+    """The rooms, the clue grid (a number in any cell of its room, as :func:`placed` checks) and
+    the answer when a cell of it is shaded."""
+    found = pzprv3.rooms_of(grids)
+    numbers: dict[Cell, int] = {}
+    for r, row in enumerate(grids["clue grid"]):
+        for c, v in enumerate(row):
+            if v == "?":
+                raise grids.error("clue grid", r, c, _NO_UNKNOWN)
+            if v is not None:
+                numbers[r, c] = v
+    grid = placed(grids.rows, grids.cols, found, numbers,
+                  lambda p, message: grids.error("clue grid", p[0], p[1], message))
+    puzzle = HeyawakePuzzle(grid, "", grids.source, rooms=found)
+    return puzzle, shading.solution_of_answer(grids["answer"] if "answer" in grids else [])
+
+
+#: pzprv3 ``heyawake`` (``FileIO``: ``decodeAreaRoom``, ``decodeCellQnum``, ``decodeCellAns``):
+#: the room count and room grid, the clue grid, then the answer.
+PZPRV3 = pzprv3.Codec(
+    pids=("heyawake",),
+    sections=(*pzprv3.room_sections(), pzprv3.Section("clue grid", pzprv3.clues(0, lambda rows, cols: rows * cols)),
+              pzprv3.Section("answer", shading.pzprv3_answer, answer=True)),
+    read=_from_pzprv3,
+    write=lambda puzzle, solution: {**pzprv3.room_grids(puzzle.rows, puzzle.cols, puzzle.rooms),
+                                    "clue grid": [list(row) for row in puzzle.grid],
+                                    "answer": shading.pzprv3_answer_rows(puzzle, solution)})
+
+
+def _puzzlekit_rows(puzzle: HeyawakePuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:
+    """The dataset's problem (the clue grid, ``-`` no number, then room ids 1..n) and solution
+    (``x`` shaded, ``-`` unshaded)."""
+    clues = [["-" if v is None else str(v) for v in row] for row in puzzle.grid]
+    ids = [[str(k) for k in row] for row in rooms_json(puzzle.rows, puzzle.cols, puzzle.rooms)]
+    answer = None if solution is None else [["x" if ch == "#" else "-" for ch in row] for row in solution]
+    return clues + ids, answer
+
+
+#: The puzzlekit dataset's Heyawake grids (``assets/data/Heyawake``): the clue grid (``-`` no
+#: number; a room's number in its top-left cell), then the room ids; solution ``x`` shaded.
+PUZZLEKIT = puzzlekit.Codec(
+    "Heyawake",
+    problem=puzzlekit.WithRooms(puzzlekit.Tokens({"-": "."})),
+    solution=puzzlekit.Tokens({"x": "#", "-": "."}, strict=True),
+    solver="heyawake",
+    write=_puzzlekit_rows,
+)
+
+
 # -- golden samples -----------------------------------------------------------------------------
 #: (text, status of ``solve --unique``, solution), each checked against brute force over every
 #: shading (tests/test_heyawake.py): six rooms and one number; one room without a number (any
@@ -270,6 +358,4 @@ from ... import render_svg as svg  # noqa: E402  (kept with the parts that use i
 
 def DRAW(puzzle: HeyawakePuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
     """The grid, its rooms' borders bold and the numbers; a solution's shaded cells black."""
-    room_of = {p: i for i, room in enumerate(puzzle.rooms) for p in room}
-    return shading.draw(puzzle, solution, marks, puzzle.numbers(),
-                        svg.room_borders(puzzle, lambda r, c: room_of[r, c]))
+    return shading.draw(puzzle, solution, marks, puzzle.numbers(), svg.rooms(puzzle))
