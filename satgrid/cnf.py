@@ -132,3 +132,54 @@ def implies_any(lit: int, options: Iterable[int]) -> Clause:
 def guarded(clauses: Iterable[Clause], selector: int) -> list[Clause]:
     """``clauses`` made conditional on ``selector`` (each clause gains ``-selector``)."""
     return [[*clause, -selector] for clause in clauses]
+
+
+def unary_sum(numbers: Sequence[Sequence[int]], k: int, pool: VarPool) -> list[Clause]:
+    """Clauses for "the unary numbers sum to exactly ``k``". Each number is a chain of literals,
+    ``chain[i]`` meaning "at least ``i + 1``", sorted: each literal implies the one before it
+    (the caller's clauses say so, e.g. sightlines). Values above ``k`` need not be told apart, so
+    each chain is cut after ``k + 1`` literals.
+
+    A totalizer (Bailleux and Boufkhad, CP 2003) over the chains: pairs of unary numbers are
+    merged, in a balanced tree, into unary sums capped at ``k + 1`` (for outputs ``A >= i & B >= j
+    -> C >= i + j`` and ``A < i + 1 & B < j + 1 -> C < i + j + 1``), and the root pair is compared
+    with ``k`` directly (``A >= i -> B <= k - i`` and ``A <= i -> B >= k - i``). Unit propagation
+    keeps the sum's bounds consistent with every chain's, as for the totalizer of single
+    literals; the size is a few clauses per pair of values up to ``k`` instead of per literal
+    and count."""
+    if k < 0:
+        return [[]]
+    cap = k + 1
+    layer = [list(chain[:cap]) for chain in numbers if chain]
+    if sum(len(chain) for chain in layer) < k:
+        return [[]]
+    clauses: list[Clause] = []
+    while len(layer) > 2:
+        merged = []
+        for a, b in zip(layer[::2], layer[1::2]):
+            out = [pool.fresh("unary sum") for _ in range(min(len(a) + len(b), cap))]
+            for i in range(len(a) + 1):
+                for j in range(len(b) + 1):
+                    if 0 < i + j <= len(out):  # a >= i and b >= j -> out >= i + j
+                        clauses.append([*([-a[i - 1]] if i else []), *([-b[j - 1]] if j else []), out[i + j - 1]])
+                    if i + j < len(out):  # a <= i and b <= j -> out <= i + j
+                        clauses.append([*([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else []),
+                                        -out[i + j]])
+            merged.append(out)
+        if len(layer) % 2:
+            merged.append(layer[-1])
+        layer = merged
+    a, b = (layer + [[], []])[:2]
+    for i in range(len(a) + 1):
+        j = k - i
+        at_least_i = [-a[i - 1]] if i else []
+        if j < 0:  # a >= i is too many
+            clauses.append(at_least_i)
+        elif j < len(b):  # a >= i -> b <= j
+            clauses.append([*at_least_i, -b[j]])
+        at_most_i = [a[i]] if i < len(a) else []
+        if 1 <= j <= len(b):  # a <= i -> b >= j
+            clauses.append([*at_most_i, b[j - 1]])
+        elif j > len(b):  # b cannot make up j: a > i
+            clauses.append(at_most_i)
+    return clauses

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
-from .cnf import Clause, VarPool, at_least, at_most, exactly
+from .cnf import Clause, VarPool, at_least, at_most, exactly, unary_sum
 from .connectivity import ConnectedSubgraph, Value, holds
 from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
@@ -89,6 +89,12 @@ class Clue:
     def is_literal(self, lit: int) -> None:
         """This clue is the literal ``lit`` itself (no selector, no clause)."""
         self.literal = lit
+
+    def sightline_count(self, lines: Sequence[Sequence[int]], k: int) -> None:
+        """The clue's cell and the cells it sees along ``lines`` (the chains of
+        :meth:`Model.sightlines`, made in the base) are exactly ``k``: the chains are unary
+        numbers that sum to ``k - 1`` (:func:`~satgrid.cnf.unary_sum`)."""
+        self.clauses += unary_sum(lines, k - 1, self.pool)
 
 
 @dataclass
@@ -265,9 +271,10 @@ class Model:
     def sightline_count(self, name: str, cell: Cell, open_lits: Lits, k: int) -> None:
         """From ``cell``, the cells seen in the four directions up to the first closed cell (a
         cell whose ``open_lits`` literal is false, or the border), ``cell`` included, are exactly
-        ``k``. Lowering: :meth:`sightlines`, then exactly ``k - 1`` of their literals. (In a
-        clue: ``c.exactly([s for line in m.sightlines(cell, open_lits) for s in line], k - 1)``.)"""
-        self.exactly(name, [s for line in self.sightlines(cell, open_lits) for s in line], k - 1)
+        ``k``. Lowering: :meth:`sightlines`, whose chains are unary numbers, summed to ``k - 1``
+        by :func:`~satgrid.cnf.unary_sum`. (In a clue: the chains made in the base, and
+        :meth:`Clue.sightline_count`.)"""
+        self.require(name, unary_sum(self.sightlines(cell, open_lits), k - 1, self.pool))
 
     def sightlines(self, cell: Cell, open_lits: Lits) -> list[list[int]]:
         """Per direction, literals "the i-th cell from ``cell`` is seen" (made once per cell)."""

@@ -14,6 +14,7 @@ from .errors import UnsupportedGenre
 from .reader import split_grids
 from .genres import heyawake
 from .genres import hitori
+from .genres import kurodoko
 from .genres import masyu
 from .genres import nurikabe
 from .genres import slitherlink
@@ -115,6 +116,7 @@ GENRES: dict[str, Genre] = {
     "nurikabe": Genre.from_module(nurikabe),
     "hitori": Genre.from_module(hitori),
     "masyu": Genre.from_module(masyu),
+    "kurodoko": Genre.from_module(kurodoko),
     "heyawake": Genre.from_module(heyawake),
 }
 

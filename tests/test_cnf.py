@@ -22,6 +22,7 @@ from satgrid.cnf import (
     exactly,
     guarded,
     implies_any,
+    unary_sum,
 )
 
 HELPERS = {"at_most": at_most, "at_least": at_least, "exactly": exactly}
@@ -209,3 +210,29 @@ def test_copied_pool_keeps_every_key_and_grows_apart() -> None:
     assert min(grown) > pool.top  # new variables continue from the top ...
     assert pool.top == aux and not pool.has("late")  # ... and the original never sees them
     assert pool.fresh("cut") == grown[0]  # each pool goes on alone
+
+
+# -- sums of unary numbers ------------------------------------------------------------------------
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 5), max_size=5), st.integers(0, 14))
+def test_unary_sum_allows_exactly_the_values_that_sum_to_k(lengths: list[int], k: int) -> None:
+    """Every combination of chain values (a chain of length n holds 0..n) is allowed, with the
+    auxiliaries free, exactly when the values sum to k; and fixing all chains but one propagates
+    the last one's value (as a totalizer does)."""
+    pool = VarPool()
+    chains = [[pool.var("c", n, i) for i in range(length)] for n, length in enumerate(lengths)]
+    sorted_chains = [[-chain[i], chain[i - 1]] for chain in chains for i in range(1, len(chain))]
+    clauses = unary_sum(chains, k, pool) + sorted_chains  # the chains are sorted, as required
+
+    def lits(values: tuple[int, ...]) -> list[int]:
+        return [x if i < v else -x for chain, v in zip(chains, values) for i, x in enumerate(chain)]
+
+    with Solver(name="cadical153", bootstrap_with=clauses) as solver:
+        for values in itertools.product(*(range(n + 1) for n in lengths)):
+            assert solver.solve(assumptions=lits(values)) == (sum(values) == k), (values, k)
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        for values in itertools.product(*(range(n + 1) for n in lengths[:-1])):
+            rest = k - sum(values)
+            if lengths and 0 <= rest <= lengths[-1]:
+                for x in lits((*values, rest))[len(lits((*values, 0))) - lengths[-1]:]:
+                    assert not solver.propagate(assumptions=[*lits(values), -x])[0], (values, x)

@@ -217,15 +217,18 @@ def test_genre_given_must_agree_and_ambiguity_names_the_options():
     with pytest.raises(ParseError, match="holds a slitherlink puzzle"):
         api.load_text("genre: nurikabe\nslither/5/5/cbcbcddad\n")
     assert api.load_text("genre: slitherlink\nslither/5/5/cbcbcddad\n")[0].genre == "slitherlink"
-    with pytest.raises(ParseError, match=r"fits both Solo \(sudoku\) and Loopy \(slitherlink\).*--genre"):
+    with pytest.raises(ParseError, match=r"fits (both|all of) Solo \(sudoku\)(,| and) Loopy \(slitherlink\).*--genre"):
         api.load_text("1x1:1")
     assert api.load_text("1x1:1", genre="loopy")[0].givens == ((1,),)
     with pytest.raises(ParseError, match="Solo size 1x1 makes a 1x1 grid"):
         api.load_text("1x1:1", genre="sudoku")
     with pytest.raises(ParseError, match="Solo .* or Loopy .*not nurikabe"):
         api.load_text("3x3t0:a2ag", genre="nurikabe")
-    # a Loopy ID written without its t0 is read as Loopy when only Loopy fits
-    assert api.load_text("3x3:a2a1e")[0].genre == "slitherlink"
+    # a Loopy ID written without its t0 is read as Loopy when only Loopy fits (two digits side
+    # by side are two Loopy faces, one Range number)
+    assert api.load_text("3x3:a21a1d")[0].genre == "slitherlink"
+    with pytest.raises(ParseError, match=r"fits both Loopy \(slitherlink\) and Range \(kurodoko\)"):
+        api.load_text("3x3:a2a1e")
 
 
 @pytest.mark.parametrize("game_id, message, column, kind", [
@@ -332,7 +335,7 @@ def test_truncated_pzprv3_files(cut, message):
     ("pzprv3\nnurikabe\n2\n2\n. 5 \n. \n", "row 2 of the grid has 1 cells, expected 2", 6, None),
     ("pzprv3\nnurikabe\n2\n2\n. 3 \n. x \n", "'x' is not a clue", 6, 3),
     ("pzprv3\nnurikabe\n2\n2\n. 5 \n. . \n", "clue 5 is out of range 1..4", 5, 3),
-    ("pzprv3\nkurodoko\n2\n2\n", "unknown puzzle type 'kurodoko'", 2, 1),
+    ("pzprv3\ntasquare\n2\n2\n", "unknown puzzle type 'tasquare'", 2, 1),
     ("pzprv3.7\nnurikabe\n2\n2\n", "unknown pzprv3 version", 1, 1),
     ("pzprv3\nsudoku\n4\n. 1 . . \n. . . 2 \n3 . . . \n. . 3 . \n. . . . \n5 . . . \n. . . . \n. . . . \n",
      "answer 5 is out of range", 9, 1),

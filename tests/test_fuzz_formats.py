@@ -430,7 +430,10 @@ def test_a_sudoku_solo_cannot_hold_is_refused_by_the_tatham_writer(tmp_path):
 def test_a_seed_id_with_a_control_character_is_a_one_line_error():
     """The seed was put into the suggested command as it was: a form feed broke the line."""
     with pytest.raises(ParseError) as caught:
-        api.load_text("6#f\x0cH@m")
+        api.load_text("6#f\x0cH@m")  # Solo's or Range's params: the error says it could be either
+    assert len(str(caught.value).splitlines()) == 1
+    with pytest.raises(ParseError) as caught:
+        api.load_text("6#f\x0cH@m", genre="sudoku")
     assert len(str(caught.value).splitlines()) == 1
     assert "sgt-solo --generate 1 '6#f\\x0cH@m' prints its game ID" in str(caught.value)
 

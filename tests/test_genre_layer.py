@@ -5,6 +5,7 @@ name endings belong to one genre each, and the genre modules import on their own
 modules they import do not import the registry back)."""
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import random
 import re
@@ -22,8 +23,10 @@ from satgrid.formats import ipuz, puzzlink, pzprv3, tatham
 from satgrid.puzzle import Source
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The genre names and aliases formats/ once branched on, and every name the registry knows now.
-NAMES = {"sudoku", "nurikabe", "slitherlink", "slither", "loopy", "solo"} | set(registry.GENRES) | set(registry.ALIASES)
+#: The genre names and aliases formats/ once branched on, and every name the registry knows now
+#: (but for an alias that is a Python builtin, such as ``range``: code cannot avoid that word).
+NAMES = ({"sudoku", "nurikabe", "slitherlink", "slither", "loopy", "solo"} | set(registry.GENRES)
+         | {alias for alias in registry.ALIASES if alias not in dir(builtins)})
 
 
 # -- formats/ names no genre ----------------------------------------------------------------------
@@ -188,8 +191,8 @@ def test_a_game_without_signs_leaves_the_fallback_to_report_its_errors(monkeypat
                                                              signs=lambda gid: False, marked=False))
     with pytest.raises(ParseError, match="the description has 2 cells, a 9x9 grid has 81"):
         tatham.decode("3x3:a2")
-    with pytest.raises(ParseError, match=r"fits all of Solo \(sudoku\), Loopy \(slitherlink\), Rings "
-                                         r"\(ringworld\): write Loopy IDs with t0 .*--genre sudoku\|slitherlink\|ringworld"):
+    with pytest.raises(ParseError, match=r"fits all of Solo \(sudoku\), Loopy \(slitherlink\), (.* )?Rings "
+                                         r"\(ringworld\): write Loopy IDs with t0 .*--genre sudoku\|slitherlink\|(.*\|)?ringworld"):
         tatham.decode("1x1:1")
     assert tatham.decode("3x2:1a2b1", genre="ringworld").grid == GRID
 

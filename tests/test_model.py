@@ -131,6 +131,27 @@ def test_sightline_count():
     assert expected and all_solutions(m, "shaded") == expected
 
 
+@pytest.mark.parametrize("k", [1, 2, 4, 6, 7])
+def test_sightline_count_as_a_clue_switched_on_and_off(k):
+    """The clue form: chains made in the base, the count behind the clue's selector; with the
+    clue off, the chains constrain nothing."""
+    grid = Grid.of(3, 4)
+    m = Model(grid)
+    shaded = m.cells()
+    unshaded = {p: -x for p, x in shaded.items()}
+    lines = m.sightlines((1, 1), unshaded)
+
+    @m.clue
+    def number(c, cell, value):
+        c.require([[unshaded[cell]]])
+        c.sightline_count(lines, value)
+
+    def sees(on):
+        return (1, 1) not in on and 1 + sum(len(line) for line in grid.sightlines((1, 1), lambda p: p in on)) == k
+    assert all_solutions(m, "shaded", {(1, 1): k}) == brute(grid.cells, sees)
+    assert len(all_solutions(m, "shaded")) == 2 ** 12
+
+
 def test_shapes_in_rooms_and_equal_shapes_apart():
     grid = Grid.of(2, 4)
     rooms = [[(0, 0), (0, 1), (1, 0), (1, 1)], [(0, 2), (0, 3), (1, 2), (1, 3)]]

@@ -3,6 +3,7 @@ the genre's parts (DRAW, STATE, OPTIONS, GUESS, generator hooks). The registry i
 per genre) is the one exception."""
 from __future__ import annotations
 
+import builtins
 import re
 from pathlib import Path
 
@@ -22,13 +23,15 @@ PENDING: tuple[Path, ...] = ()
 
 
 def registry_names() -> re.Pattern[str]:
-    """Every registered genre's name and alias, each as a whole word."""
+    """Every registered genre's name and alias, each as a whole word, but for an alias that is a
+    Python builtin (``range``), which code cannot avoid."""
     from satgrid import registry
 
     names = set(GENRES)
     for genre in GENRES.values():
         names.update(genre.part("ALIASES", ()) or ())
     names.update(getattr(registry, "ALIASES", {}))
+    names -= set(dir(builtins)) - set(GENRES)
     return re.compile("|".join(rf"\b{re.escape(n)}\b" for n in sorted(names)), re.I)
 
 

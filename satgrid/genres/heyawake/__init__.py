@@ -219,18 +219,11 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
 solution_from_json = shading_rows_from_json
 
 
-def _label(puzzle: HeyawakePuzzle) -> shading.Label:
-    """The token a cell shows: its room's number, in the room's top cell."""
-    return lambda r, c: None if puzzle.grid[r][c] is None else str(puzzle.grid[r][c])
-
-
-def parse_solution(record: Record, puzzle: HeyawakePuzzle) -> Solution | None:
-    """A block's ``solution:`` section: rows of ``#`` (shaded) and ``.`` or ``+`` (unshaded),
-    one character a cell, or tokens as :func:`render` prints them (a number: unshaded)."""
-    return shading.parse_solution(record, puzzle, _label(puzzle))
-
-
-STATE = shading.state(_label)
+#: A block's ``solution:`` section: rows of ``#`` (shaded) and ``.`` or ``+`` (unshaded), one
+#: character a cell, or tokens as :func:`render` prints them (a number: unshaded).
+parse_solution = shading.parse_shading
+#: ``hint --state``: the grid, ``#`` shaded, ``.``/``+`` unshaded, ``?`` or the number undecided.
+STATE = shading.STATE
 
 
 
@@ -305,7 +298,7 @@ def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HeyawakePuzzle, Solution | None]:
     grid = placed(grids.rows, grids.cols, found, numbers,
                   lambda p, message: grids.error("clue grid", p[0], p[1], message))
     puzzle = HeyawakePuzzle(grid, "", grids.source, rooms=found)
-    return puzzle, shading.solution_of_answer(grids["answer"] if "answer" in grids else [])
+    return puzzle, shading.solution_of_answer(grids)
 
 
 #: pzprv3 ``heyawake`` (``FileIO``: ``decodeAreaRoom``, ``decodeCellQnum``, ``decodeCellAns``):
@@ -313,11 +306,11 @@ def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HeyawakePuzzle, Solution | None]:
 PZPRV3 = pzprv3.Codec(
     pids=("heyawake",),
     sections=(*pzprv3.room_sections(), pzprv3.Section("clue grid", pzprv3.clues(0, lambda rows, cols: rows * cols)),
-              pzprv3.Section("answer", shading.pzprv3_answer, answer=True)),
+              pzprv3.Section("answer", shading.answer, answer=True)),
     read=_from_pzprv3,
     write=lambda puzzle, solution: {**pzprv3.room_grids(puzzle.rows, puzzle.cols, puzzle.rooms),
                                     "clue grid": [list(row) for row in puzzle.grid],
-                                    "answer": shading.pzprv3_answer_rows(puzzle, solution)})
+                                    "answer": shading.answer_rows(puzzle, solution)})
 
 
 def _puzzlekit_rows(puzzle: HeyawakePuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:
@@ -358,4 +351,4 @@ from ... import render_svg as svg  # noqa: E402  (kept with the parts that use i
 
 def DRAW(puzzle: HeyawakePuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
     """The grid, its rooms' borders bold and the numbers; a solution's shaded cells black."""
-    return shading.draw(puzzle, solution, marks, puzzle.numbers(), svg.rooms(puzzle))
+    return shading.draw(puzzle, solution, marks, svg.rooms(puzzle))

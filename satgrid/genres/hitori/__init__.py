@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import ClassVar
 
+from ... import shading
 from ...cnf import Clause
 from ...encoding import Encoding
 from ...errors import SatgridError, UnsupportedGenre
-from ...formats import puzzlekit, puzzlink, pzprv3, tatham
+from ...formats import puzzlink, tatham
 from ...grid import Grid as Geometry
 from ...model import Clue, Model, read_shading
-from ... import shading
 from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
 from .checker import check_hitori
@@ -55,57 +55,13 @@ class HitoriPuzzle(GridPuzzle):
 
 
 # -- parsing ------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"\S+")
-EMPTY = "."
-
-
 def parse(record: Record) -> HitoriPuzzle:
     """Rows of whitespace-separated tokens: a number 1..max(rows, cols), or ``.`` (no number)."""
-    rows = []
-    for n, t in record.lines:
-        tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(t)]
-        if tokens:
-            rows.append((n, tokens))
-            record.check_cells(len(rows), len(rows[0][1]), n)
-    if not rows:
-        raise record.error("no Hitori grid found")
-    width, height = len(rows[0][1]), len(rows)
-    for line, tokens in rows:
-        if len(tokens) != width:
-            raise record.error(
-                f"row has {len(tokens)} cells, the first row has {width} (rows must be equally long)", line)
-    for key, actual in (("rows", height), ("cols", width)):
-        if key in record.meta and number(record.meta[key]) != actual:
-            raise record.error(f"header says {key}: {record.meta[key]}, the grid has {actual}")
-    top = max(height, width)
-    grid = []
-    for line, tokens in rows:
-        cells: list[int | None] = []
-        for tok, col in tokens:
-            value = number(tok)
-            if tok == EMPTY:
-                cells.append(None)
-            elif value is None:
-                raise record.error(f"token {tok!r} is not a number or '.' (a cell without one)", line, col)
-            elif not 1 <= value <= top:
-                raise record.error(f"number {tok} is out of range 1..{top} (the longer side of the "
-                                   f"{height}x{width} grid)", line, col)
-            else:
-                cells.append(value)
-        grid.append(tuple(cells))
-    return HitoriPuzzle(tuple(grid), record.name, Source(record.source, record.line))
+    return shading.parse_numbers(record, HitoriPuzzle, _top,
+                                 lambda rows, cols: f"the longer side of the {rows}x{cols} grid")
 
 
-def _label(puzzle: HitoriPuzzle) -> shading.Label:
-    """The token a cell shows: its number (a solution or state may write it, :mod:`satgrid.shading`)."""
-    return lambda r, c: None if puzzle.grid[r][c] is None else str(puzzle.grid[r][c])
-
-
-def parse_solution(record: Record, puzzle: HitoriPuzzle) -> Solution | None:
-    """The solution in a block's ``solution:`` section (None when it has none): rows of ``#``
-    (shaded) and ``.`` or ``+`` (unshaded), one character a cell, or whitespace-separated tokens
-    as :func:`render` prints them, where an unshaded cell shows its number."""
-    return shading.parse_solution(record, puzzle, _label(puzzle))
+parse_solution = shading.parse_shading
 
 
 # -- encoding -----------------------------------------------------------------------------------
@@ -193,33 +149,13 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> HitoriPuzzle:
 
 
 # -- output -------------------------------------------------------------------------------------
-def render(puzzle: HitoriPuzzle, solution: Solution | None = None) -> str:
-    """The grid: numbers (``.`` without one), ``#`` for shaded cells; columns line up."""
-    width = max([1, *(len(str(v)) for v in puzzle.numbers().values())])
-    lines = []
-    for r, row in enumerate(puzzle.grid):
-        tokens = ["#" if solution is not None and solution[r][c] == "#" else EMPTY if v is None else str(v)
-                  for c, v in enumerate(row)]
-        lines.append(" ".join(t.rjust(width) for t in tokens))
-    return "\n".join(lines)
-
-
-def puzzle_json(puzzle: HitoriPuzzle) -> list[list[int]]:
-    """Rows of numbers, 0 for a cell without one."""
-    return [[0 if v is None else v for v in row] for row in puzzle.grid]
+render = shading.render
+puzzle_json = shading.numbers_json
 
 
 def puzzle_from_json(record: Record, value: object) -> HitoriPuzzle:
-    """The inverse of :func:`puzzle_json`, written out as text rows and parsed, so every check of
-    :func:`parse` applies."""
-    if not isinstance(value, list) or not value or not all(isinstance(row, list) and row for row in value):
-        raise record.error("not a list of rows of numbers")
-    lines = []
-    for r, row in enumerate(value, 1):
-        if not all(type(v) is int and v >= 0 for v in row):
-            raise record.error(f"row {r} holds something other than numbers (0 for none)")
-        lines.append((record.line, " ".join(EMPTY if v == 0 else str(v) for v in row)))
-    return parse(record.part(record.line, lines, record.name))
+    """The inverse of :func:`puzzle_json`, through :func:`parse`."""
+    return shading.numbers_from_json(record, value, parse)
 
 
 solution_from_json = shading_rows_from_json
@@ -261,27 +197,8 @@ PUZZLINK = puzzlink.Codec(
     write=lambda puzzle: puzzle.grid)
 
 
-def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HitoriPuzzle, Solution | None]:
-    """The clue grid, and the answer grid when a cell of it is shaded."""
-    for r, row in enumerate(grids["clue grid"]):
-        for c, v in enumerate(row):
-            if v == "?":
-                raise grids.error("clue grid", r, c, _NO_UNKNOWN)
-    puzzle = HitoriPuzzle(tuple(map(tuple, grids["clue grid"])), "", grids.source)
-    return puzzle, shading.solution_of_answer(grids["answer"] if "answer" in grids else [])
-
-
-def _to_pzprv3(puzzle: HitoriPuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
-    """The answer: ``#`` shaded and ``+`` unshaded (every cell decided), ``.`` without one."""
-    return {"clue grid": [list(row) for row in puzzle.grid], "answer": shading.pzprv3_answer_rows(puzzle, solution)}
-
-
 #: pzprv3 ``hitori`` (``FileIO``: ``decodeCellQnum``, ``decodeCellAns``): the clue grid, then the answer.
-PZPRV3 = pzprv3.Codec(
-    pids=("hitori",),
-    sections=(pzprv3.Section("clue grid", pzprv3.clues(1, _top)),
-              pzprv3.Section("answer", shading.pzprv3_answer, answer=True)),
-    read=_from_pzprv3, write=_to_pzprv3)
+PZPRV3 = shading.pzprv3_codec(("hitori",), HitoriPuzzle, 1, _top, _NO_UNKNOWN)
 
 #: Singles (``singles.c``, ``n2c``/``c2n``): a cell is ``1``-``9``, ``a``-``z`` (10-35) or
 #: ``A``-``Z`` (36-61); every cell holds a number no larger than the longer side; sides 2..62.
@@ -347,21 +264,11 @@ TATHAM = tatham.Codec(
 
 #: The puzzlekit dataset's Hitori grids (``assets/data/Hitori``): problem numbers (``-`` none),
 #: which :func:`parse` reads as they are; solution ``x`` shaded and ``-`` unshaded.
-PUZZLEKIT = puzzlekit.Codec(
-    "Hitori",
-    problem=puzzlekit.Tokens({"-": "."}),
-    solution=puzzlekit.Tokens({"x": "#", "-": "."}, strict=True),
-    solver="hitori",
-)
+PUZZLEKIT = shading.puzzlekit_codec("Hitori", "hitori")
 
 
 # -- drawing and hints --------------------------------------------------------------------------
-from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
-
-
-def DRAW(puzzle: HitoriPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
-    """The grid and its numbers; a solution's shaded cells black, their numbers grey on them."""
-    return shading.draw(puzzle, solution, marks, puzzle.numbers())
-
-
-STATE = shading.state(_label)
+#: The grid and its numbers; a solution's shaded cells black, their numbers grey on them (pzprjs
+#: and Singles draw them the same way).
+DRAW = shading.draw
+STATE = shading.STATE

@@ -555,8 +555,8 @@ def encode_solo(puzzle: SudokuPuzzle) -> str:
 
 TATHAM = tatham.Codec(
     game="Solo", program="sgt-solo", params=lambda gid: True, fits=_solo_fits, decode=decode_solo,
-    encode=encode_solo, signs=lambda gid: "_" in gid.desc or "," in gid.desc, fallback=True,
-    check=_solo_variants)
+    encode=encode_solo, signs=lambda gid: "," in gid.desc or ("_" in gid.desc and _solo_fits(gid)),
+    fallback=True, check=_solo_variants)
 
 IPUZ_KIND = "http://ipuz.org/sudoku#1"
 
