@@ -66,7 +66,8 @@ def may_refuse(target: str, puzzle: Any) -> bool:
     * url, pzprv3: a grid side above 1000 (their readers' limit), a Sudoku of a size or box shape
       puzz.link does not draw (4, 6 with 2x3 boxes, 9, 16, 25); url also a number above 12287
       (its widest number form);
-    * tatham: Nurikabe (Solo is Sudoku, Loopy Slitherlink), a Sudoku outside Solo's sizes;
+    * tatham: a genre without a Tatham game (no ``TATHAM`` codec: Nurikabe, ...), a Sudoku outside
+      Solo's sizes;
     * ipuz: every genre but Sudoku, and a Sudoku whose boxes are not the standard ones for its
       size (ipuz has no box-shape field); several puzzles (one a document);
     * text: never.
@@ -81,7 +82,7 @@ def may_refuse(target: str, puzzle: Any) -> bool:
                 "ipuz": DEFAULT_BOX.get(puzzle.size) != box}.get(target, False)
     if target == "url" and puzzle.genre == "nurikabe":
         return max([v for v in puzzle.numbers().values() if v != "?"], default=0) > 12287
-    return target == "ipuz" or target == "tatham" and puzzle.genre == "nurikabe"
+    return target == "ipuz" or target == "tatham" and GENRES[puzzle.genre].part("TATHAM") is None
 
 
 def check(text: str, genre: str | None) -> None:
