@@ -238,14 +238,16 @@ class Model:
 
     def connected(self, name: str, lits: Lits, links: Iterable[tuple[Hashable, Hashable]] | None = None,
                   anchor: Hashable | None = None, anchors: Sequence[tuple[int, Sequence[Hashable]]] = (),
-                  max_true: int | None = None) -> ConnectedSubgraph:
+                  max_true: int | None = None, separators: bool = True) -> ConnectedSubgraph:
         """The true nodes of ``lits`` form one connected region (with ``anchor``: each reaches the
         anchor node). ``links`` default to side adjacency of the cells in ``lits``. ``anchors``:
-        ``(lit, nodes)``, while ``lit`` holds some node of ``nodes`` is true."""
+        ``(lit, nodes)``, while ``lit`` holds some node of ``nodes`` is true. ``separators``: lazy
+        cuts through smallest separators (else the plain component cuts; which is faster depends
+        on the genre, measured in its encodings page)."""
         if links is None:
             links = ((p, q) for p, q in self.grid.adjacent_pairs() if p in lits and q in lits)
         rule = ConnectedSubgraph(name, dict(lits), [(p, q, None) for p, q in links], anchor=anchor,
-                                 anchors=anchors, max_true=max_true, separators=True)
+                                 anchors=anchors, max_true=max_true, separators=separators)
         return self.rule(rule)
 
     def single_loop(self, name: str, lines: Lits, through: Iterable[Hashable] = (),

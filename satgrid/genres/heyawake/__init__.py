@@ -10,7 +10,8 @@ Encoding (:func:`rules`, on the model builder; clause counts and measurements in
 
 * ``("shaded", r, c)`` per cell: the primary variables.
 * Shaded cells do not touch, and the unshaded cells are connected: the rules Hitori states, the
-  core's ``not_adjacent`` and ``connected`` (lazy cuts, or parent pointers and ranks).
+  core's ``not_adjacent`` and ``connected`` (lazy component cuts, or parent pointers and ranks;
+  the smallest-separator cuts are off: slower here, encodings/heyawake.md).
 * No unshaded run crosses two room borders: the vocabulary's ``no_run_across`` (a clause per
   minimal straight segment across two borders: one of its cells is shaded).
 * A room's number is a clue: exactly ``k`` of the room's cells are shaded (direct clauses, a
@@ -30,8 +31,8 @@ from ...grid import Grid
 from ...model import Clue, Model, made_once, read_shading
 from ...puzzle import Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
-from ...rooms import (RoomPuzzle, Rooms, RoomText, random_rectangles, read_text, room_lines, rooms_json,
-                      top_cell)
+from ...rooms import (RoomPuzzle, Rooms, RoomText, canonical, random_rectangles, read_text, room_lines,
+                      rooms_json, top_cell)
 from .checker import check_heyawake
 
 NAME = "heyawake"
@@ -165,7 +166,7 @@ def rules(m: Model, rooms: Rooms) -> None:
     shaded = m.cells("shaded")
     unshaded = {p: -x for p, x in shaded.items()}
     m.not_adjacent("shaded cells do not touch", shaded)
-    m.connected("unshaded cells are connected", unshaded)
+    m.connected("unshaded cells are connected", unshaded, separators=False)
     room_of = {p: i for i, room in enumerate(rooms) for p in room}
     m.no_run_across("no unshaded run crosses two room borders", unshaded,
                     lambda p, q: room_of[p] != room_of[q], 2)
@@ -235,12 +236,20 @@ ROOM_SIDE = 3
 
 def SAMPLE(rows: int, cols: int, rng: random.Random) -> HeyawakePuzzle:
     """A puzzle with every room numbered, for the generic generator (which keeps it only if it is
-    unique, then removes numbers): random rectangular rooms (:func:`satgrid.rooms.random_rectangles`,
-    sides 1..:data:`ROOM_SIDE`, at least two cells when the grid allows), a random solution of
-    the rules on them (the generic generator's random phases; a layout without one is drawn
-    again), grown by shading further cells in random order while no two shaded cells touch and
-    the unshaded cells stay connected (the run rule only gains from shading: a fuller shading
-    leaves fewer rivals), then each room's count as its number."""
+    unique, then removes numbers).
+
+    1. Random rectangular rooms (:func:`satgrid.rooms.random_rectangles`, sides 1..:data:`ROOM_SIDE`,
+       at least two cells when the grid allows) and a random solution of the rules on them (the
+       generic generator's random phases; a layout without one is drawn again).
+    2. The solution grown: further cells shaded in random order while no two shaded cells touch
+       and the unshaded cells stay connected (the run rule only gains from shading; a fuller
+       shading leaves fewer rivals).
+    3. Every room numbered with its count; while another solution exists, a room holding a cell
+       where the two differ is cut in two along a row or column line (chosen at random among the
+       cuts after which the solution still keeps the run rule), and numbered again. Each cut adds
+       a room, and single cells leave no rival, so this ends; when no cut fits, the puzzle goes
+       back as it is (the generic generator draws again)."""
+    from ... import api
     from ...generators.generic import random_solution
     from ...registry import genre
 
@@ -248,8 +257,7 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> HeyawakePuzzle:
     grid = Grid.of(rows, cols)
     while True:
         found = random_rectangles(rows, cols, rng, ROOM_SIDE, least)
-        blank = HeyawakePuzzle(tuple((None,) * cols for _ in range(rows)), rooms=found)
-        solution = random_solution(genre(NAME), blank, rng)
+        solution = random_solution(genre(NAME), _numbered(rows, cols, found, set()), rng)
         if solution is not None:
             break
     shaded = {p for p in grid.cells if solution[p[0]][p[1]] == "#"}
@@ -259,8 +267,41 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> HeyawakePuzzle:
         if p not in shaded and not any(q in shaded for q in grid.neighbours(p)) \
                 and len(grid.components(q for q in grid.cells if q not in shaded and q != p)) <= 1:
             shaded.add(p)
-    numbers = {top_cell(room): sum(p in shaded for p in room) for room in found}
-    return blank.with_clues(numbers)
+    rows_of = tuple("".join("#" if (r, c) in shaded else "." for c in range(cols)) for r in range(rows))
+    while True:
+        puzzle = _numbered(rows, cols, found, shaded)
+        other = api.solve(puzzle, unique=True).second_solution
+        if other is None:
+            return puzzle
+        differ = [p for p in grid.cells if other[p[0]][p[1]] != rows_of[p[0]][p[1]]]
+        rng.shuffle(differ)
+        cut = next((parts for p in differ for parts in _cuts(found, p, rng)
+                    if check_heyawake(rows, cols, parts, {}, rows_of) == []), None)
+        if cut is None:
+            return puzzle
+        found = cut
+
+
+def _numbered(rows: int, cols: int, found: Rooms, shaded: set[Cell]) -> HeyawakePuzzle:
+    """The puzzle on rooms ``found`` with each room's count of ``shaded`` cells as its number."""
+    grid = [[None] * cols for _ in range(rows)]
+    for room in found:
+        r, c = top_cell(room)
+        grid[r][c] = sum(p in shaded for p in room)
+    return HeyawakePuzzle(tuple(map(tuple, grid)), rooms=found)
+
+
+def _cuts(found: Rooms, p: Cell, rng: random.Random) -> list[Rooms]:
+    """The rooms with the (rectangular) room of ``p`` cut in two along one row or column line,
+    every such cut in random order."""
+    room = next(room for room in found if p in room)
+    rest = [other for other in found if other is not room]
+    out = []
+    for axis in (0, 1):
+        for line in sorted({q[axis] for q in room})[1:]:
+            out.append(canonical([*rest, [q for q in room if q[axis] < line], [q for q in room if q[axis] >= line]]))
+    rng.shuffle(out)
+    return out
 
 
 # -- formats ------------------------------------------------------------------------------------
