@@ -782,7 +782,10 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
         diff = g.differences(p, r.solution, r.second_solution)
         lines.append(f"second solution ({len(diff)} differences: {_part_list(p, diff)}):")
         lines.append(g.render(p, r.second_solution))
-    if r.redundant_clues is not None:
+    if r.redundant_clues is not None and not p.clues():
+        lines.append("redundant clues: none (the puzzle has no clues to remove: its rules and "
+                     "layout are all it gives): minimal")
+    elif r.redundant_clues is not None:
         verdict = "minimal" if r.minimal else "not minimal"
         lines.append(f"redundant clues: {_clue_list(r.redundant_clues)} "
                      f"({len(r.redundant_clues)} of {len(p.clues())}): {verdict}")

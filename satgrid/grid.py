@@ -253,6 +253,18 @@ class Grid:
         steps = KING if diagonal else ORTHOGONAL
         return self._flood(sorted(inside), lambda p, q: q in inside, steps)
 
+    def placements(self, size: int) -> list[tuple[Cell, ...]]:
+        """Every side-connected set of ``size`` cells inside the grid (each fixed polyomino,
+        :func:`fixed_polyominoes`, at every offset where it fits), cells in reading order."""
+        out = []
+        for shape in sorted(fixed_polyominoes(size), key=sorted):
+            cells = sorted(shape)
+            height, width = max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+            for r0 in range(self.rows - height + 1):
+                for c0 in range(self.cols - width + 1):
+                    out.append(tuple((r + r0, c + c0) for r, c in cells))
+        return out
+
     def rooms_from_ids(self, ids: Sequence[Sequence[Hashable]]) -> list[list[Cell]]:
         """Rooms of an id grid (``ids[r][c]``, one row per grid row): side-connected groups of
         cells with equal ids. Two separate groups with one id are two rooms."""
@@ -388,3 +400,13 @@ def shading_rule_problems(grid: Grid, shaded: Collection[Cell]) -> list[str]:
         sizes = ", ".join(f"{len(region)} at {name(region[0])}" for region in regions)
         problems.append(f"the unshaded cells form {len(regions)} separate regions ({sizes})")
     return problems
+
+
+def king_packing_bound(cells: Iterable[Cell]) -> int:
+    """An upper bound on how many of ``cells`` can be chosen with no two touching by a side or a
+    corner: tile the plane by 2x2 blocks (four ways, by the tiling's offset); a block holds at
+    most one chosen cell, so the fewest blocks ``cells`` meet under any offset bounds the count.
+    Exact for a line of cells (``ceil(n / 2)``) and for rectangles of even sides."""
+    cells = list(cells)
+    return min(len({((r + dr) // 2, (c + dc) // 2) for r, c in cells})
+               for dr in (0, 1) for dc in (0, 1))

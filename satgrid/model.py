@@ -41,12 +41,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
-from .cnf import Clause, VarPool, at_least, at_most, exactly, unary_sum
+from .cnf import Clause, VarPool, at_least, at_most, exactly, guarded, unary_sum
 from .connectivity import ConnectedSubgraph, Value, holds
 from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
 from .islands import SeededIslands
 from .loop import SingleLoop
+from .sized_regions import SizedRegions
 
 Lits = Mapping[Hashable, int]
 ClueFunction = Callable[["Clue", Hashable, object], None]
@@ -265,6 +266,19 @@ class Model:
                 self._loops.add(layer.name)
         return self.rule(rule)
 
+    def loop_visits(self, name: str, loop: SingleLoop, lits: Lits) -> None:
+        """The loop passes through exactly the vertices whose literal in ``lits`` is true (a
+        vertex left out of ``lits`` is free): per vertex ``v`` with edges ``E(v)``,
+        ``lit_v -> OR E(v)`` and ``e -> lit_v`` for each ``e`` in ``E(v)``. With the loop's
+        degree rule (0 or 2) a true vertex has two links, a false one none. E.g. a loop through
+        every unshaded cell: ``{p: -shaded[p]}``; a cell the loop never visits: a false literal."""
+        clauses: list[Clause] = []
+        for v, x in lits.items():
+            around = loop.incident.get(v, [])
+            clauses.append([-x, *around])
+            clauses += ([x, -e] for e in around)
+        self.require(name, clauses)
+
     def rule(self, rule: GlobalRule) -> GlobalRule:
         """Adds a global rule (an object with ``clauses``, ``cuts`` and ``eager_clauses``)."""
         self.rules.append(rule)
@@ -296,6 +310,31 @@ class Model:
                 before = s
             out.append(chain)
         return out
+
+    # -- runs: the row and column segments of open cells between closed ones ------------------
+    def at_most_in_runs(self, name: str, runs: Iterable[Sequence[Cell]], lits: Lits, k: int = 1) -> None:
+        """In each run (a maximal row or column stretch of open cells, :meth:`Grid.runs` of the
+        open cells), at most ``k`` cells are true in ``lits``: with ``k = 1``, no true cell sees
+        another along a row or column. Lowering: an at-most-k per run of two or more cells
+        (:func:`~satgrid.cnf.at_most` picks pairwise clauses or a sequential counter)."""
+        clauses: list[Clause] = []
+        for run in runs:
+            xs = [lits[p] for p in run if p in lits]
+            if len(xs) > k:
+                clauses += at_most(xs, k, self.pool)
+        self.require(name, clauses)
+
+    def seen_in_runs(self, name: str, runs: Iterable[Sequence[Cell]], lits: Lits) -> None:
+        """Every cell of the runs shares a run with a true cell (itself included): it sees a
+        true cell along its row or its column, never past a closed cell. Lowering: one clause per
+        cell, the literals of the union of the runs through it (a cell lies in one row run and
+        one column run)."""
+        through: dict[Cell, list[Cell]] = {}
+        for run in runs:
+            for p in run:
+                through.setdefault(p, []).extend(run)
+        self.require(name, ([lits[q] for q in dict.fromkeys(cells) if q in lits]
+                            for p, cells in through.items()))
 
     def shapes_in_rooms(self, name: str, rooms: Sequence[Sequence[Cell]], lits: Lits,
                         shapes: Iterable[Iterable[Cell]]) -> dict[int, dict[int, int]]:
@@ -372,6 +411,38 @@ class Model:
         :class:`~satgrid.islands.SeededIslands` built: its ``size`` clue, ``all``, ``selectors``,
         ``crowded`` cells and each seed's ``reach`` and ``rim``."""
         return SeededIslands(self, name, white, seeds, eager_from)
+
+    # -- neighbour counts ------------------------------------------------------------------
+    def true_neighbours(self, name: str, lits: Lits, k: int) -> None:
+        """Each true cell of ``lits`` has exactly ``k`` true side neighbours among ``lits``
+        (``k = 1``: the true cells form dominoes). Lowering: per cell ``p``, ``exactly(k)`` over
+        its neighbours' literals, every clause guarded by ``-lits[p]`` (:func:`~satgrid.cnf.guarded`;
+        up to four neighbours, so direct clauses: for ``k = 1`` one at-least clause and six
+        pairwise at-most clauses a cell). A cell with fewer than ``k`` neighbours is false."""
+        clauses: list[Clause] = []
+        for p, x in lits.items():
+            around = [lits[q] for q in self.grid.neighbours(p) if q in lits]
+            clauses += guarded(exactly(around, k, self.pool), x)
+        self.require(name, clauses)
+
+    # -- touching by corners ----------------------------------------------------------------
+    def not_touching(self, name: str, lits: Lits) -> None:
+        """No two cells that touch by a side or a corner (a king's move apart) are both true: a
+        binary clause per such pair, each pair once (every pair lies in a 2x2 window, so this
+        is also "at most one true cell in every 2x2 window")."""
+        self.require(name, ([-lits[p], -lits[q]] for p in self.grid.cells if p in lits
+                            for q in self.grid.king_neighbours(p) if q > p and q in lits))
+
+    def sized_regions(self, name: str, cap: int, layer: str = "number") -> SizedRegions:
+        """Every cell carries a number, and each 4-connected region of cells carrying one number
+        ``n`` has exactly ``n`` cells (regions whose sizes are numbers). Numbers ``1..cap`` are a
+        one-hot layer ``layer``; any larger number (up to the cells of the grid) is the layer's
+        value ``cap + 1`` with the number in binary (``(layer + " bit", r, c, b)``), so ``cap``
+        never bounds the sizes. Lowering (:mod:`satgrid.sized_regions`): local clauses, then lazy
+        cuts on components whose size is not their number, or the exact eager tree lowering.
+        Returns the :class:`~satgrid.sized_regions.SizedRegions` built (``carries(cell, n)``
+        states a given number)."""
+        return SizedRegions(self, name, cap, layer)
 
     # -- clues -----------------------------------------------------------------------------
     def clue(self, function: ClueFunction) -> ClueFunction:

@@ -12,13 +12,18 @@ from typing import Any, Callable
 
 from .errors import UnsupportedGenre
 from .reader import split_grids
+from .genres import akari
+from .genres import fillomino
 from .genres import heyawake
 from .genres import hitori
 from .genres import kurodoko
 from .genres import masyu
+from .genres import norinori
 from .genres import nurikabe
 from .genres import slitherlink
+from .genres import starbattle
 from .genres import sudoku
+from .genres import yajilin
 
 
 def cell_differences(puzzle: Any, a: Any, b: Any) -> list[tuple[int, int]]:
@@ -117,6 +122,11 @@ GENRES: dict[str, Genre] = {
     "hitori": Genre.from_module(hitori),
     "masyu": Genre.from_module(masyu),
     "kurodoko": Genre.from_module(kurodoko),
+    "akari": Genre.from_module(akari),
+    "yajilin": Genre.from_module(yajilin),
+    "norinori": Genre.from_module(norinori),
+    "starbattle": Genre.from_module(starbattle),
+    "fillomino": Genre.from_module(fillomino),
     "heyawake": Genre.from_module(heyawake),
 }
 

@@ -16,11 +16,15 @@ across): :func:`cells` (the cell grid, with redundant clues and differing cells 
 rooms), :func:`border`, :func:`shaded`, :func:`dotted` (unshaded solution cells), :func:`labels`
 (digits and numbers: :func:`givens` bold, :func:`values` blue), :func:`lattice` (the dots of the
 dot lattice), :func:`edge_lines` (a loop on the dot lattice), :func:`centre_lines` (lines
-through cell centres), :func:`circles` (white and black circles, e.g. pearls) and
+through cell centres), :func:`circles` (white and black circles, e.g. pearls), :func:`stars`
+(five-pointed stars), :func:`note` (a given of the whole puzzle above the grid) and
 :func:`highlights` (inset squares behind clues, for drawings without cell rectangles).
+:func:`clue_cells` (grey clue cells) and :func:`arrow_numbers` (numbers with arrows) draw arrow
+clues.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Mapping
@@ -181,10 +185,11 @@ def rooms(puzzle: Any) -> list[str]:
     return room_borders(puzzle, lambda r, c: ids[r][c])
 
 
-def shaded(cells: Iterable[Cell], marks: Marks) -> list[str]:
-    """Shaded cells, black (dark red where two solutions differ)."""
+def shaded(cells: Iterable[Cell], marks: Marks, fill: str = INK) -> list[str]:
+    """Shaded cells, black or ``fill`` (grey, :data:`GREY`, where bold room borders must show
+    on them), dark red where two solutions differ."""
     return [_rect("shaded diff", r, c, "#7a1f1a", "#555") if (r, c) in marks.diff else
-            _rect("shaded", r, c, INK, "#555") for r, c in cells]
+            _rect("shaded", r, c, fill, "#555") for r, c in cells]
 
 
 def dotted(cells: Iterable[Cell]) -> list[str]:
@@ -262,6 +267,30 @@ def circles(items: Mapping[Cell, str], cls: str = "clue") -> list[str]:
     return out
 
 
+def stars(cells: Iterable[Cell], marks: Marks) -> list[str]:
+    """A filled five-pointed star (class ``star``) in each of ``cells``: ten points alternating
+    between an outer radius of 0.4 cell and an inner one of 0.382 of it (the regular star's
+    ratio), black, red where two solutions differ (class ``star diff``)."""
+    outer = CELL * 0.4
+    corners = [((outer if i % 2 == 0 else outer * 0.382) * math.cos(math.radians(-90 + 36 * i)),
+                (outer if i % 2 == 0 else outer * 0.382) * math.sin(math.radians(-90 + 36 * i)))
+               for i in range(10)]
+    out = []
+    for r, c in cells:
+        x, y = _centre(r, c)
+        cls, colour = ("star diff", RED) if (r, c) in marks.diff else ("star", INK)
+        points = " ".join(f"{x + dx:.1f},{y + dy + CELL * 0.03:.1f}" for dx, dy in corners)
+        out.append(f'<polygon class="{cls}" points="{points}" fill="{colour}"/>')
+    return out
+
+
+def note(puzzle: Any, label: str) -> list[str]:
+    """A short note (classes ``clue note``) in the margin above the grid, flush with its right
+    edge: a given that belongs to the whole puzzle (a count per row, column and room)."""
+    return [f'<text class="clue note" x="{puzzle.cols * CELL}" y="{-MARGIN / 2:g}" font-size="{MARGIN * 0.72:g}" '
+            f'font-weight="bold" fill="{INK}" text-anchor="end" dominant-baseline="central">{escape(label)}</text>']
+
+
 def highlights(clues: Iterable[Cell], marks: Marks) -> list[str]:
     """A yellow inset square (class ``redundant``) behind each of ``clues`` an audit found
     redundant: the mark for drawings without cell rectangles (:func:`cells` marks its own)."""
@@ -288,3 +317,46 @@ def write(text: str, path: str) -> None:
     """Write an SVG document to ``path`` (a ``.png`` name converts it: :func:`file_data`),
     atomically."""
     write_atomic(Path(path), file_data(text, path))
+
+
+def clue_cells(cells: Iterable[Cell]) -> list[str]:
+    """A pale grey fill (class ``clue-cell``) in each of ``cells``: cells that hold a clue and take
+    no part in the solution (arrow cells)."""
+    return [_rect("clue-cell", r, c, "#e6e6e6", GREY) for r, c in cells]
+
+
+#: Arrow heads of :func:`arrow_numbers`: direction -> (dx, dy) of the arrow's pointing end.
+_ARROW_STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0)}
+
+
+def arrow_numbers(items: Mapping[Cell, tuple[str, str]], cls: str = "clue") -> list[str]:
+    """A number with a small arrow beside it in each cell of ``items`` (``{cell: (direction,
+    label)}``, direction ``n``/``s``/``e``/``w`` or ``""``), as puzzle books print arrow clues:
+    an up or down arrow left of the number, a left or right arrow above it. Class ``cls`` on the
+    number, ``arrow`` on the arrow."""
+    out = []
+    for (r, c), (direction, label) in items.items():
+        x, y = _centre(r, c)
+        if direction:
+            dx, dy = _ARROW_STEPS[direction]
+            half = CELL * 0.16
+            if dx:  # a horizontal arrow along the top of the cell, the number below it
+                ax, ay, ny = x, r * CELL + CELL * 0.2, y + CELL * 0.1
+            else:  # a vertical arrow at the left of the cell, the number right of it
+                ax, ay, ny = c * CELL + CELL * 0.22, y, y
+            nx = x + (CELL * 0.1 if not dx else 0)
+            tip = (ax + dx * half, ay + dy * half)
+            tail = (ax - dx * half, ay - dy * half)
+            head = CELL * 0.09
+            left = (tip[0] - dx * head - dy * head, tip[1] - dy * head - dx * head)
+            right = (tip[0] - dx * head + dy * head, tip[1] - dy * head + dx * head)
+            out.append(_line("arrow", *tail, *tip, INK, 1.6))
+            out.append(f'<polyline class="arrow" points="{left[0]:g},{left[1]:g} {tip[0]:g},{tip[1]:g} '
+                       f'{right[0]:g},{right[1]:g}" fill="none" stroke="{INK}" stroke-width="1.6"/>')
+        else:
+            nx, ny = x, y
+        if label:
+            size = CELL * (0.5 if len(label) < 3 else 0.36)
+            out.append(f'<text class="{cls}" x="{nx:g}" y="{ny:g}" font-size="{size:g}" font-weight="bold" '
+                       f'fill="{INK}" text-anchor="middle" dominant-baseline="central">{escape(label)}</text>')
+    return out

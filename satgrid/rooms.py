@@ -37,7 +37,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Collection, Hashable, Iterable, Sequence
+from typing import Collection, Hashable, Iterable, Sequence
 
 from .grid import Cell, EdgeKey, Grid
 from .puzzle import GridPuzzle
@@ -58,10 +58,12 @@ def canonical(groups: Iterable[Iterable[Cell]]) -> Rooms:
     return tuple(sorted((tuple(sorted(group)) for group in groups), key=lambda room: room[0]))
 
 
-def rooms_from_ids(ids: Sequence[Sequence[Hashable]]) -> Rooms:
-    """The rooms of an id grid (``ids[r][c]``): side-connected groups of equal ids."""
+def rooms_from_ids(ids: Sequence[Sequence[Hashable]], outside: Collection[Hashable] = ()) -> Rooms:
+    """The rooms of an id grid (``ids[r][c]``): side-connected groups of equal ids; a cell whose
+    id is one of ``outside`` is in no room (a blocked cell)."""
     rows, cols = len(ids), len(ids[0]) if ids else 0
-    return canonical(Grid.of(rows, cols).rooms_from_ids(ids))
+    return canonical(room for room in Grid.of(rows, cols).rooms_from_ids(ids)
+                     if ids[room[0][0]][room[0][1]] not in outside)
 
 
 def rooms_from_borders(rows: int, cols: int, walls: Collection[EdgeKey]) -> Rooms:
@@ -171,9 +173,11 @@ def _rectangular(record: Record, rows: list[TokenRow], what: str, width: int) ->
                                "columns (the grid is not rectangular)", n, col)
 
 
-def read_room_grid(record: Record, rows: list[TokenRow], width: int | None = None) -> Rooms:
-    """The rooms of a grid of room-id tokens (letters and digits; ``a`` and ``A`` differ); errors
-    at the line and column of a row that is not ``width`` wide or of a bad token."""
+def read_room_grid(record: Record, rows: list[TokenRow], width: int | None = None,
+                   outside: Collection[str] = ()) -> Rooms:
+    """The rooms of a grid of room-id tokens (letters and digits; ``a`` and ``A`` differ; a
+    token of ``outside`` is a cell in no room); errors at the line and column of a row that is
+    not ``width`` wide or of a bad token."""
     if not rows:
         raise record.error("no room grid found")
     width = len(rows[0][1]) if width is None else width
@@ -181,23 +185,24 @@ def read_room_grid(record: Record, rows: list[TokenRow], width: int | None = Non
     ids = []
     for n, tokens in rows:
         for token, col in tokens:
-            if not _ROOM_ID.fullmatch(token):
+            if not _ROOM_ID.fullmatch(token) and token not in outside:
                 raise record.error(f"{token!r} is not a room id (letters and digits)", n, col)
         ids.append([token for token, _ in tokens])
-    return rooms_from_ids(ids)
+    return rooms_from_ids(ids, outside)
 
 
-def read_text(record: Record, clues: bool = True) -> RoomText:
+def read_text(record: Record, clues: bool = True, outside: Collection[str] = ()) -> RoomText:
     """A genre's text of a clue grid followed by its room grid (``clues``), or of the room grid
     alone. The two grids are the record's non-blank lines cut in half: each rows x cols. Errors
     (with line and column): an odd number of rows, a grid that is not rectangular, a room grid
-    of another width than the clue grid, a bad room id."""
+    of another width than the clue grid, a bad room id. ``outside``: tokens of the room grid
+    that mark a cell in no room (a genre's blocked cells)."""
     rows = _token_rows(record, record.lines)
     if not rows:
         raise record.error("no grid found")
     width = len(rows[0][1])
     if not clues:
-        return RoomText(len(rows), width, [], read_room_grid(record, rows, width), _places(rows))
+        return RoomText(len(rows), width, [], read_room_grid(record, rows, width, outside), _places(rows))
     if len(rows) % 2:
         raise record.error(f"{len(rows)} rows: a clue grid and a room grid below it have equally "
                            "many rows (an even number in all)", rows[-1][0])
@@ -208,34 +213,37 @@ def read_text(record: Record, clues: bool = True) -> RoomText:
         n, tokens = room_rows[0]
         raise record.error(f"the room grid (from this line on) has {len(tokens)} columns, the clue "
                            f"grid {width}", n, tokens[-1][1])
-    return RoomText(half, width, rows[:half], read_room_grid(record, room_rows, width), _places(room_rows))
+    return RoomText(half, width, rows[:half], read_room_grid(record, room_rows, width, outside),
+                    _places(room_rows))
 
 
 def _places(rows: list[TokenRow]) -> tuple[tuple[tuple[int, int], ...], ...]:
     return tuple(tuple((n, col) for _, col in tokens) for n, tokens in rows)
 
 
-def room_lines(rows: int, cols: int, rooms: Rooms) -> list[str]:
-    """The room grid as text: canonical ids 1..n (room order), right-aligned to one width."""
+def room_lines(rows: int, cols: int, rooms: Rooms, outside: str = ".") -> list[str]:
+    """The room grid as text: canonical ids 1..n (room order), right-aligned to one width; a
+    cell in no room as ``outside``."""
     ids = room_ids(rows, cols, rooms)
-    width = len(str(len(rooms)))
-    return [" ".join(str(k + 1).rjust(width) for k in row) for row in ids]
+    width = max(len(str(len(rooms))), len(outside))
+    return [" ".join((outside if k < 0 else str(k + 1)).rjust(width) for k in row) for row in ids]
 
 
 def rooms_json(rows: int, cols: int, rooms: Rooms) -> list[list[int]]:
-    """The room grid as JSON: rows of ids 1..n (as the text writes them)."""
+    """The room grid as JSON: rows of ids 1..n (as the text writes them), 0 a cell in no room."""
     return [[k + 1 for k in row] for row in room_ids(rows, cols, rooms)]
 
 
-def rooms_from_json(value: object, rows: int, cols: int) -> Rooms:
-    """The inverse of :func:`rooms_json` (any ints or strings as ids); ValueError unless
-    ``value`` is ``rows`` rows of ``cols`` ids."""
+def rooms_from_json(value: object, rows: int, cols: int, outside: Collection[Hashable] = ()) -> Rooms:
+    """The inverse of :func:`rooms_json` (any ints or strings as ids; ``outside``: the ids of
+    cells in no room, ``(0,)`` for what :func:`rooms_json` writes); ValueError unless ``value``
+    is ``rows`` rows of ``cols`` ids."""
     if not (isinstance(value, list) and len(value) == rows
             and all(isinstance(row, list) and len(row) == cols
                     and all((type(v) is int) or (isinstance(v, str) and _ROOM_ID.fullmatch(v)) for v in row)
                     for row in value)):
         raise ValueError(f"'rooms' is not {rows} rows of {cols} room ids")
-    return rooms_from_ids(value)
+    return rooms_from_ids(value, outside)
 
 
 # -- random partitions ------------------------------------------------------------------------------

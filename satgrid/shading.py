@@ -10,10 +10,9 @@ the bounds on the numbers stay the genre's:
 * JSON: rows of numbers, ``0`` for none (:func:`numbers_json`, :func:`numbers_from_json`);
 * drawing: numbers, shaded cells black, a number on a shaded cell grey, room borders if any
   (:func:`draw`);
-* hints: the state grid (:data:`STATE`);
-* pzprv3: the clue grid and pzprjs's ``decodeCellAns`` answer (:func:`pzprv3_codec`; its
-  answer pieces :func:`answer`, :func:`answer_rows`, :func:`solution_of_answer` for codecs with
-  more sections);
+* hints: the state grid (:data:`STATE`; :func:`state_format` with another cell label);
+* pzprv3: the clue grid and pzprjs's ``decodeCellAns`` answer (:func:`pzprv3_codec`; the
+  answer alone: :func:`pzprv3_answer`, :func:`pzprv3_solution`);
 * the puzzlekit dataset: ``-`` empty, numbers; solutions ``x`` shaded, ``-`` not
   (:func:`puzzlekit_codec`).
 """
@@ -99,10 +98,21 @@ def grid_tokens(lines: list[tuple[int, str]], puzzle: GridPuzzle, what: str,
     return rows
 
 
-def parse_shading(record: Record, puzzle: GridPuzzle) -> Solution | None:
+#: ``label(puzzle, r, c)``: what the text output shows on an unshaded cell (its number; a room
+#: genre's room id), which solution and state grids may show there too.
+Label = Callable[[GridPuzzle, int, int], str]
+
+
+def number_label(puzzle: GridPuzzle, r: int, c: int) -> str:
+    return str(puzzle.grid[r][c])
+
+
+def parse_shading(record: Record, puzzle: GridPuzzle, label: Label = number_label,
+                  noun: str = "number") -> Solution | None:
     """The solution in a block's ``solution:`` section (None when it has none): rows of ``#``
     (shaded) and ``.`` or ``+`` (unshaded), one character a cell, or whitespace-separated tokens
-    as :func:`render` prints them, where an unshaded cell shows its number."""
+    as :func:`render` prints them, where an unshaded cell shows its ``label`` (its number, or
+    what ``noun`` names)."""
     if not any(t.strip() for _, t in record.solution_lines):
         return None
     rows = []
@@ -111,11 +121,11 @@ def parse_shading(record: Record, puzzle: GridPuzzle) -> Solution | None:
         for c, (tok, line, col) in enumerate(tokens):
             if tok == "#":
                 row.append("#")
-            elif tok in (".", "+") or tok == str(puzzle.grid[r][c]):
+            elif tok in (".", "+") or tok == label(puzzle, r, c):
                 row.append(".")
             else:
                 raise record.error(f"{tok!r} is not a solution cell for {cell_name(r, c)}: use '#' "
-                                   "(shaded), '.' (unshaded) or the cell's number", line, col)
+                                   f"(shaded), '.' (unshaded) or the cell's {noun}", line, col)
         rows.append("".join(row))
     return tuple(rows)
 
@@ -167,73 +177,69 @@ def draw(puzzle: GridPuzzle, solution: Solution | None, marks: svg.Marks, walls:
             *svg.labels({p: str(numbers[p]) for p in dark}, "clue", svg.GREY)]
 
 
-def _read_state(puzzle: GridPuzzle, text: str, source: str) -> dict:
-    """A hint's partial state: the grid, ``#`` shaded, ``.`` (or ``+``) unshaded, ``?`` (or
-    ``_``) or the cell's number undecided (cells of the layer ``("shaded", r, c)``)."""
-    def error(message: str, line: int | None, column: int | None) -> ParseError:
-        return ParseError(source, line, message, column)
+def state_format(label: Label = number_label, noun: str = "number", clue: str = "number") -> StateFormat:
+    """``hint --state`` of a genre whose primary layer is ``("shaded", r, c)``: the grid, ``#``
+    shaded, ``.`` (or ``+``) unshaded, ``?`` (or ``_``) or the cell's ``label`` undecided."""
+    def read(puzzle: GridPuzzle, text: str, source: str) -> dict:
+        def error(message: str, line: int | None, column: int | None) -> ParseError:
+            return ParseError(source, line, message, column)
 
-    state = {}
-    for r, tokens in enumerate(grid_tokens(state_lines(text), puzzle, "state", error)):
-        for c, (tok, line, col) in enumerate(tokens):
-            if tok in ("#", ".", "+"):
-                state[("shaded", r, c)] = tok == "#"
-            elif tok not in ("?", "_") and tok != str(puzzle.grid[r][c]):
-                raise error(f"{tok!r} is not a cell mark for {cell_name(r, c)}: use '#' (shaded), '.' "
-                            "(unshaded), '?' or the cell's number (undecided)", line, col)
-    return state
+        state = {}
+        for r, tokens in enumerate(grid_tokens(state_lines(text), puzzle, "state", error)):
+            for c, (tok, line, col) in enumerate(tokens):
+                if tok in ("#", ".", "+"):
+                    state[("shaded", r, c)] = tok == "#"
+                elif tok not in ("?", "_") and tok != label(puzzle, r, c):
+                    raise error(f"{tok!r} is not a cell mark for {cell_name(r, c)}: use '#' (shaded), '.' "
+                                f"(unshaded), '?' or the cell's {noun} (undecided)", line, col)
+        return state
+
+    return StateFormat(
+        read, lambda puzzle, key, value: f"{cell_name(*key[1:])} is {'shaded' if value else 'unshaded'}",
+        lambda key, value: True,
+        f"the grid: '#' shaded, '.' (or '+') unshaded, '?' or the cell's {noun} undecided", clue=clue)
 
 
-#: ``hint --state`` of a genre whose primary layer is ``("shaded", r, c)``.
-STATE = StateFormat(
-    _read_state, lambda puzzle, key, value: f"{cell_name(*key[1:])} is {'shaded' if value else 'unshaded'}",
-    lambda key, value: True,
-    "the grid: '#' shaded, '.' (or '+') unshaded, '?' or the cell's number undecided", clue="number")
+#: ``hint --state`` of a numbered shading genre.
+STATE = state_format()
 
 
 # -- formats ------------------------------------------------------------------------------------
-def answer(word: str, rows: int, cols: int) -> str:
-    """pzprjs's ``decodeCellAns``: ``#`` shaded, ``+`` a dot (unshaded), ``.`` undecided."""
-    if word not in ("#", "+", "."):
-        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
-    return "#" if word == "#" else "."
-
-
-def answer_rows(puzzle: GridPuzzle, solution: Solution | None) -> list[list[str]]:
-    """pzprjs's ``encodeCellAns``: ``#`` shaded and ``+`` unshaded (every cell decided), ``.``
-    everywhere without a solution."""
-    return [["." if solution is None else "#" if solution[r][c] == "#" else "+" for c in range(puzzle.cols)]
-            for r in range(puzzle.rows)]
-
-
-def solution_of_answer(grids: pzprv3.Grids) -> Solution | None:
-    """The ``answer`` grid read by :func:`answer` as a solution; None when it shades nothing (a
-    file without an answer)."""
-    found = grids["answer"] if "answer" in grids else []
-    if not any("#" in row for row in found):
-        return None
-    return tuple("".join(row) for row in found)
-
-
 def pzprv3_codec(pids: tuple[str, ...], make: type[P], low: int | Bound, high: Bound,
                  unknown: str) -> pzprv3.Codec:
     """pzprv3 with pzprjs's ``decodeCellQnum`` then ``decodeCellAns``: the clue grid (numbers
     ``low..high(rows, cols)``; a ``?`` number is refused with the message ``unknown``), then the
-    answer (:func:`answer`, :func:`answer_rows`). A file whose answer shades nothing reads as a
-    puzzle without one."""
+    answer, ``#`` shaded and ``+`` unshaded (every cell decided), ``.`` without a solution. A file
+    whose answer shades nothing reads as a puzzle without one."""
     def read(grids: pzprv3.Grids) -> tuple[P, Solution | None]:
         for r, row in enumerate(grids["clue grid"]):
             for c, v in enumerate(row):
                 if v == "?":
                     raise grids.error("clue grid", r, c, unknown)
-        return make(tuple(map(tuple, grids["clue grid"])), "", grids.source), solution_of_answer(grids)
+        return make(tuple(map(tuple, grids["clue grid"])), "", grids.source), pzprv3_solution(grids)
 
     def write(puzzle: GridPuzzle, solution: Solution | None) -> dict[str, list[list[object]]]:
-        return {"clue grid": [list(row) for row in puzzle.grid], "answer": answer_rows(puzzle, solution)}
+        return {"clue grid": [list(row) for row in puzzle.grid], "answer": pzprv3_answer(puzzle, solution)}
 
     return pzprv3.Codec(pids=pids, sections=(pzprv3.Section("clue grid", pzprv3.clues(low, high)),
-                                             pzprv3.Section("answer", answer, answer=True)),
+                                             pzprv3.Section("answer", pzprv3.SHADING, answer=True)),
                         read=read, write=write)
+
+
+def pzprv3_answer(puzzle: GridPuzzle, solution: Solution | None) -> list[list[str]]:
+    """pzprjs's ``encodeCellAns`` of a shading: ``#`` shaded and ``+`` unshaded (every cell
+    decided), or ``.`` everywhere without a solution."""
+    return [["." if solution is None else "#" if solution[r][c] == "#" else "+" for c in range(puzzle.cols)]
+            for r in range(puzzle.rows)]
+
+
+def pzprv3_solution(grids: pzprv3.Grids) -> Solution | None:
+    """The answer grid (:data:`pzprv3.SHADING`, section ``"answer"``) as a solution; None when
+    the file holds none or it shades nothing."""
+    answer = grids["answer"] if "answer" in grids else []
+    if not any("#" in row for row in answer):
+        return None
+    return tuple("".join(row) for row in answer)
 
 
 def puzzlekit_codec(dataset: str, solver: str) -> puzzlekit.Codec:

@@ -225,9 +225,11 @@ def test_genre_given_must_agree_and_ambiguity_names_the_options():
     with pytest.raises(ParseError, match="Solo .* or Loopy .*not nurikabe"):
         api.load_text("3x3t0:a2ag", genre="nurikabe")
     # a Loopy ID written without its t0 is read as Loopy when only Loopy fits (two digits side
-    # by side are two Loopy faces, one Range number)
-    assert api.load_text("3x3:a21a1d")[0].genre == "slitherlink"
-    with pytest.raises(ParseError, match=r"fits both Loopy \(slitherlink\) and Range \(kurodoko\)"):
+    # by side are two Loopy faces, one Range number; a 0 is no Filling given)
+    assert api.load_text("3x3:a20a1d")[0].genre == "slitherlink"
+    with pytest.raises(ParseError, match=r"fits both Loopy \(slitherlink\) and Filling \(fillomino\)"):
+        api.load_text("3x3:a21a1d")
+    with pytest.raises(ParseError, match=r"fits all of Loopy \(slitherlink\), Range \(kurodoko\), Filling \(fillomino\)"):
         api.load_text("3x3:a2a1e")
 
 

@@ -14,8 +14,6 @@ import pytest
 from satgrid import render_svg, rooms
 from satgrid.errors import ParseError, UnsupportedGenre
 from satgrid.formats import puzzlekit, puzzlink, pzprv3
-from satgrid.grid import Grid
-from satgrid.puzzle import Source
 from satgrid.reader import Record
 
 IDS = ("a a b", "c a b", "c c c")

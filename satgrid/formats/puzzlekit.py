@@ -237,6 +237,9 @@ class Codec:
     solution: Translate = Tokens()
     solver: str = ""
     write: Callable[[Any, Any], tuple[Sequence[Sequence[str]], Sequence[Sequence[str]] | None]] | None = None
+    #: ``(puzzle) -> tokens`` after ``rows cols`` on the size lines :func:`write` writes (a count
+    #: per unit the dataset keeps there, :attr:`Section.extra`); none by default.
+    size_extra: Callable[[Any], Sequence[str]] | None = None
 
     @property
     def solver_type(self) -> str:
@@ -356,7 +359,8 @@ def split(text: str, source: str) -> File:
     section: list[Row] | None = None
     for n, raw in enumerate(text.splitlines(), 1):
         word = raw.strip()
-        if not word or word.startswith("#"):
+        # inside a grid a line may start with '#', a cell (a blocked cell of the dataset)
+        if not word or word.startswith("#") and section is None:
             found = _DATASET_HEADER.match(word)
             if found and block is None and not blocks:
                 declared.append((found.group(1), n))
@@ -492,10 +496,10 @@ def write(puzzle: Any, solution: Any = None, name: str | None = None) -> str:
     if codec is None or codec.write is None:
         raise UnsupportedGenre(f"satgrid writes no puzzlekit grids of genre {puzzle.genre}")
     problem, answer = codec.write(puzzle, solution)
-    lines = [f"puzzle {name or puzzle.name or '1'}", "problem:", f"{puzzle.rows} {puzzle.cols}",
-             *(" ".join(row) for row in problem)]
+    size = " ".join([str(puzzle.rows), str(puzzle.cols), *(codec.size_extra(puzzle) if codec.size_extra else ())])
+    lines = [f"puzzle {name or puzzle.name or '1'}", "problem:", size, *(" ".join(row) for row in problem)]
     if answer is not None:
-        lines += ["solution:", f"{puzzle.rows} {puzzle.cols}", *(" ".join(row) for row in answer)]
+        lines += ["solution:", size, *(" ".join(row) for row in answer)]
     return "\n".join([*lines, "end"]) + "\n"
 
 

@@ -24,7 +24,9 @@ genre); nothing here knows a genre. The bodies (pzprjs ``src/variety-common/Enco
   reads as one blank);
 * :data:`CIRCLES` (``decodeCircle``): one base-27 digit (``0``-``9``, ``a``-``q``) for three
   cells, each a base-3 digit, the first cell the most significant: 0 blank, 1 and 2 the two
-  kinds of circle (white and black); ``ceil(cells / 3)`` characters, no runs.
+  kinds of circle (white and black); ``ceil(cells / 3)`` characters, no runs;
+* :data:`ARROW_NUMBERS` (``decodeArrowNumber16``): a direction 0-4 and a number (one, two or
+  three hex digits, by the direction's form) or ``?``, ``a``-``z`` runs of 1-26 blanks.
 
 A body may come in parts, read one after the other (pzprjs's ``decodePzpr`` calling several
 decoders, each on what the last left): a codec's ``body`` is then a tuple of :class:`Part`, its
@@ -307,12 +309,73 @@ def encode_circles(cells: Sequence[Cell]) -> str:
     return "".join(out)
 
 
+_ARROW_DIGITS = "0123456789abcdef"
+
+
+def decode_arrow_numbers(body: str, n: int, fail: Fail) -> tuple[list[tuple[Cell, int]], int]:
+    """The arrow-number body (``decodeArrowNumber16``): a cell ``(direction, number)`` with the
+    direction 0-4 (none, up, down, left, right) and a number or ``"?"``: ``d`` and a hex digit
+    (0-15) or ``.`` (``?``); ``d + 5`` and two hex digits (16-255); ``-``, ``d`` and three hex
+    digits (256-4095); ``a``-``z`` a run of 1-26 blank cells."""
+    cells: list[tuple[Cell, int]] = []
+    i = 0
+    while i < len(body) and len(cells) < n:
+        ch = body[i]
+        if "0" <= ch <= "9" or ch == "-":
+            wide = ch == "-"
+            d = int(body[i + 1], 16) if wide and i + 1 < len(body) and body[i + 1] in "01234" else int(ch) % 5
+            if wide and (i + 1 >= len(body) or body[i + 1] not in "01234"):
+                raise fail(i, f"'-' must be followed by a direction 0-4, found {body[i + 1:i + 2]!r}")
+            width = 3 if wide else 1 if ch <= "4" else 2
+            start = i + (2 if wide else 1)
+            text = body[start:start + width]
+            if width == 1 and text == ".":
+                cells.append(((d, UNKNOWN), i))  # type: ignore[arg-type]
+            elif len(text) < width or not set(text) <= set(_ARROW_DIGITS):
+                raise fail(i, f"{body[i:start]!r} must be followed by {width} hex digits, found {text!r}")
+            else:
+                cells.append(((d, int(text, 16)), i))  # type: ignore[arg-type]
+            i = start + width
+        elif "a" <= ch <= "z":
+            count = int(ch, 36) - 9
+            if len(cells) + count > n:
+                raise fail(i, f"a run of {count} blank cells goes past the {n} cells of the grid")
+            cells += [(None, i)] * count
+            i += 1
+        else:
+            raise fail(i, f"bad character {ch!r} in the puzzle body")
+    return cells, i
+
+
+def encode_arrow_numbers(cells: Sequence[Cell]) -> str:
+    """pzprjs's ``encodeArrowNumber16``: runs of up to 26 blanks as ``a``-``z``."""
+    pieces: list[str | None] = []
+    for v in cells:
+        if v is None:
+            pieces.append(None)
+            continue
+        d, k = v  # type: ignore[misc]
+        if k == UNKNOWN:
+            pieces.append(f"{d}.")
+        elif isinstance(k, int) and 0 <= k < 16:
+            pieces.append(f"{d}{k:x}")
+        elif isinstance(k, int) and 16 <= k < 256:
+            pieces.append(f"{d + 5}{k:x}")
+        elif isinstance(k, int) and 256 <= k < 4096:
+            pieces.append(f"-{d}{k:x}")
+        else:
+            raise UnsupportedGenre(f"a puzz.link arrow-number body holds numbers 0-4095 and '?', not {k!r}")
+    return _with_runs(pieces, ("a", 26))
+
+
 #: The number body (``decodeNumber16``): numbers 0-12287 (wider ones read), ``?``, runs of blanks.
 NUMBERS = numbers("number")
 #: The 4-cell body: clues 0-4 and ``?``, a clue absorbing one or two following blanks.
 FOUR = Body("4-cell", decode_four, encode_four)
 #: The circle body: 1 or 2 (the two kinds of circle) or blank, three cells a character.
 CIRCLES = Body("circle", decode_circles, encode_circles)
+#: The arrow-number body: ``(direction 0-4, number 0-4095 or "?")`` or blank.
+ARROW_NUMBERS = Body("arrow-number", decode_arrow_numbers, encode_arrow_numbers)
 
 
 # -- codecs ---------------------------------------------------------------------------------------

@@ -96,8 +96,17 @@ def _ignored(word: str, rows: int, cols: int) -> None:
     return None
 
 
+def _shading(word: str, rows: int, cols: int) -> str:
+    if word not in ("#", "+", "."):
+        raise ValueError(f"{word!r} is not an answer cell ('#' shaded, '+' or '.' unshaded)")
+    return "#" if word == "#" else "."
+
+
 #: pzprjs's ``decodeBorderLine``: ``1`` (or more) a line -> 1; ``-1`` a cross and ``0`` -> 0.
 EDGES: TokenReader = _edge
+#: pzprjs's ``decodeCellAns``: ``#`` shaded -> ``#``; ``+`` a dot (unshaded) and ``.``
+#: (undecided) -> ``.``.
+SHADING: TokenReader = _shading
 #: Any token, read as None (grids the answer check does not need, such as background colours).
 IGNORED: TokenReader = _ignored
 

@@ -339,7 +339,7 @@ def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HeyawakePuzzle, Solution | None]:
     grid = placed(grids.rows, grids.cols, found, numbers,
                   lambda p, message: grids.error("clue grid", p[0], p[1], message))
     puzzle = HeyawakePuzzle(grid, "", grids.source, rooms=found)
-    return puzzle, shading.solution_of_answer(grids)
+    return puzzle, shading.pzprv3_solution(grids)
 
 
 #: pzprv3 ``heyawake`` (``FileIO``: ``decodeAreaRoom``, ``decodeCellQnum``, ``decodeCellAns``):
@@ -347,11 +347,11 @@ def _from_pzprv3(grids: pzprv3.Grids) -> tuple[HeyawakePuzzle, Solution | None]:
 PZPRV3 = pzprv3.Codec(
     pids=("heyawake",),
     sections=(*pzprv3.room_sections(), pzprv3.Section("clue grid", pzprv3.clues(0, lambda rows, cols: rows * cols)),
-              pzprv3.Section("answer", shading.answer, answer=True)),
+              pzprv3.Section("answer", pzprv3.SHADING, answer=True)),
     read=_from_pzprv3,
     write=lambda puzzle, solution: {**pzprv3.room_grids(puzzle.rows, puzzle.cols, puzzle.rooms),
                                     "clue grid": [list(row) for row in puzzle.grid],
-                                    "answer": shading.answer_rows(puzzle, solution)})
+                                    "answer": shading.pzprv3_answer(puzzle, solution)})
 
 
 def _puzzlekit_rows(puzzle: HeyawakePuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:

@@ -25,10 +25,12 @@ from typing import ClassVar, Literal
 
 from .checker import check_masyu
 from .enclosing import EnclosingLoop
+from ... import links as lk
 from ...encoding import Encoding
 from ...errors import ParseError, SatgridError
 from ...grid import Grid
-from ...model import Clue, Model, made_once, read
+from ...model import Clue, Model, made_once
+from ...links import exits, link_key
 from ...puzzle import GridPuzzle, Source, cell_name, edge_grids_from_json, edge_grids_json
 from ...reader import Record, number
 from ...session import Session
@@ -46,11 +48,9 @@ WHITE: Pearl = "w"
 BLACK: Pearl = "b"
 Cell = tuple[int, int]
 Pearls = tuple[tuple[Pearl | None, ...], ...]
-Links = tuple[tuple[int, ...], ...]
-#: ``(horizontal, vertical)``: ``horizontal[r][c]`` links ``(r, c)`` to ``(r, c + 1)`` (``rows``
-#: rows of ``cols - 1``), ``vertical[r][c]`` links ``(r, c)`` to ``(r + 1, c)`` (``rows - 1`` rows
-#: of ``cols``); 1 = on the loop.
-Solution = tuple[Links, Links]
+Links = lk.Links
+#: The loop's links as :mod:`satgrid.links` lays them out (``horizontal``, ``vertical``).
+Solution = lk.LinkGrids
 
 
 @dataclass(frozen=True)
@@ -102,10 +102,6 @@ def parse(record: Record) -> MasyuPuzzle:
     return MasyuPuzzle(tuple(grid), record.name, Source(record.source, record.line))
 
 
-#: The puzzlekit dataset's solution tokens: the two directions the loop leaves a cell by.
-DIRECTIONS: dict[str, Cell] = {"n": (-1, 0), "s": (1, 0), "w": (0, -1), "e": (0, 1)}
-
-
 def parse_solution(record: Record, puzzle: MasyuPuzzle) -> Solution | None:
     """The solution in a block's ``solution:`` section, or None when the block has none: drawn
     as :func:`render` draws it (cell marks at even lines and columns: the pearl, ``+`` a loop
@@ -120,7 +116,7 @@ def parse_solution(record: Record, puzzle: MasyuPuzzle) -> Solution | None:
         given += [(m, "") for m in range(given[-1][0] + 1, n)] if given else []
         given.append((n, text))
     if puzzle.rows > 1 and len(given) == puzzle.rows and all(
-            t in ("-", ".") or (len(t) == 2 and set(t.lower()) <= set(DIRECTIONS)) for t in given[0][1].split()):
+            t in ("-", ".") or lk.is_token(t) for t in given[0][1].split()):
         return _directions(record, puzzle, given)
     height, width = 2 * puzzle.rows - 1, 2 * puzzle.cols - 1
     numbers = [n for n, _ in given]
@@ -157,42 +153,26 @@ def parse_solution(record: Record, puzzle: MasyuPuzzle) -> Solution | None:
 
 
 def _directions(record: Record, puzzle: MasyuPuzzle, lines: list[tuple[int, str]]) -> Solution:
-    """A solution from rows of direction tokens (:func:`parse_solution`); each link must be
-    named from both of its cells."""
-    steps: dict[Cell, tuple[set[Cell], int, int]] = {}
+    """A solution from rows of direction tokens (:func:`parse_solution`,
+    :func:`satgrid.links.from_tokens`); each link must be named from both of its cells."""
+    tokens: dict[Cell, tuple[str, int, int]] = {}
     for r, (n, text) in enumerate(lines):
-        tokens = _cells(text)
-        if len(tokens) != puzzle.cols:
-            raise record.error(f"the solution row has {len(tokens)} cells, the grid {puzzle.cols}", n)
-        for c, (token, col) in enumerate(tokens):
-            out = set() if token in ("-", ".") else {DIRECTIONS.get(ch) for ch in token.lower()}
-            if None in out or len(out) not in (0, 2) or len(token) > 2:
+        cells = _cells(text)
+        if len(cells) != puzzle.cols:
+            raise record.error(f"the solution row has {len(cells)} cells, the grid {puzzle.cols}", n)
+        for c, (token, col) in enumerate(cells):
+            if token not in ("-", ".") and not lk.is_token(token):
                 raise record.error(f"{token!r} is not a direction token: use two of n, s, e, w (ns, ew, ne, "
                                    "nw, se, sw) or '-' off the loop", n, col)
-            if any((r + dr, c + dc) not in Grid.of(puzzle.rows, puzzle.cols) for dr, dc in out):
-                raise record.error(f"{token!r} at {cell_name(r, c)} leaves the grid", n, col)
-            steps[r, c] = (out, n, col)  # type: ignore[assignment]
-    for (r, c), (out, n, col) in steps.items():
-        for dr, dc in out:
-            if (-dr, -dc) not in steps[r + dr, c + dc][0]:
-                raise record.error(f"the loop leaves {cell_name(r, c)} towards {cell_name(r + dr, c + dc)}, "
-                                   "whose token does not come back", n, col)
-    horizontal = tuple(tuple(int((0, 1) in steps[r, c][0]) for c in range(puzzle.cols - 1)) for r in range(puzzle.rows))
-    vertical = tuple(tuple(int((1, 0) in steps[r, c][0]) for c in range(puzzle.cols)) for r in range(puzzle.rows - 1))
-    return horizontal, vertical
+            if token not in ("-", "."):
+                tokens[r, c] = (token, n, col)
+    return lk.from_tokens(puzzle.rows, puzzle.cols, tokens, lambda message, n, col: record.error(message, n, col))
 
 
 # -- encoding -----------------------------------------------------------------------------------
 def cache_key(puzzle: MasyuPuzzle) -> tuple:
     """Every Masyu of one size has the same base encoding (pearls are assumptions)."""
     return (NAME, puzzle.rows, puzzle.cols)
-
-
-def link_key(p: Cell, q: Cell) -> tuple:
-    """The variable key of the link between side-adjacent cells ``p`` and ``q`` (the builder's
-    :meth:`~satgrid.model.Model.links`)."""
-    a, b = sorted((p, q))
-    return ("line", *a, *b)
 
 
 VERTICAL: tuple[Cell, Cell] = ((-1, 0), (1, 0))
@@ -260,33 +240,11 @@ def encode(puzzle: MasyuPuzzle) -> Encoding:
 
 
 def decode(puzzle: MasyuPuzzle, encoding: Encoding, value) -> Solution:
-    on = read(encoding, "line", value)
-    rows, cols = puzzle.rows, puzzle.cols
-    horizontal = tuple(tuple(int(on[(r, c), (r, c + 1)]) for c in range(cols - 1)) for r in range(rows))
-    vertical = tuple(tuple(int(on[(r, c), (r + 1, c)]) for c in range(cols)) for r in range(rows - 1))
-    return horizontal, vertical
+    return lk.read_links(encoding, "line", value, puzzle.rows, puzzle.cols)
 
 
 def check(puzzle: MasyuPuzzle, solution: Solution) -> list[str]:
     return check_masyu(puzzle.givens, *solution)
-
-
-# -- reading a drawing ----------------------------------------------------------------------------
-def exits(solution: Solution) -> dict[Cell, list[Cell]]:
-    """The steps (``(-1, 0)`` up, ...) by which the loop leaves each cell it passes."""
-    horizontal, vertical = solution
-    found: dict[Cell, list[Cell]] = {}
-    for r, row in enumerate(horizontal):
-        for c, x in enumerate(row):
-            if x:
-                found.setdefault((r, c), []).append((0, 1))
-                found.setdefault((r, c + 1), []).append((0, -1))
-    for r, row in enumerate(vertical):
-        for c, x in enumerate(row):
-            if x:
-                found.setdefault((r, c), []).append((1, 0))
-                found.setdefault((r + 1, c), []).append((-1, 0))
-    return found
 
 
 def blank(rows: int, cols: int) -> MasyuPuzzle:
@@ -388,13 +346,7 @@ def puzzle_json(puzzle: MasyuPuzzle) -> list[str]:
 
 def differences(puzzle: MasyuPuzzle, a: Solution, b: Solution) -> list[Cell]:
     """The cells the two loops pass differently (a link at them is on one loop only)."""
-    found = set()
-    for kind, la, lb in (("h", a[0], b[0]), ("v", a[1], b[1])):
-        for r, (ra, rb) in enumerate(zip(la, lb)):
-            for c, (x, y) in enumerate(zip(ra, rb)):
-                if x != y:
-                    found.update({(r, c), (r, c + 1) if kind == "h" else (r + 1, c)})
-    return sorted(found)
+    return sorted(lk.differences(a, b))
 
 
 def puzzle_from_json(record: Record, value: object) -> MasyuPuzzle:
@@ -462,7 +414,7 @@ def _from_pzprv3(grids: pzprv3.Grids) -> tuple[MasyuPuzzle, Solution | None]:
 
 def _to_pzprv3(puzzle: MasyuPuzzle, solution: Solution | None) -> dict[str, object]:
     rows, cols = puzzle.rows, puzzle.cols
-    horizontal, vertical = solution if solution is not None else (((0,) * (cols - 1),) * rows, ((0,) * cols,) * (rows - 1))
+    horizontal, vertical = solution if solution is not None else lk.empty(rows, cols)
     return {"pearl grid": _qnums(puzzle), "horizontal links": horizontal, "vertical links": vertical}
 
 
@@ -536,27 +488,24 @@ def encode_pearl(puzzle: MasyuPuzzle) -> str:
     return f"{puzzle.cols}x{puzzle.rows}:" + "".join(out)
 
 
-#: Simon Tatham's Pearl: its descriptions hold ``B`` and ``W``, which no other game writes.
+#: Simon Tatham's Pearl: its descriptions hold ``B`` and ``W`` and never a digit (Light Up writes
+#: ``B`` beside its numbers).
 TATHAM = tatham.Codec(
     game="Pearl", program="sgt-pearl",
     params=lambda gid: gid.height is not None and _PEARL_PARAMS.match(gid.flags) is not None,
     fits=lambda gid: _pearl_cells(gid.desc) == (_pearl_size(gid)[0] * _pearl_size(gid)[1], None),
-    decode=decode_pearl, encode=encode_pearl, signs=lambda gid: any(ch in "BW" for ch in gid.desc))
+    decode=decode_pearl, encode=encode_pearl, signs=lambda gid: any(ch in "BW" for ch in gid.desc)
+    and not any(ch.isdigit() for ch in gid.desc))
 
 
 # -- the puzzlekit dataset ----------------------------------------------------------------------
-#: The dataset's direction letters, in the order its tokens list them (``ns``, ``ew``, ``ne``, ``sw``).
-_LETTERS = {(-1, 0): "n", (1, 0): "s", (0, 1): "e", (0, -1): "w"}
-
-
 def _puzzlekit_rows(puzzle: MasyuPuzzle, solution: Solution | None) -> tuple[list[list[str]], list[list[str]] | None]:
     """The dataset's tokens: ``w``, ``b`` or ``-``; a loop cell's two directions, ``-`` off it."""
     problem = [[k or "-" for k in row] for row in puzzle.givens]
     if solution is None:
         return problem, None
     out = exits(solution)
-    answer = [["".join(sorted((_LETTERS[s] for s in out.get((r, c), ())), key="nsew".index)) or "-"
-               for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+    answer = [[lk.token(out.get((r, c), ())) or "-" for c in range(puzzle.cols)] for r in range(puzzle.rows)]
     return problem, answer
 
 
@@ -578,10 +527,7 @@ def DRAW(puzzle: MasyuPuzzle, solution: Solution | None, marks: svg.Marks) -> li
     pearls = puzzle.clues()
     out = svg.cells(puzzle, marks, pearls)
     if solution is not None:
-        horizontal, vertical = solution
-        out += svg.centre_lines([((r, c), (r, c + 1)) for r, row in enumerate(horizontal) for c, x in enumerate(row) if x]
-                                + [((r, c), (r + 1, c)) for r, row in enumerate(vertical) for c, x in enumerate(row) if x],
-                                marks)
+        out += svg.centre_lines(lk.pairs(solution), marks)
     return [*out, *svg.border(puzzle), *svg.circles({p: "white" if k == WHITE else "black" for p, k in pearls.items()})]
 
 
@@ -625,8 +571,7 @@ def read_state(puzzle: MasyuPuzzle, text: str, source: str) -> dict[tuple, bool]
 
 def describe_link(puzzle: MasyuPuzzle, key: tuple, value: bool) -> str:
     """One link's value in words: ``the link r1c2-r1c3 is on the loop`` (or ``crossed out``)."""
-    _, r, c, r2, c2 = key
-    return f"the link {cell_name(r, c)}-{cell_name(r2, c2)} is {'on the loop' if value else 'crossed out'}"
+    return lk.describe(key, value)
 
 
 STATE = StateFormat(read_state, describe_link, lambda key, value: True,

@@ -1,0 +1,430 @@
+"""Regions whose sizes are numbers: every cell carries a number, and each 4-connected region of
+cells carrying one number ``n`` has exactly ``n`` cells. This is the rule "divide the grid into
+regions; a region's cells carry its size; regions of one size never share a side" (Nikoli), in
+other words: two side-adjacent cells with one number lie in one region.
+
+**Numbers** (:class:`SizedRegions`). A one-hot layer over ``1..cap`` and one more value
+``cap + 1`` read "above the cap", and, per cell, ``bits`` holding the number in binary while it
+is above the cap (``cap + 1 .. cells``; all bits false otherwise). So every number a region of
+the grid can have is representable: there is no cap on the sizes, only a cap on the sizes that
+get a variable of their own. A cell's number is its one-hot value, or its bits when the one-hot
+value is "above the cap"; the primary variables (one-hot and bits) determine the solution, and
+each solution has exactly one assignment of them, so counting and uniqueness are exact.
+``cap`` is a speed knob only (measured in ``encodings/rules.md``).
+
+**Local clauses** (implied by the rule, for propagation): for every connected set of up to
+:data:`SMALL` cells (:meth:`~satgrid.grid.Grid.placements`), ``k`` cells do not all carry
+``k - 1``, and the set is no whole group of a number ``v > k`` (nor of numbers above a cap of at
+least ``k``); bits are zero unless above the cap, and in ``cap + 1 .. cells`` when above it;
+``joined(p, q)`` <-> both above the cap with equal bits (one region), and up to ``min(SMALL,
+cap)`` joined cells with no joined link out are impossible.
+
+**Lazy cuts** (:meth:`SizedRegionsRule.cuts`, CEGAR): read every cell's number, flood the
+components of equal numbers; for a component ``C`` of number ``n``:
+
+* ``|C| > n``: a connected set ``T`` of ``n + 1`` cells of ``C`` (BFS order) cannot all carry
+  ``n``: the clause ``OR_{x in T} not carries(x, n)``;
+* ``|C| < n``: ``C`` cannot be a whole component of number ``n``: some cell of ``C`` drops ``n``
+  or some neighbour of ``C`` takes it (``OR_{x in C} not carries(x, n) OR OR_{y next to C}
+  carries(y, n)``, with a fresh literal ``t_y -> carries(y, n)`` where ``carries`` is a
+  conjunction of bits); when ``n`` is above the cap and ``|C| <= cap``, the joined cut instead:
+  no joined link along a spanning tree of ``C``, or a joined link out of it (one cut for every
+  number above the cap, whatever the bits).
+
+Both are satisfied by every solution, whatever the clues.
+
+**Eager lowering** (:meth:`SizedRegionsRule.eager_clauses`, exact on its own, for DIMACS export):
+``same(p, q)`` <-> p and q carry equal numbers, for side neighbours; every cell is a root or
+picks one parent among its neighbours with ``same``; each cell has a root id (binary), the
+root's own index at a root, equal to the parent's and equal across ``same`` neighbours (so one
+root per component); each cell has a subtree size ``S`` (binary): ``S(p) = 1 + sum of S(child)``
+over the cells whose parent is ``p``, with no overflow (so ``S`` grows strictly along parent
+pointers: no cycles, and the parent pointers form one tree per component), and a root's ``S`` is
+its number. Proof of exactness in ``encodings/rules.md``.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Sequence
+
+from .cnf import Clause, VarPool, at_most
+from .connectivity import Keep, Value, holds
+from .grid import Cell, Grid
+
+if TYPE_CHECKING:
+    from .encoding import Encoding
+    from .model import Model
+
+
+def _bits_of(n: int, width: int) -> list[int]:
+    """``n`` in binary, least significant bit first."""
+    return [n >> b & 1 for b in range(width)]
+
+
+def not_below(bits: Sequence[int], low: int, guard: Sequence[int] = ()) -> list[Clause]:
+    """``guard -> value(bits) >= low`` (bits least significant first): for each bit set in
+    ``low``, not (that bit false while every higher bit equals ``low``'s)."""
+    width, want = len(bits), _bits_of(low, len(bits))
+    if low >= 1 << width:
+        return [list(guard)]
+    out = []
+    for i in range(width):
+        if want[i]:
+            out.append([*guard, bits[i], *(-bits[j] if want[j] else bits[j] for j in range(i + 1, width))])
+    return out
+
+
+def not_above(bits: Sequence[int], high: int, guard: Sequence[int] = ()) -> list[Clause]:
+    """``guard -> value(bits) <= high``: for each bit clear in ``high``, not (that bit true while
+    every higher bit equals ``high``'s)."""
+    width = len(bits)
+    if high >= (1 << width) - 1:
+        return []
+    want = _bits_of(high, width)
+    return [[*guard, -bits[i], *(-bits[j] if want[j] else bits[j] for j in range(i + 1, width))]
+            for i in range(width) if not want[i]]
+
+
+#: Connected sets of up to this many cells get their cuts as clauses from the start (measured in
+#: encodings/rules.md).
+SMALL = 3
+
+
+class SizedRegions:
+    """What :meth:`~satgrid.model.Model.sized_regions` built: ``numbers`` (``{cell: {value:
+    literal}}``, values ``1..cap + 1``, ``cap + 1`` = above the cap), ``bits`` (``{cell: [literal,
+    ...]}`` least significant first), ``cap``, the global rule, and :meth:`carries` for clues."""
+
+    def __init__(self, m: "Model", name: str, cap: int, layer: str = "number", small: int = SMALL):
+        from .model import Layer
+
+        grid = m.grid
+        size = len(grid.cells)
+        self.cap = cap = max(1, min(cap, size))
+        self.above = above = cap + 1 if cap < size else None
+        self.width = width = size.bit_length() if above is not None else 0
+        domain = list(range(1, cap + 1)) + ([above] if above is not None else [])
+        self.numbers = numbers = m.numbers(layer, domain)
+        self.bits: dict[Cell, list[int]] = {p: [m.pool.var(f"{layer} bit", *p, b) for b in range(width)]
+                                            for p in grid.cells}
+        if width:
+            m.layers[f"{layer} bit"] = Layer(f"{layer} bit", "bool",
+                                             {(*p, b): x for p, xs in self.bits.items() for b, x in enumerate(xs)})
+        clauses: list[Clause] = []
+        for k in range(1, small + 1):
+            for placed in grid.placements(k):
+                rim = sorted({q for p in placed for q in grid.adjacency[p]} - set(placed), key=grid.index)
+                for v, x in numbers[placed[0]].items():
+                    if v == above:  # k <= cap cells above the cap: too small for any number
+                        if k <= cap:
+                            clauses.append([*(-numbers[p][v] for p in placed), *(numbers[q][v] for q in rim)])
+                    elif v == k - 1:  # k cells of number k - 1: a group too large
+                        clauses.append([-numbers[p][v] for p in placed])
+                    elif v > k:  # a whole group of k < v cells: too small
+                        clauses.append([*(-numbers[p][v] for p in placed), *(numbers[q][v] for q in rim)])
+        m.require(f"{name}: groups of up to {small} cells", clauses)
+        if above is not None:
+            clauses = []
+            for p, xs in self.bits.items():
+                big = numbers[p][above]
+                clauses += ([big, -x] for x in xs)
+                clauses += not_below(xs, cap + 1, [-big]) + not_above(xs, size, [-big])
+            m.require(f"{name}: a number above {cap} in binary", clauses)
+        #: ``{(p, q): literal}`` per side-neighbour pair (both orders): both above the cap with
+        #: equal bits (one region). Empty without numbers above the cap.
+        self.joined: dict[tuple[Cell, Cell], int] = {}
+        if above is not None:
+            clauses = []
+            for p, q in grid.adjacent_pairs():
+                j = self.joined[p, q] = self.joined[q, p] = m.pool.var(f"{layer} joined", *p, *q)
+                a, b = numbers[p][above], numbers[q][above]
+                equal = []
+                clauses += [[-j, a], [-j, b]]
+                for x, y in zip(self.bits[p], self.bits[q]):
+                    e = m.pool.var(f"{layer} equal bit", *p, *q, len(equal))
+                    equal.append(e)
+                    clauses += [[-j, -x, y], [-j, x, -y], [e, x, y], [e, -x, -y]]
+                clauses.append([-a, -b, *(-e for e in equal), j])
+            # groups of up to ``small`` joined cells: too small for a number above the cap
+            for k in range(1, min(small, cap) + 1):
+                for placed in grid.placements(k):
+                    inside = set(placed)
+                    tree = _spanning_edges(grid, placed)
+                    out = [self.joined[p, q] for p in placed for q in grid.adjacency[p] if q not in inside]
+                    first = [-numbers[placed[0]][above]] if k == 1 else []
+                    clauses.append([*first, *(-self.joined[e] for e in tree), *out])
+            m.require(f"{name}: regions above {cap} join equal neighbours", clauses)
+        self.grid = grid
+        self.rule = m.rule(SizedRegionsRule(name, grid, numbers, self.bits, cap, above, self.joined))
+
+    def carries(self, cell: Cell, n: int) -> list[Clause]:
+        """Clauses "``cell`` carries ``n``" (unit clauses)."""
+        if n <= self.cap:
+            return [[self.numbers[cell][n]]]
+        return [[self.numbers[cell][self.above]],  # type: ignore[index]
+                *([x if bit else -x] for x, bit in zip(self.bits[cell], _bits_of(n, self.width)))]
+
+
+class SizedRegionsRule:
+    """Global rule: each component of cells carrying one number ``n`` has ``n`` cells (see the
+    module doc for the cuts and the eager lowering)."""
+
+    def __init__(self, name: str, grid: Grid, numbers: dict[Cell, dict[int, int]],
+                 bits: dict[Cell, list[int]], cap: int, above: int | None,
+                 joined: dict[tuple[Cell, Cell], int] | None = None):
+        self.name, self.grid, self.cap, self.above = name, grid, cap, above
+        #: Per pair of cell indices: the literal "both above the cap, equal bits".
+        self._joined = {(grid.index(p), grid.index(q)): x for (p, q), x in (joined or {}).items()}
+        cells = grid.cells
+        self._near = grid.near
+        #: Per cell index: the one-hot literals in domain order, the domain, and the bits.
+        self._domain = list(numbers[cells[0]])
+        self._onehot = [[numbers[p][v] for v in self._domain] for p in cells]
+        self._bits = [bits[p] for p in cells]
+        self.width = len(self._bits[0]) if self._bits else 0
+
+    def clauses(self, pool: VarPool) -> list[Clause]:
+        return []
+
+    # -- reading ---------------------------------------------------------------------------
+    def numbers(self, value: Value) -> list[int]:
+        """Every cell's number (index order) under ``value``."""
+        k = len(self._domain)
+        flat = holds(value, [x for row in self._onehot for x in row])
+        out = []
+        big_cells = []
+        for i in range(len(self._onehot)):
+            row = flat[i * k:(i + 1) * k]
+            v = self._domain[row.index(True)] if True in row else 0
+            if v == self.above:
+                big_cells.append(i)
+            out.append(v)
+        for i in big_cells:
+            truth = holds(value, self._bits[i])
+            out[i] = sum(1 << b for b, t in enumerate(truth) if t)
+        return out
+
+    def _not_carries(self, i: int, n: int) -> list[int]:
+        """Literals whose disjunction says "cell ``i`` does not carry ``n``"."""
+        if n <= self.cap:
+            return [-self._onehot[i][n - 1]]
+        want = _bits_of(n, self.width)
+        return [-self._onehot[i][-1], *(-x if bit else x for x, bit in zip(self._bits[i], want))]
+
+    def _carries(self, i: int, n: int, pool: VarPool, side: list[Clause]) -> int:
+        """A literal implying "cell ``i`` carries ``n``" (a fresh one, defined in ``side``, above
+        the cap)."""
+        if n <= self.cap:
+            return self._onehot[i][n - 1]
+        t = pool.fresh("cut")
+        side += ([-t, -lit] for lit in self._not_carries(i, n))
+        return t
+
+    # -- lazy ------------------------------------------------------------------------------
+    def components(self, numbers: list[int]) -> list[tuple[int, list[int]]]:
+        """The components of equal numbers: ``(number, cell indices in BFS order)``."""
+        near, seen, out = self._near, [False] * len(numbers), []
+        for start, n in enumerate(numbers):
+            if seen[start]:
+                continue
+            seen[start] = True
+            order, queue = [start], deque([start])
+            while queue:
+                p = queue.popleft()
+                for q in near[p]:
+                    if not seen[q] and numbers[q] == n:
+                        seen[q] = True
+                        order.append(q)
+                        queue.append(q)
+            out.append((n, order))
+        return out
+
+    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[list[Clause]]:
+        """A cut for each component whose size is not its number (module doc)."""
+        numbers = self.numbers(value)
+        near = self._near
+        cuts: list[list[Clause]] = []
+        for n, comp in self.components(numbers):
+            if len(comp) == n:
+                continue
+            if len(comp) > n:
+                head = [lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]
+                if keep is None or keep(head):
+                    cuts.append([head])
+            elif n > self.cap and len(comp) <= self.cap:
+                # joined cells that no joined link leaves: a region too small for any number
+                # above the cap, whatever its bits (one cut for every such number)
+                inside = set(comp)
+                tree = [self._joined[e] for e in self._tree(comp)]
+                out = [self._joined[p, q] for p in comp for q in near[p] if q not in inside]
+                head = [*([-self._onehot[comp[0]][-1]] if len(comp) == 1 else []), *(-x for x in tree), *out]
+                if keep is None or keep(head):
+                    cuts.append([head])
+            else:
+                inside = set(comp)
+                border = sorted({q for p in comp for q in near[p] if q not in inside})
+                side: list[Clause] = []
+                head = [lit for i in comp for lit in self._not_carries(i, n)]
+                head += [self._carries(q, n, pool, side) for q in border]
+                if keep is None or keep(head):
+                    cuts.append([*side, head])
+        return cuts
+
+    def _tree(self, comp: list[int]) -> list[tuple[int, int]]:
+        """The edges of a BFS spanning tree of ``comp`` (cell indices, connected)."""
+        inside, seen, edges = set(comp), {comp[0]}, []
+        queue = deque([comp[0]])
+        while queue:
+            p = queue.popleft()
+            for q in self._near[p]:
+                if q in inside and q not in seen:
+                    seen.add(q)
+                    edges.append((p, q))
+                    queue.append(q)
+        return edges
+
+    # -- eager -----------------------------------------------------------------------------
+    def eager_clauses(self, pool: VarPool) -> list[Clause]:
+        """The tree lowering of the module doc: ``same`` links, parent pointers, root ids and
+        subtree sizes (binary, least significant bit first)."""
+        grid, cells, near = self.grid, self.grid.cells, self._near
+        size = len(cells)
+        width = size.bit_length()
+        id_width = max(1, (size - 1).bit_length())
+        tag = self.name
+        clauses: list[Clause] = []
+        onehot, bits, domain, above = self._onehot, self._bits, self._domain, self.above
+
+        # same(p, q) <-> equal numbers
+        same: dict[tuple[int, int], int] = {}
+        for p, q in grid.links:
+            s = same[p, q] = same[q, p] = pool.var(tag, "same", p, q)
+            for k, v in enumerate(domain):
+                a, b = onehot[p][k], onehot[q][k]
+                clauses += [[-s, -a, b], [-s, a, -b]]
+                if v != above:
+                    clauses.append([-a, -b, s])
+            if above is not None:
+                a, b = onehot[p][-1], onehot[q][-1]
+                xs = []
+                for x, y in zip(bits[p], bits[q]):
+                    e = pool.var(tag, "equal bit", p, q, len(xs))
+                    xs.append(e)
+                    clauses += [[e, x, y], [e, -x, -y], [-s, -x, y], [-s, x, -y]]
+                clauses.append([-a, -b, *(-e for e in xs), s])
+        # parent pointers: a root, or exactly one parent among the same neighbours
+        parent: dict[tuple[int, int], int] = {}
+        root = [pool.var(tag, "root", p) for p in range(size)]
+        for p in range(size):
+            choices = [root[p]]
+            for q in near[p]:
+                x = parent[p, q] = pool.var(tag, "parent", p, q)
+                clauses.append([-x, same[p, q]])
+                choices.append(x)
+            clauses.append(choices)
+            clauses += at_most(choices, 1, pool)
+        # root ids
+        ident = [[pool.var(tag, "id", p, b) for b in range(id_width)] for p in range(size)]
+        for p in range(size):
+            clauses += ([-root[p], x if bit else -x] for x, bit in zip(ident[p], _bits_of(p, id_width)))
+            for q in near[p]:
+                if p < q:
+                    s = same[p, q]
+                    for x, y in zip(ident[p], ident[q]):
+                        clauses += [[-s, -x, y], [-s, x, -y]]
+        # subtree sizes: S(p) = 1 + sum over children of S(child), no overflow
+        sizes = [[pool.var(tag, "size", p, b) for b in range(width)] for p in range(size)]
+        for p in range(size):
+            total: list[int] | None = None  # running sum, starts at the constant 1
+            for q in near[p]:
+                gated = []
+                for b, x in enumerate(sizes[q]):
+                    g = pool.var(tag, "child size", p, q, b)
+                    gated.append(g)
+                    clauses += [[-g, parent[q, p]], [-g, x], [g, -parent[q, p], -x]]
+                total, more = _add(total, gated, pool, tag, clauses)
+                clauses.append([-more])
+            if total is None:
+                clauses += ([x] if b == 0 else [-x] for b, x in enumerate(sizes[p]))
+            else:
+                for x, y in zip(sizes[p], total):
+                    clauses += [[-x, y], [x, -y]]
+            # a root's subtree is its number
+            for k, v in enumerate(domain):
+                if v == above:
+                    for x, y in zip(sizes[p], bits[p]):
+                        clauses += [[-root[p], -onehot[p][k], -x, y], [-root[p], -onehot[p][k], x, -y]]
+                else:
+                    clauses += ([-root[p], -onehot[p][k], x if bit else -x]
+                                for x, bit in zip(sizes[p], _bits_of(v, width)))
+        return clauses
+
+
+def _add(total: list[int] | None, gated: list[int], pool: VarPool, tag: str,
+         clauses: list[Clause]) -> tuple[list[int], int]:
+    """``total + gated`` as ripple-carry adder clauses (``total`` None: the constant 1, added as
+    the first carry); returns the sum bits and the final carry (to be forced false)."""
+    out = []
+    carry: int | None = None
+    for b, y in enumerate(gated):
+        x = None if total is None else total[b]
+        c_in = carry
+        if total is None and b == 0:
+            # 1 + y: sum = not y, carry = y
+            s = pool.fresh("sum")
+            clauses += [[s, y], [-s, -y]]
+            out.append(s)
+            carry = y
+            continue
+        inputs = [lit for lit in (x, y, c_in) if lit is not None]
+        s, c = pool.fresh("sum"), pool.fresh("carry")
+        _full_adder(inputs, s, c, clauses)
+        out.append(s)
+        carry = c
+    if carry is None:
+        carry = pool.fresh("carry")
+        clauses.append([-carry])
+    return out, carry
+
+
+def _full_adder(inputs: list[int], s: int, c: int, clauses: list[Clause]) -> None:
+    """``s`` <-> parity of ``inputs`` and ``c`` <-> at least two of them (one to three inputs)."""
+    from itertools import product
+
+    n = len(inputs)
+    for signs in product((0, 1), repeat=n):
+        ones = sum(signs)
+        lits = [-x if bit else x for x, bit in zip(inputs, signs)]
+        clauses.append([*lits, s if ones % 2 else -s])
+        clauses.append([*lits, c if ones >= 2 else -c])
+
+
+
+def _spanning_edges(grid: Grid, cells: Sequence[Cell]) -> list[tuple[Cell, Cell]]:
+    """The edges of a BFS spanning tree of ``cells`` (connected)."""
+    inside, seen, edges = set(cells), {cells[0]}, []
+    queue = deque([cells[0]])
+    while queue:
+        p = queue.popleft()
+        for q in grid.adjacency[p]:
+            if q in inside and q not in seen:
+                seen.add(q)
+                edges.append((p, q))
+                queue.append(q)
+    return edges
+
+
+def read_region_numbers(encoding: "Encoding", layer: str, value: Value) -> dict[Cell, int]:
+    """Every cell's number under ``value``: its one-hot value, or, at the value "above the cap"
+    (the layer's last, when it has bits), the number its bits hold."""
+    from .model import read_numbers
+
+    numbers = read_numbers(encoding, layer, value, empty=0)
+    bits = encoding.layers.get(f"{layer} bit")
+    if bits:
+        above = encoding.layers[layer].domain[-1]  # type: ignore[attr-defined]
+        for p, v in numbers.items():
+            if v == above:
+                lits = [lit for (r, c, _), lit in bits.items() if (r, c) == p]
+                numbers[p] = sum(1 << b for b, t in enumerate(holds(value, lits)) if t)
+    return numbers

@@ -1,0 +1,117 @@
+"""The core rule sized_regions (satgrid/sized_regions.py) on its own: every solution of small
+grids against brute force (all partitions of the cells into connected regions, each cell carrying
+its region's size, regions of one size never side by side), in both lowerings, with caps that put
+some sizes above the one-hot layer, and for every subset of a solution's numbers as givens."""
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from satgrid.grid import Grid
+from satgrid.model import Model
+from satgrid.session import Session
+from satgrid.sized_regions import SizedRegions, not_above, not_below
+
+
+def partitions(items: list):
+    """Every set partition of ``items`` (lists of blocks)."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in partitions(rest):
+        yield [[first], *part]
+        for i in range(len(part)):
+            yield [*part[:i], [first, *part[i]], *part[i + 1:]]
+
+
+def brute(grid: Grid) -> set[tuple[int, ...]]:
+    """Every Fillomino filling of ``grid`` as a tuple of numbers in cell order."""
+    out = set()
+    for part in partitions(list(grid.cells)):
+        if any(len(grid.components(block)) != 1 for block in part):
+            continue
+        number = {p: len(block) for block in part for p in block}
+        if any(number[p] == number[q] and not any(p in b and q in b for b in part)
+               for p, q in grid.adjacent_pairs()):
+            continue
+        out.add(tuple(number[p] for p in grid.cells))
+    return out
+
+
+def model(grid: Grid, cap: int) -> tuple[Model, SizedRegions]:
+    m = Model(grid)
+    regions = m.sized_regions("regions whose sizes are numbers", cap)
+
+    @m.clue
+    def given(c, cell, n):
+        c.require(regions.carries(cell, n))
+    return m, regions
+
+
+def numbers_of(encoding, regions: SizedRegions, value) -> tuple[int, ...]:
+    return tuple(regions.rule.numbers(value))
+
+
+def solutions(m: Model, regions: SizedRegions, clues: dict, connectivity: str) -> set[tuple[int, ...]]:
+    """Every solution, by blocking clauses on the primary variables of one session."""
+    encoding = m.build()
+    session = Session(encoding, connectivity=connectivity)
+    assumptions = list(session.selectors(clues).values())
+    primary = list(encoding.primary.values())
+    found = set()
+    while True:
+        outcome = session.solve(list(assumptions))
+        if outcome.status != "sat":
+            assert outcome.status == "unsat"
+            return found
+        numbers = numbers_of(encoding, regions, outcome.assignment)
+        assert numbers not in found  # one assignment of the primary variables per solution
+        found.add(numbers)
+        truth = [outcome.assignment(x) for x in primary]
+        session.solver.add([[-x if t else x for x, t in zip(primary, truth)]])
+
+
+GRIDS = [Grid.of(1, 5), Grid.of(2, 2), Grid.of(2, 3), Grid.of(3, 3), Grid.of(2, 4)]
+
+
+@pytest.mark.parametrize("connectivity", ["lazy", "eager"])
+@pytest.mark.parametrize("grid", GRIDS, ids=lambda g: f"{g.rows}x{g.cols}")
+def test_every_filling_matches_brute_force(grid, connectivity):
+    expected = brute(grid)
+    for cap in (1, 2, 3, len(grid.cells)):
+        m, regions = model(grid, cap)
+        assert solutions(m, regions, {}, connectivity) == expected, cap
+
+
+@pytest.mark.parametrize("connectivity", ["lazy", "eager"])
+def test_every_subset_of_givens(connectivity):
+    """On 2x3 every subset of a solution's numbers; on 3x3 random subsets of two solutions'."""
+    rng = random.Random(20)
+    for grid, subsets in ((Grid.of(2, 3), None), (Grid.of(3, 3), 40)):
+        every = brute(grid)
+        for chosen in sorted(every)[::max(1, len(every) // 2)][:2]:
+            m, regions = model(grid, 2)
+            cells = list(grid.cells)
+            picks = [set(s) for k in range(len(cells) + 1) for s in combinations(range(len(cells)), k)]
+            if subsets is not None:
+                picks = rng.sample(picks, subsets)
+            for pick in picks:
+                clues = {cells[i]: chosen[i] for i in pick}
+                want = {s for s in every if all(s[i] == chosen[i] for i in pick)}
+                assert solutions(m, regions, clues, connectivity) == want, clues
+
+
+def test_binary_bounds():
+    from satgrid.cnf import VarPool
+    from itertools import product
+    pool = VarPool()
+    bits = [pool.var("b", i) for i in range(4)]
+    for low, high in ((3, 11), (1, 15), (8, 8), (0, 9)):
+        clauses = not_below(bits, low) + not_above(bits, high)
+        for assignment in product((0, 1), repeat=4):
+            value = sum(b << i for i, b in enumerate(assignment))
+            ok = all(any((lit > 0) == bool(assignment[abs(lit) - 1]) for lit in c) for c in clauses)
+            assert ok == (low <= value <= high), (low, high, value)

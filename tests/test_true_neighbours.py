@@ -1,0 +1,48 @@
+"""The vocabulary rule ``Model.true_neighbours`` on its own: its solutions on small grids are
+exactly the brute-force sets in which every true cell has k true side neighbours."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from satgrid.grid import Grid
+from satgrid.model import Model, read
+from satgrid.session import Session
+
+
+def models(rows: int, cols: int, k: int) -> set[frozenset]:
+    m = Model(Grid.of(rows, cols))
+    lits = m.cells("on")
+    m.true_neighbours("each true cell has k true neighbours", lits, k)
+    encoding = m.build()
+    session = Session(encoding)
+    found: set[frozenset] = set()
+    try:
+        while True:
+            outcome = session.solve([])
+            if outcome.status != "sat":
+                return found
+            on = read(encoding, "on", outcome.assignment)
+            true = frozenset(p for p, v in on.items() if v)
+            assert true not in found
+            found.add(true)
+            session.add([[-lits[p] if p in true else lits[p] for p in lits]])
+    finally:
+        session.close()
+
+
+def brute(rows: int, cols: int, k: int) -> set[frozenset]:
+    grid = Grid.of(rows, cols)
+    out = set()
+    for bits in itertools.product((0, 1), repeat=rows * cols):
+        true = frozenset(p for p, b in zip(grid.cells, bits) if b)
+        if all(sum(q in true for q in grid.neighbours(p)) == k for p in true):
+            out.add(true)
+    return out
+
+
+@pytest.mark.parametrize("rows, cols, k", [(1, 4, 1), (2, 3, 1), (3, 3, 1), (3, 3, 2), (2, 4, 2), (3, 4, 1),
+                                           (2, 2, 3), (3, 3, 0)])
+def test_true_neighbours_matches_brute_force(rows, cols, k):
+    assert models(rows, cols, k) == brute(rows, cols, k)
