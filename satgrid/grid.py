@@ -214,6 +214,20 @@ class Grid:
         and in its column."""
         return [run for line in self.lines() for run in runs(line, predicate)]
 
+    def segments_across(self, apart: Callable[[Cell, Cell], bool], count: int) -> list[tuple[Cell, ...]]:
+        """Every straight segment of cells (in a row or a column) that crosses ``count`` borders,
+        minimally: it starts at the cell before one border and ends at the cell after the
+        ``count``-th border from there. ``apart(p, q)`` says whether a border separates the
+        consecutive cells ``p`` and ``q``. A run of cells crosses ``count`` borders or more
+        exactly when it contains one of these segments. Rows top to bottom, then columns."""
+        if count < 1:
+            raise ValueError(f"a segment crosses at least 1 border, not {count}")
+        found: list[tuple[Cell, ...]] = []
+        for line in self.lines():
+            cuts = [i for i in range(len(line) - 1) if apart(line[i], line[i + 1])]
+            found += [tuple(line[cuts[k]:cuts[k + count - 1] + 2]) for k in range(len(cuts) - count + 1)]
+        return found
+
     # -- sightlines ------------------------------------------------------------------------------
     def sightline(self, p: Cell, step: Cell, blocked: Callable[[Cell], bool]) -> list[Cell]:
         """The cells seen from ``p`` looking along ``step`` (e.g. ``(0, 1)``: right): from the
@@ -370,6 +384,22 @@ def shading_shape_problems(rows: int, cols: int, solution: Sequence[str]) -> lis
     if any(ch not in "#." for row in solution for ch in row):
         return ["solution holds characters other than '#' and '.'"]
     return []
+
+
+def shading_rule_problems(grid: Grid, shaded: Collection[Cell]) -> list[str]:
+    """The two rules many shading genres share, checked on a finished shading:
+    shaded cells never share a side; the unshaded cells form one side-connected region. One
+    message per touching pair, one for a split; empty when both hold. For independent checkers."""
+    def name(p: Cell) -> str:
+        return f"r{p[0] + 1}c{p[1] + 1}"
+
+    problems = [f"shaded cells {name(p)} and {name(q)} touch"
+                for p, q in grid.adjacent_pairs() if p in shaded and q in shaded]
+    regions = grid.components(p for p in grid.cells if p not in shaded)
+    if len(regions) > 1:
+        sizes = ", ".join(f"{len(region)} at {name(region[0])}" for region in regions)
+        problems.append(f"the unshaded cells form {len(regions)} separate regions ({sizes})")
+    return problems
 
 
 def king_packing_bound(cells: Iterable[Cell]) -> int:

@@ -387,6 +387,15 @@ class Model:
                     clauses.append([-lits[p], -lits[q], -y, -z])
         self.require(name, clauses)
 
+    def no_run_across(self, name: str, lits: Lits, apart: Callable[[Cell, Cell], bool], count: int) -> None:
+        """No straight run of true cells of ``lits`` (along a row or a column) crosses ``count``
+        borders (``apart(p, q)``: a border separates consecutive cells ``p`` and ``q``, e.g. room
+        borders). Lowering: a clause per minimal segment that crosses ``count``
+        borders (:meth:`~satgrid.grid.Grid.segments_across`): one of its cells is false. A cell
+        outside ``lits`` breaks every run through it."""
+        self.require(name, ([-lits[p] for p in segment] for segment in self.grid.segments_across(apart, count)
+                            if all(p in lits for p in segment)))
+
     def islands_with_one_seed(self, name: str, white: Lits, seeds: Mapping[Cell, int | None],
                               eager_from: int | None = None) -> SeededIslands:
         """Every island (4-connected region of true cells of ``white``, a literal per cell of the

@@ -14,6 +14,7 @@ from .errors import UnsupportedGenre
 from .reader import split_grids
 from .genres import akari
 from .genres import fillomino
+from .genres import heyawake
 from .genres import hitori
 from .genres import kurodoko
 from .genres import lits
@@ -128,6 +129,7 @@ GENRES: dict[str, Genre] = {
     "starbattle": Genre.from_module(starbattle),
     "fillomino": Genre.from_module(fillomino),
     "lits": Genre.from_module(lits),
+    "heyawake": Genre.from_module(heyawake),
 }
 
 

@@ -323,3 +323,49 @@ def random_rooms(rows: int, cols: int, rng: random.Random, min_size: int = 1,
             return rooms
     raise ValueError(f"no random partition into rooms of {min_size}..{largest} cells found in {attempts} draws")
 
+
+
+def random_rectangles(rows: int, cols: int, rng: random.Random, max_side: int = 3, min_size: int = 1,
+                      attempts: int = 200) -> Rooms:
+    """A random partition into rectangular rooms with sides of 1..``max_side`` cells and at least
+    ``min_size`` cells (rooms as many genres draw them).
+
+    Algorithm: the first cell in reading order that no room covers yet is the top-left corner of
+    the next room (so every partition into rectangles can come out); its width is drawn uniformly
+    from 1 to the uncovered run to its right, its height from 1 to the rows below in which the
+    cells under it are all uncovered (each at most ``max_side``), among the sizes of at least
+    ``min_size`` cells; a corner with no such size throws the draw away, up to ``attempts``
+    draws. ValueError when none succeeds or the bounds admit no room (``min_size`` above
+    ``max_side`` squared)."""
+    if max_side < 1 or min_size > max_side * max_side:
+        raise ValueError(f"rectangles of sides 1..{max_side} hold no room of {min_size} cells")
+    for _ in range(attempts):
+        owner = [[-1] * cols for _ in range(rows)]
+        found: list[list[Cell]] = []
+        for r in range(rows):
+            for c in range(cols):
+                if owner[r][c] >= 0:
+                    continue
+                wide = 0
+                while c + wide < cols and owner[r][c + wide] < 0 and wide < max_side:
+                    wide += 1
+                shapes = []
+                for w in range(1, wide + 1):
+                    h = 0
+                    while r + h < rows and h < max_side and all(owner[r + h][c + i] < 0 for i in range(w)):
+                        h += 1
+                    shapes += [(w, k) for k in range(1, h + 1) if w * k >= min_size]
+                if not shapes:
+                    break
+                w, h = rng.choice(shapes)
+                room = [(r + a, c + b) for a in range(h) for b in range(w)]
+                for a, b in room:
+                    owner[a][b] = len(found)
+                found.append(room)
+            else:
+                continue
+            break
+        else:
+            return canonical(found)
+    raise ValueError(f"no random partition into rectangles of sides 1..{max_side} and at least "
+                     f"{min_size} cells found in {attempts} draws")

@@ -8,7 +8,8 @@ the bounds on the numbers stay the genre's:
   back right-aligned with ``#`` on shaded cells (:func:`render`); a ``solution:`` section of ``#``
   and ``.``/``+`` or the cell's number (:func:`parse_shading`);
 * JSON: rows of numbers, ``0`` for none (:func:`numbers_json`, :func:`numbers_from_json`);
-* drawing: numbers, shaded cells black, a number on a shaded cell grey (:func:`draw`);
+* drawing: numbers, shaded cells black, a number on a shaded cell grey, room borders if any
+  (:func:`draw`);
 * hints: the state grid (:data:`STATE`; :func:`state_format` with another cell label);
 * pzprv3: the clue grid and pzprjs's ``decodeCellAns`` answer (:func:`pzprv3_codec`; the
   answer alone: :func:`pzprv3_answer`, :func:`pzprv3_solution`);
@@ -18,7 +19,7 @@ the bounds on the numbers stay the genre's:
 from __future__ import annotations
 
 import re
-from typing import Callable, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 from .errors import ParseError
 from .formats import puzzlekit, pzprv3
@@ -163,15 +164,16 @@ def numbers_from_json(record: Record, value: object, parse: Callable[[Record], P
 from . import render_svg as svg  # noqa: E402  (kept with the parts that use it)
 
 
-def draw(puzzle: GridPuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
-    """The grid and its numbers; a solution's shaded cells black, a number on one grey."""
+def draw(puzzle: GridPuzzle, solution: Solution | None, marks: svg.Marks, walls: Sequence[str] = ()) -> list[str]:
+    """The grid and its numbers; a solution's shaded cells black, a number on one grey; ``walls``
+    (room borders, :func:`satgrid.render_svg.rooms`) over the cells, under the outer border."""
     numbers = puzzle.numbers()
     dark = {p for p in numbers if solution is not None and solution[p[0]][p[1]] == "#"}
     out = svg.cells(puzzle, marks, numbers)
     if solution is not None:
         out += svg.shaded([(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
                            if solution[r][c] == "#"], marks)
-    return [*out, *svg.border(puzzle), *svg.givens({p: str(v) for p, v in numbers.items() if p not in dark}),
+    return [*out, *walls, *svg.border(puzzle), *svg.givens({p: str(v) for p, v in numbers.items() if p not in dark}),
             *svg.labels({p: str(numbers[p]) for p in dark}, "clue", svg.GREY)]
 
 

@@ -166,7 +166,7 @@ def test_sudoku_sizes_puzzlink_cannot_hold():
 # -- bad URLs: one line, the column ---------------------------------------------------------------
 @pytest.mark.parametrize("url, message, column", [
     ("https://puzz.link/p?sudok/9/9/m1", "unknown puzz.link puzzle type 'sudok'", 21),
-    ("heyawake/3/3/abc", "unknown puzz.link puzzle type 'heyawake'", 1),
+    ("tapa/3/3/abc", "unknown puzz.link puzzle type 'tapa'", 1),
     ("https://puzz.link/sudoku/4/4/g1k23k3g", "needs '?'", 1),
     ("nurikabe/5/x/g5k2o1k3g", "number of rows 'x' is not a number", 12),
     ("nurikabe/5/0/g5k2o1k3g", "out of range", 12),

@@ -64,16 +64,9 @@ class GenericGenerator:
         if sample is not None:
             return sample(rows, cols, rng)
         blank = self.genre.part("BLANK")(rows, cols)
-        encoding = self.genre.encode(blank)
-        session = Session(encoding, options.solver, options.connectivity, options.conflict_limit)
-        try:
-            session.prefer([lit if rng.random() < 0.5 else -lit for lit in encoding.primary.values()])
-            outcome = session.solve([])
-            if outcome.status != "sat":
-                raise SatgridError(f"the rules of {self.genre.name} have no {rows}x{cols} solution")
-            solution = self.genre.decode(blank, encoding, outcome.assignment)
-        finally:
-            session.close()
+        solution = random_solution(self.genre, blank, rng, options)
+        if solution is None:
+            raise SatgridError(f"the rules of {self.genre.name} have no {rows}x{cols} solution")
         return self.genre.part("READ_CLUES")(blank, solution)
 
     def _reduce(self, puzzle: Any, rng: random.Random, flavour: str, options: api.Options) -> Any | None:
@@ -101,6 +94,23 @@ class GenericGenerator:
         if kept is None:
             raise LimitReached("limit reached while removing clues")
         return puzzle.with_clues({key: clues[key] for key in kept})
+
+
+def random_solution(genre: Genre, puzzle: Any, rng: random.Random,
+                    options: api.Options = api.Options()) -> Any | None:
+    """A random solution of ``puzzle`` (step 1; a sampler's too, e.g. on random rooms), or None
+    when it has none: its encoding solved with random phases on the primary variables, on a
+    session of its own."""
+    encoding = genre.encode(puzzle)
+    session = Session(encoding, options.solver, options.connectivity, options.conflict_limit)
+    try:
+        session.prefer([lit if rng.random() < 0.5 else -lit for lit in encoding.primary.values()])
+        outcome = session.solve([])
+        if outcome.status != "sat":
+            return None
+        return genre.decode(puzzle, encoding, outcome.assignment)
+    finally:
+        session.close()
 
 
 def _easy(genre: Genre, puzzle: Any, clues: dict, gone: list, options: api.Options) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from satgrid.grid import Grid, shading_shape_problems
+from satgrid.grid import Grid, shading_rule_problems, shading_shape_problems
 
 
 def _name(r: int, c: int) -> str:
@@ -37,11 +37,5 @@ def check_hitori(rows: int, cols: int, numbers: Mapping[tuple[int, int], int],
                 if len(cells) > 1:
                     where = ", ".join(_name(*p) for p in cells)
                     problems.append(f"number {n} is unshaded {len(cells)} times in {kind} {index} ({where})")
-    for p, q in grid.adjacent_pairs():
-        if p in shaded and q in shaded:
-            problems.append(f"shaded cells {_name(*p)} and {_name(*q)} touch")
-    regions = grid.components(p for p in grid.cells if p not in shaded)
-    if len(regions) > 1:
-        sizes = ", ".join(f"{len(region)} at {_name(*region[0])}" for region in regions)
-        problems.append(f"the unshaded cells form {len(regions)} separate regions ({sizes})")
+    problems += shading_rule_problems(grid, shaded)
     return problems
