@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Callable, ClassVar
 
 from ... import rooms as room_layer
 from ...encoding import Encoding
