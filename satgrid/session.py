@@ -76,8 +76,7 @@ class Stats:
 #: it could not stop the build (a garbage collection was running finalizers); and how long after
 #: the deadline it gives up trying.
 BUILD_MARGIN_S = 0.2
-RETRY_S = 0.005
-GIVE_UP_S = 1.0
+RETRY_S = 1e-6
 
 
 #: Clauses handed to the solver in one call while clues are built (between calls the deadline is
@@ -101,7 +100,9 @@ class BuildTimer:
     :data:`BUILD_MARGIN_S`): a garbage-collection pass and freeing the half-built encoding come
     between the signal and the caller, and a build that would end in that last tenth leaves no
     time to solve anyway. While a garbage collection runs, finalizers may be what is running and
-    an exception raised in one is lost, so the handler waits :data:`RETRY_S` and tries again.
+    an exception raised in one is lost, so the handler only marks the limit as due, and the end of
+    the collection (a ``gc.callbacks`` hook) fires the timer again :data:`RETRY_S` later, however
+    long the collection took.
     Where no timer can be set (not the main thread, or SIGALRM already has a handler), the block
     runs to its end and the queries find the deadline passed.
     """
@@ -110,6 +111,7 @@ class BuildTimer:
         self.deadline = deadline
         self.armed = False
         self.collecting = False
+        self.due = False
 
     def __enter__(self) -> "BuildTimer":
         if self.deadline is not None and hasattr(signal, "setitimer") \
@@ -124,13 +126,14 @@ class BuildTimer:
 
     def _gc(self, phase: str, info: dict) -> None:
         self.collecting = phase == "start"
+        if not self.collecting and self.due and self.armed:
+            signal.setitimer(signal.ITIMER_REAL, RETRY_S)
 
     def _expire(self, signum: int, frame: Any) -> None:
         if not self.armed or (frame is not None and frame.f_code is BuildTimer.__exit__.__code__):
             return  # the block is over: __exit__ disarms the timer
         if self.collecting:
-            if time.monotonic() < self.deadline + GIVE_UP_S:  # type: ignore[operator]
-                signal.setitimer(signal.ITIMER_REAL, RETRY_S)
+            self.due = True  # raised once the collection ends (:meth:`_gc`)
             return
         raise LimitReached("time limit reached while building the encoding")
 
