@@ -76,7 +76,7 @@ class Stats:
 #: it could not stop the build (a garbage collection was running finalizers); and how long after
 #: the deadline it gives up trying.
 BUILD_MARGIN_S = 0.2
-RETRY_S = 1e-6
+RETRY_S = 0.001
 
 
 #: Clauses handed to the solver in one call while clues are built (between calls the deadline is
@@ -134,6 +134,9 @@ class BuildTimer:
             return  # the block is over: __exit__ disarms the timer
         if self.collecting:
             self.due = True  # raised once the collection ends (:meth:`_gc`)
+            return
+        if frame is not None and frame.f_code is BuildTimer._gc.__code__:
+            signal.setitimer(signal.ITIMER_REAL, RETRY_S)  # raised in the hook, it would be lost
             return
         raise LimitReached("time limit reached while building the encoding")
 
