@@ -1,8 +1,10 @@
 """Shared test helpers: the shared data folder and the block format's solutions."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,3 +18,51 @@ def shared_file(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"shared data not found at {path}")
     return path
+
+
+def first_report(output: str) -> dict:
+    """The first report of a ``--format json`` output (one report, or a list of them)."""
+    report = json.loads(output)
+    return report[0] if isinstance(report, list) else report
+
+
+def dimacs_decoded(runner: Any, path: Path, tmp_path: Path, solver: str = "cadical153") -> dict:
+    """``satgrid encode --dimacs`` of a puzzle file, solved from the file alone, and the model
+    read back by ``satgrid decode --format json``: the decode's report."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    from satgrid.cli import main
+
+    cnf, model = tmp_path / f"{path.stem}.cnf", tmp_path / f"{path.stem}.model"
+    out = runner.invoke(main, ["encode", str(path), "--dimacs", "-o", str(cnf)])
+    assert out.exit_code == 0, out.output
+    with Solver(name=solver, bootstrap_with=CNF(from_file=str(cnf)).clauses) as sat:
+        assert sat.solve()
+        model.write_text("s SATISFIABLE\nv " + " ".join(map(str, sat.get_model())) + " 0\n")
+    out = runner.invoke(main, ["decode", str(path), str(model), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    return first_report(out.output)
+
+
+def engine_solutions(genre: Any, puzzle: Any, connectivity: str = "lazy", limit: int = 5000) -> set:
+    """Every solution of ``puzzle`` through the engine (a genre module's ``encode``, a session,
+    the queries): solve, block the projection, solve again; each solution passes the genre's
+    checker and none comes twice."""
+    from satgrid.queries import PuzzleQueries
+    from satgrid.session import Session
+
+    session = Session(genre.encode(puzzle), connectivity=connectivity)
+    queries = PuzzleQueries(session, puzzle.clues())
+    found: set = set()
+    blockers: list = []
+    while True:
+        outcome = queries.solve(extra=blockers)
+        if outcome.status == "unsat":
+            return found
+        assert outcome.status == "sat"
+        solution = genre.decode(puzzle, session.encoding, outcome.assignment)
+        assert genre.check(puzzle, solution) == [] and solution not in found
+        found.add(solution)
+        assert len(found) <= limit
+        blockers.append(queries.blocker(queries.project(outcome.assignment)))

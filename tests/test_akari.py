@@ -5,7 +5,6 @@ generation, drawing and hints."""
 from __future__ import annotations
 
 import itertools
-import json
 import random
 import shutil
 import subprocess
@@ -22,10 +21,8 @@ from satgrid.genres import akari as ak
 from satgrid.genres.akari.checker import check_akari
 from satgrid.grid import Grid
 from satgrid.model import Model
-from satgrid.queries import PuzzleQueries
-from satgrid.session import Session
 
-from .helpers import SHARED
+from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report
 
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_akari.txt"
 A1 = "akari\n. . 1 .\nx . . .\n. . . 2\n. 0 . .\n"
@@ -46,19 +43,8 @@ def brute_force(puzzle: ak.AkariPuzzle) -> frozenset[tuple[str, ...]]:
     return frozenset(found)
 
 
-def satgrid_solutions(puzzle: ak.AkariPuzzle) -> set[tuple[str, ...]]:
-    """Every solution through the engine: solve, block the lights found, solve again."""
-    session = Session(ak.encode(puzzle))
-    queries = PuzzleQueries(session, puzzle.clues())
-    found, blockers = set(), []
-    while True:
-        outcome = queries.solve(extra=blockers)
-        if outcome.status == "unsat":
-            return found
-        solution = ak.decode(puzzle, session.encoding, outcome.assignment)
-        assert solution not in found
-        found.add(solution)
-        blockers.append(queries.blocker(queries.project(outcome.assignment)))
+def satgrid_solutions(puzzle: ak.AkariPuzzle, connectivity: str = "lazy") -> set:
+    return engine_solutions(ak, puzzle, connectivity)
 
 
 def random_puzzle(rng: random.Random, rows: int, cols: int) -> ak.AkariPuzzle:
@@ -220,10 +206,6 @@ def test_eager_dimacs_has_exactly_the_solutions(puzzle):
     assert found == brute_force(puzzle)
 
 
-def first_report(output: str) -> dict:
-    report = json.loads(output)
-    return report[0] if isinstance(report, list) else report
-
 
 def test_cli_solve_unique_audit_encode_decode(tmp_path):
     path = tmp_path / "a1.txt"
@@ -236,17 +218,7 @@ def test_cli_solve_unique_audit_encode_decode(tmp_path):
     assert report["status"] == "unique" and solution == list(A1_SOLUTION)
     out = runner.invoke(main, ["audit", str(path), "--format", "json"])
     assert out.exit_code == 0 and first_report(out.output)["status"] == "unique", out.output
-    cnf, model = tmp_path / "a1.cnf", tmp_path / "a1.model"
-    out = runner.invoke(main, ["encode", str(path), "--dimacs", "-o", str(cnf)])
-    assert out.exit_code == 0, out.output
-    from pysat.formula import CNF
-
-    with Solver(name="minisat22", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
-        assert solver.solve()
-        model.write_text("s SATISFIABLE\nv " + " ".join(map(str, solver.get_model())) + " 0\n")
-    out = runner.invoke(main, ["decode", str(path), str(model), "--format", "json"])
-    assert out.exit_code == 0, out.output
-    assert first_report(out.output)["solution"] == solution
+    assert dimacs_decoded(runner, path, tmp_path, "minisat22")["solution"] == solution
 
 
 def test_cli_multiple_shows_a_second_solution(tmp_path):

@@ -4,7 +4,6 @@ errors, output, exact DIMACS, the CLI, the codecs (puz.link, pzprv3, Tatham's Fi
 puz.link engine's verdict, generation and hints."""
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import subprocess
@@ -21,12 +20,10 @@ from satgrid.errors import ParseError, UnsupportedGenre
 from satgrid.genres import fillomino as fm
 from satgrid.genres.fillomino.checker import check_fillomino
 from satgrid.grid import Grid
-from satgrid.queries import PuzzleQueries
 from satgrid.reader import Record
 from satgrid.registry import GENRES
-from satgrid.session import Session
 
-from .helpers import SHARED
+from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report
 from .test_sized_regions import brute
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,22 +47,8 @@ def expected(rows: int, cols: int, numbers: dict, every: set | None = None) -> s
     return {as_rows(rows, cols, s) for s in every if all(s[i] == v for i, v in index.items())}
 
 
-def satgrid_solutions(puzzle: fm.FillominoPuzzle, connectivity: str, limit: int = 5000) -> set:
-    """Every solution through the engine: solve, block the projection, solve again."""
-    session = Session(fm.encode(puzzle), connectivity=connectivity)
-    queries = PuzzleQueries(session, puzzle.clues())
-    found, blockers = set(), []
-    while True:
-        outcome = queries.solve(extra=blockers)
-        if outcome.status == "unsat":
-            return found
-        assert outcome.status == "sat"
-        solution = fm.decode(puzzle, session.encoding, outcome.assignment)
-        assert fm.check(puzzle, solution) == []
-        assert solution not in found
-        found.add(solution)
-        assert len(found) <= limit
-        blockers.append(queries.blocker(queries.project(outcome.assignment)))
+def satgrid_solutions(puzzle: fm.FillominoPuzzle, connectivity: str = "lazy", limit: int = 5000) -> set:
+    return engine_solutions(fm, puzzle, connectivity, limit)
 
 
 def status_of(count: int) -> str:
@@ -306,10 +289,6 @@ F1 = "fillomino\n. . . .\n. . . .\n. . . .\n3 4 3 4\n"
 F1_SOLUTION = [[1, 4, 1, 4], [3, 4, 3, 4], [3, 4, 3, 4], [3, 4, 3, 4]]
 
 
-def first_report(output: str) -> dict:
-    report = json.loads(output)
-    return report[0] if isinstance(report, list) else report
-
 
 def test_cli_solve_unique_audit_encode_decode(tmp_path):
     path = tmp_path / "f1.txt"
@@ -323,18 +302,7 @@ def test_cli_solve_unique_audit_encode_decode(tmp_path):
     assert out.exit_code == 0, out.output
     report = first_report(out.output)
     assert report["status"] == "unique" and report["redundant_clues"] == []
-    cnf, model = tmp_path / "f1.cnf", tmp_path / "f1.model"
-    out = runner.invoke(main, ["encode", str(path), "--dimacs", "-o", str(cnf)])
-    assert out.exit_code == 0, out.output
-    from pysat.formula import CNF
-    from pysat.solvers import Solver
-
-    with Solver(name="cadical153", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
-        assert solver.solve()
-        model.write_text("s SATISFIABLE\nv " + " ".join(map(str, solver.get_model())) + " 0\n")
-    out = runner.invoke(main, ["decode", str(path), str(model), "--format", "json"])
-    assert out.exit_code == 0, out.output
-    assert first_report(out.output)["solution"] == F1_SOLUTION
+    assert dimacs_decoded(runner, path, tmp_path)["solution"] == F1_SOLUTION
 
 
 def test_cli_multiple_shows_a_second_solution(tmp_path):

@@ -18,12 +18,10 @@ from satgrid.generators.generic import for_genre
 from satgrid.genres import heyawake as hy
 from satgrid.genres.heyawake.checker import check_heyawake
 from satgrid.grid import Grid
-from satgrid.queries import PuzzleQueries
 from satgrid.reader import Record
 from satgrid.registry import GENRES
-from satgrid.session import Session
 
-from .helpers import SHARED
+from .helpers import SHARED, engine_solutions
 from .test_pzpr import NODE
 
 MODES = ("lazy", "eager")
@@ -54,18 +52,8 @@ def brute_force(puzzle: hy.HeyawakePuzzle) -> set[tuple[str, ...]]:
     return found
 
 
-def satgrid_solutions(puzzle: hy.HeyawakePuzzle, connectivity: str) -> set:
-    session = Session(hy.encode(puzzle), connectivity=connectivity)
-    queries = PuzzleQueries(session, puzzle.clues())
-    found, blockers = set(), []
-    while True:
-        outcome = queries.solve(extra=blockers)
-        if outcome.status == "unsat":
-            return found
-        solution = hy.decode(puzzle, session.encoding, outcome.assignment)
-        assert hy.check(puzzle, solution) == [] and solution not in found
-        found.add(solution)
-        blockers.append(queries.blocker(queries.project(outcome.assignment)))
+def satgrid_solutions(puzzle: hy.HeyawakePuzzle, connectivity: str = "lazy") -> set:
+    return engine_solutions(hy, puzzle, connectivity)
 
 
 def random_case(seed: int) -> hy.HeyawakePuzzle:

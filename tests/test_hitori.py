@@ -19,12 +19,10 @@ from satgrid.cli import main
 from satgrid.errors import ParseError, UnsupportedGenre
 from satgrid.genres import hitori as ht
 from satgrid.genres.hitori.checker import check_hitori
-from satgrid.queries import PuzzleQueries
 from satgrid.reader import Record
 from satgrid.registry import GENRES
-from satgrid.session import Session
 
-from .helpers import SHARED
+from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report
 
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("lazy", "eager")
@@ -68,22 +66,8 @@ def puzzle_of(rows: int, cols: int, numbers: dict) -> ht.HitoriPuzzle:
     return ht.HitoriPuzzle(tuple(tuple(numbers.get((r, c)) for c in range(cols)) for r in range(rows)), "t")
 
 
-def satgrid_solutions(puzzle: ht.HitoriPuzzle, connectivity: str, limit: int = 2000) -> set:
-    """Every solution through the engine: solve, block the projection, solve again."""
-    session = Session(ht.encode(puzzle), connectivity=connectivity)
-    queries = PuzzleQueries(session, puzzle.clues())
-    found, blockers = set(), []
-    while True:
-        outcome = queries.solve(extra=blockers)
-        if outcome.status == "unsat":
-            return found
-        assert outcome.status == "sat"
-        solution = ht.decode(puzzle, session.encoding, outcome.assignment)
-        assert ht.check(puzzle, solution) == []
-        assert solution not in found
-        found.add(solution)
-        assert len(found) <= limit
-        blockers.append(queries.blocker(queries.project(outcome.assignment)))
+def satgrid_solutions(puzzle: ht.HitoriPuzzle, connectivity: str = "lazy", limit: int = 2000) -> set:
+    return engine_solutions(ht, puzzle, connectivity, limit)
 
 
 @st.composite
@@ -321,10 +305,6 @@ H1 = "hitori\n3 3 1 4\n4 3 2 2\n1 3 4 2\n3 4 3 2\n"
 H1_SOLUTION = [".#..", "...#", ".#..", "#..#"]
 
 
-def first_report(output: str) -> dict:
-    report = json.loads(output)
-    return report[0] if isinstance(report, list) else report
-
 
 def test_cli_solve_unique_audit_encode_decode(tmp_path):
     path = tmp_path / "h1.txt"
@@ -338,19 +318,7 @@ def test_cli_solve_unique_audit_encode_decode(tmp_path):
     assert out.exit_code == 0, out.output
     report = first_report(out.output)
     assert report["status"] == "unique" and isinstance(report["redundant_clues"], list)
-    cnf, model = tmp_path / "h1.cnf", tmp_path / "h1.model"
-    out = runner.invoke(main, ["encode", str(path), "--dimacs", "-o", str(cnf)])
-    assert out.exit_code == 0, out.output
-    assert "p cnf" in cnf.read_text()
-    from pysat.formula import CNF
-    from pysat.solvers import Solver
-
-    with Solver(name="cadical153", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
-        assert solver.solve()
-        model.write_text("s SATISFIABLE\nv " + " ".join(map(str, solver.get_model())) + " 0\n")
-    out = runner.invoke(main, ["decode", str(path), str(model), "--format", "json"])
-    assert out.exit_code == 0, out.output
-    assert first_report(out.output)["solution"] == H1_SOLUTION
+    assert dimacs_decoded(runner, path, tmp_path)["solution"] == H1_SOLUTION
 
 
 def test_cli_multiple_shows_a_second_solution(tmp_path):

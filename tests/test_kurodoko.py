@@ -4,7 +4,6 @@ codecs (puz.link, pzprv3, Tatham's Range), the puz.link engine's verdict on the 
 generation, drawing and hints."""
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import subprocess
@@ -21,11 +20,9 @@ from satgrid.cli import main
 from satgrid.errors import ParseError, UnsupportedGenre
 from satgrid.genres import kurodoko as kd
 from satgrid.genres.kurodoko.checker import check_kurodoko
-from satgrid.queries import PuzzleQueries
 from satgrid.registry import GENRES, genre
-from satgrid.session import Session
 
-from .helpers import SHARED
+from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report
 
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("lazy", "eager")
@@ -73,20 +70,8 @@ def puzzle_of(rows: int, cols: int, numbers: dict) -> kd.KurodokoPuzzle:
     return kd.KurodokoPuzzle(tuple(tuple(numbers.get((r, c)) for c in range(cols)) for r in range(rows)), "t")
 
 
-def satgrid_solutions(puzzle: kd.KurodokoPuzzle, connectivity: str, limit: int = 5000) -> set:
-    """Every solution through the engine: solve, block the projection, solve again."""
-    session = Session(kd.encode(puzzle), connectivity=connectivity)
-    queries = PuzzleQueries(session, puzzle.clues())
-    found, blockers = set(), []
-    while True:
-        outcome = queries.solve(extra=blockers)
-        if outcome.status == "unsat":
-            return found
-        solution = kd.decode(puzzle, session.encoding, outcome.assignment)
-        assert kd.check(puzzle, solution) == [] and solution not in found
-        found.add(solution)
-        assert len(found) <= limit
-        blockers.append(queries.blocker(queries.project(outcome.assignment)))
+def satgrid_solutions(puzzle: kd.KurodokoPuzzle, connectivity: str = "lazy", limit: int = 5000) -> set:
+    return engine_solutions(kd, puzzle, connectivity, limit)
 
 
 @st.composite
@@ -271,10 +256,6 @@ K1 = "kurodoko\n" + kd.SAMPLES[0][0]
 K1_SOLUTION = list(kd.SAMPLES[0][2])
 
 
-def first_report(output: str) -> dict:
-    report = json.loads(output)
-    return report[0] if isinstance(report, list) else report
-
 
 def test_cli_solve_unique_audit_encode_decode(tmp_path):
     path = tmp_path / "k1.txt"
@@ -286,18 +267,7 @@ def test_cli_solve_unique_audit_encode_decode(tmp_path):
     out = runner.invoke(main, ["audit", str(path), "--format", "json"])
     assert out.exit_code == 0, out.output
     assert isinstance(first_report(out.output)["redundant_clues"], list)
-    cnf, model = tmp_path / "k1.cnf", tmp_path / "k1.model"
-    out = runner.invoke(main, ["encode", str(path), "--dimacs", "-o", str(cnf)])
-    assert out.exit_code == 0, out.output
-    from pysat.formula import CNF
-    from pysat.solvers import Solver
-
-    with Solver(name="cadical153", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
-        assert solver.solve()
-        model.write_text("s SATISFIABLE\nv " + " ".join(map(str, solver.get_model())) + " 0\n")
-    out = runner.invoke(main, ["decode", str(path), str(model), "--format", "json"])
-    assert out.exit_code == 0, out.output
-    assert first_report(out.output)["solution"] == K1_SOLUTION
+    assert dimacs_decoded(runner, path, tmp_path)["solution"] == K1_SOLUTION
 
 
 def test_cli_multiple_shows_a_second_solution(tmp_path):

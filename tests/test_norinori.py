@@ -22,7 +22,7 @@ from satgrid.grid import Grid
 from satgrid.reader import Record
 from satgrid.registry import GENRES
 
-from .helpers import SHARED
+from .helpers import SHARED, dimacs_decoded, first_report
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_norinori.txt"
@@ -201,10 +201,6 @@ N1 = "norinori\n" + nn.SAMPLES[0][0]
 N1_SOLUTION = list(nn.SAMPLES[0][2])
 
 
-def first_report(output: str) -> dict:
-    report = json.loads(output)
-    return report[0] if isinstance(report, list) else report
-
 
 def test_cli_solve_audit_encode_decode(tmp_path):
     path = tmp_path / "n1.txt"
@@ -218,18 +214,7 @@ def test_cli_solve_audit_encode_decode(tmp_path):
     assert "redundant clues: none (the puzzle has no clues to remove" in out.output
     out = runner.invoke(main, ["audit", str(path), "--format", "json"])
     assert first_report(out.output)["redundant_clues"] == []
-    cnf, model = tmp_path / "n1.cnf", tmp_path / "n1.model"
-    out = runner.invoke(main, ["encode", str(path), "--dimacs", "-o", str(cnf)])
-    assert out.exit_code == 0, out.output
-    from pysat.formula import CNF
-    from pysat.solvers import Solver
-
-    with Solver(name="cadical153", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
-        assert solver.solve()
-        model.write_text("s SATISFIABLE\nv " + " ".join(map(str, solver.get_model())) + " 0\n")
-    out = runner.invoke(main, ["decode", str(path), str(model), "--format", "json"])
-    assert out.exit_code == 0, out.output
-    assert first_report(out.output)["solution"] == N1_SOLUTION
+    assert dimacs_decoded(runner, path, tmp_path)["solution"] == N1_SOLUTION
 
 
 def test_cli_multiple_and_bad_input(tmp_path):

@@ -20,7 +20,7 @@ from satgrid.queries import PuzzleQueries
 from satgrid.registry import GENRES
 from satgrid.session import Session
 
-from .helpers import shared_file
+from .helpers import engine_solutions, shared_file
 
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("lazy", "eager")
@@ -74,22 +74,8 @@ def puzzle_of(rows: int, cols: int, numbers: dict) -> nk.NurikabePuzzle:
     return nk.NurikabePuzzle(grid, "t")
 
 
-def satgrid_solutions(puzzle: nk.NurikabePuzzle, connectivity: str, limit: int = 400) -> set:
-    """Every solution through the engine: solve, block the projection, solve again."""
-    session = Session(nk.encode(puzzle), connectivity=connectivity)
-    queries = PuzzleQueries(session, puzzle.clues())
-    found, blockers = set(), []
-    while True:
-        outcome = queries.solve(extra=blockers)
-        if outcome.status == "unsat":
-            return found
-        assert outcome.status == "sat"
-        solution = nk.decode(puzzle, session.encoding, outcome.assignment)
-        assert nk.check(puzzle, solution) == []
-        assert solution not in found
-        found.add(solution)
-        assert len(found) <= limit
-        blockers.append(queries.blocker(queries.project(outcome.assignment)))
+def satgrid_solutions(puzzle: nk.NurikabePuzzle, connectivity: str = "lazy", limit: int = 400) -> set:
+    return engine_solutions(nk, puzzle, connectivity, limit)
 
 
 @st.composite
