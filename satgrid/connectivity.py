@@ -351,6 +351,15 @@ class ConnectedSubgraph:
         return clauses
 
 
+def eager_size(cells: int) -> tuple[int, int]:
+    """(variables, clauses) that the eager lowering of a connected region over ``cells`` grid
+    cells (side adjacency) adds: parent pointers and binary ranks, whose size per cell grows with
+    the rank's bits (about 5 variables and 13 clauses a cell a bit; measured on Hitori, figures in
+    encodings/hitori.md). For the genres' ``estimate``."""
+    bits = max(1, (max(cells, 2) - 1).bit_length())
+    return 5 * bits * cells, 13 * bits * cells
+
+
 def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks: Iterable[int],
               on: Sequence[bool]) -> tuple[list[int], list[int]]:
     """A fewest set of false nodes (``on[v]`` false) that meets every path from ``sources`` (a

@@ -32,6 +32,9 @@ Line = tuple[int, str]  # (1-based line number, text without newline)
 _HEADER = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
 
 
+_TOKEN = re.compile(r"\S+")
+
+
 @dataclass(frozen=True)
 class Limits:
     """How much input satgrid takes before it refuses, each with the option that raises it.
@@ -118,6 +121,18 @@ class Record:
         if rows * cols > self.limits.cells:
             raise self.error(f"the grid reaches {rows * cols:,} cells by this line ({rows} rows of "
                              f"{cols}), {self.limits.over('cells')}", line)
+
+    def token_rows(self, lines: list[Line] | None = None) -> list[tuple[int, list[tuple[str, int]]]]:
+        """The non-blank lines of a grid (default: the record's) as ``(line, [(token, column),
+        ...])``, tokens split on whitespace, columns 1-based; the cell limit is checked as rows
+        come in (:meth:`check_cells`, rows as long as the first)."""
+        rows: list[tuple[int, list[tuple[str, int]]]] = []
+        for n, text in self.lines if lines is None else lines:
+            tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
+            if tokens:
+                rows.append((n, tokens))
+                self.check_cells(len(rows), len(rows[0][1]), n)
+        return rows
 
     def error(self, message: str, line: int | None = None, column: int | None = None) -> ParseError:
         return ParseError(self.source, self.line if line is None else line, message, column)

@@ -48,7 +48,6 @@ Rooms = tuple[Room, ...]
 #: A grid row as read: its line number and its tokens with their 1-based columns.
 TokenRow = tuple[int, list[tuple[str, int]]]
 
-_TOKEN = re.compile(r"\S+")
 _ROOM_ID = re.compile(r"[A-Za-z0-9]+")
 
 
@@ -155,16 +154,6 @@ class RoomText:
     places: tuple[tuple[tuple[int, int], ...], ...] = field(default=(), repr=False)
 
 
-def _token_rows(record: Record, lines: Sequence[tuple[int, str]]) -> list[TokenRow]:
-    out: list[TokenRow] = []
-    for n, text in lines:
-        tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
-        if tokens:
-            out.append((n, tokens))
-            record.check_cells(len(out), len(out[0][1]), n)
-    return out
-
-
 def _rectangular(record: Record, rows: list[TokenRow], what: str, width: int) -> None:
     for n, tokens in rows:
         if len(tokens) != width:
@@ -197,7 +186,7 @@ def read_text(record: Record, clues: bool = True, outside: Collection[str] = ())
     (with line and column): an odd number of rows, a grid that is not rectangular, a room grid
     of another width than the clue grid, a bad room id. ``outside``: tokens of the room grid
     that mark a cell in no room (a genre's blocked cells)."""
-    rows = _token_rows(record, record.lines)
+    rows = record.token_rows()
     if not rows:
         raise record.error("no grid found")
     width = len(rows[0][1])

@@ -44,12 +44,7 @@ def parse_numbers(record: Record, make: type[P], high: Bound, why: Callable[[int
     ``why(rows, cols)`` says where the upper bound comes from in the out-of-range error. Errors
     name the line (and column): rows of unequal length, a token that is no number, a number out
     of range, ``rows:``/``cols:`` headers that disagree with the grid."""
-    rows = []
-    for n, t in record.lines:
-        tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(t)]
-        if tokens:
-            rows.append((n, tokens))
-            record.check_cells(len(rows), len(rows[0][1]), n)
+    rows = record.token_rows()
     if not rows:
         raise record.error("no grid of numbers found")
     width, height = len(rows[0][1]), len(rows)

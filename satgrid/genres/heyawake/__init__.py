@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from ... import shading
+from ...connectivity import eager_size
 from ...formats import puzzlekit, puzzlink, pzprv3
 from ...encoding import Encoding
 from ...grid import Grid
@@ -211,9 +212,8 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     cells = rows * cols
     variables, clauses = 4 * cells, 10 * cells
     if connectivity == "eager":
-        bits = max(1, (max(cells, 2) - 1).bit_length())
-        variables += 5 * bits * cells
-        clauses += 13 * bits * cells
+        more = eager_size(cells)
+        variables, clauses = variables + more[0], clauses + more[1]
     return variables, clauses
 
 

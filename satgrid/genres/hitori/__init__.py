@@ -29,6 +29,7 @@ from typing import ClassVar
 
 from ... import shading
 from ...cnf import Clause
+from ...connectivity import eager_size
 from ...encoding import Encoding
 from ...errors import SatgridError, UnsupportedGenre
 from ...formats import puzzlink, tatham
@@ -170,9 +171,8 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     cells = rows * cols
     variables, clauses = 2 * cells, 4 * cells
     if connectivity == "eager":
-        bits = max(1, (max(cells, 2) - 1).bit_length())
-        variables += 5 * bits * cells
-        clauses += 13 * bits * cells
+        more = eager_size(cells)
+        variables, clauses = variables + more[0], clauses + more[1]
     return variables, clauses
 
 

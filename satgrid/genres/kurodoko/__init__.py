@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from ... import shading
+from ...connectivity import eager_size
 from ...encoding import Encoding
 from ...errors import SatgridError, UnsupportedGenre
 from ...formats import puzzlink, tatham
@@ -127,9 +128,8 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     cells, numbers, line = rows * cols, rows * cols // 5 + 1, rows + cols
     variables, clauses = cells + numbers * 3 * line // 2, 2 * cells + numbers * 6 * line
     if connectivity == "eager":
-        bits = max(1, (max(cells, 2) - 1).bit_length())
-        variables += 5 * bits * cells
-        clauses += 13 * bits * cells
+        more = eager_size(cells)
+        variables, clauses = variables + more[0], clauses + more[1]
     return variables, clauses
 
 

@@ -30,6 +30,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ...connectivity import eager_size
 from ...encoding import Encoding
 from ...errors import LimitReached, ParseError
 from ...formats import puzzlekit, puzzlink, pzprv3
@@ -193,9 +194,8 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     cells = rows * cols
     variables, clauses = 4 * cells, 16 * cells
     if connectivity == "eager":
-        bits = max(1, (max(cells, 2) - 1).bit_length())
-        variables += 5 * bits * cells
-        clauses += 13 * bits * cells
+        more = eager_size(cells)
+        variables, clauses = variables + more[0], clauses + more[1]
     return variables, clauses
 
 

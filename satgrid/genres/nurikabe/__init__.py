@@ -85,12 +85,7 @@ _EMPTY = {".", "0", "_", "-"}
 
 def parse(record: Record) -> NurikabePuzzle:
     """Rows of whitespace-separated tokens: ``.`` or ``0`` empty, a positive size, ``?``."""
-    rows = []
-    for n, t in record.lines:
-        tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(t)]
-        if tokens:
-            rows.append((n, tokens))
-            record.check_cells(len(rows), len(rows[0][1]), n)
+    rows = record.token_rows()
     if not rows:
         raise record.error("no Nurikabe grid found")
     width = len(rows[0][1])

@@ -173,15 +173,11 @@ def parse(record: Record) -> YajilinPuzzle:
     ``x`` a clue cell without a number, ``2e`` an arrow (``n``, ``s``, ``e``, ``w``) with its
     number. Errors name the token: a bad token, an arrow pointing off the grid, a number larger
     than the cells in its direction can hold."""
-    rows: list[tuple[int, list[tuple[str, int]]]] = []
-    for n, text in record.lines:
-        tokens = [(m.group(), m.start() + 1) for m in _TOKEN.finditer(text)]
-        if tokens:
-            rows.append((n, tokens))
-            record.check_cells(len(rows), len(rows[0][1]), n)
-            if len(tokens) != len(rows[0][1]):
-                raise record.error(f"row has {len(tokens)} cells, the first row has {len(rows[0][1])} "
-                                   "(rows must be equally long)", n)
+    rows = record.token_rows()
+    for n, tokens in rows:
+        if len(tokens) != len(rows[0][1]):
+            raise record.error(f"row has {len(tokens)} cells, the first row has {len(rows[0][1])} "
+                               "(rows must be equally long)", n)
     if not rows:
         raise record.error("no Yajilin grid found")
     for key, size in (("rows", len(rows)), ("cols", len(rows[0][1]))):
