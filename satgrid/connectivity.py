@@ -354,8 +354,8 @@ class ConnectedSubgraph:
 def eager_size(cells: int) -> tuple[int, int]:
     """(variables, clauses) that the eager lowering of a connected region over ``cells`` grid
     cells (side adjacency) adds: parent pointers and binary ranks, whose size per cell grows with
-    the rank's bits (about 5 variables and 13 clauses a cell a bit; measured on Hitori, figures in
-    encodings/hitori.md). For the genres' ``estimate``."""
+    the rank's bits (about 5 variables and 13 clauses a cell a bit, as measured on the built
+    encodings of the shading genres). For the genres' ``estimate``."""
     bits = max(1, (max(cells, 2) - 1).bit_length())
     return 5 * bits * cells, 13 * bits * cells
 
