@@ -3,7 +3,6 @@ checker, the 30 puzzlekit puzzles, parsing errors, output, exact DIMACS, the CLI
 (puz.link body, pzprv3, Tatham's Singles) and the puz.link engine's verdict on the answers."""
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import subprocess
@@ -23,6 +22,7 @@ from satgrid.reader import Record
 from satgrid.registry import GENRES
 
 from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report
+from .test_pzpr import run_pzpr
 
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("lazy", "eager")
@@ -454,20 +454,8 @@ def test_cli_convert_round_trips(tmp_path):
 
 
 # -- the puz.link engine ----------------------------------------------------------------------------
-NODE = shutil.which("node")
-PZPR_SCRIPT = ROOT / "tests" / "pzpr_check.js"
-PZPR = ROOT / "tests" / "node" / "node_modules" / "pzpr" / "package.json"
 
 
-def run_pzpr(items: list[str]) -> list[dict]:
-    if NODE is None:
-        pytest.skip("node is not installed: the puz.link engine cannot run")
-    if not PZPR.exists():
-        pytest.fail("node is here but pzpr is not installed in tests/node/: run `make pzpr`")
-    done = subprocess.run([NODE, str(PZPR_SCRIPT)], input=json.dumps(items), capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def cells_of(puzzle: ht.HitoriPuzzle) -> list:

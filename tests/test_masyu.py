@@ -28,6 +28,7 @@ from satgrid.reader import read_text, split_records
 from satgrid.session import Session
 
 from .helpers import SHARED
+from .test_pzpr import run_pzpr
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_masyu.txt"
@@ -527,17 +528,8 @@ def test_sampled_loops_hold_a_pearl_on_every_cell():
 from satgrid import formats  # noqa: E402
 from satgrid.formats import puzzlink, pzprv3, tatham  # noqa: E402
 
-NODE = __import__("shutil").which("node")
-PZPR_SCRIPT = ROOT / "tests" / "pzpr_check.js"
 
 
-def run_pzpr(items: list[str]) -> list[dict]:
-    if NODE is None or not (ROOT / "tests" / "node" / "node_modules" / "pzpr").exists():
-        pytest.skip("node or pzpr (tests/node, `make pzpr`) not installed: the puz.link engine cannot run")
-    done = subprocess.run([NODE, str(PZPR_SCRIPT)], input=json.dumps(items), capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def real_puzzles() -> list[tuple[ma.MasyuPuzzle, ma.Solution]]:

@@ -4,10 +4,7 @@ puzzle without clues, hints), the codecs (puz.link border body, pzprv3 with room
 dataset), the sampler, and the puz.link engine's verdict on the answers and URLs."""
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -23,6 +20,7 @@ from satgrid.reader import Record
 from satgrid.registry import GENRES
 
 from .helpers import SHARED, dimacs_decoded, first_report
+from .test_pzpr import run_pzpr
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_norinori.txt"
@@ -322,20 +320,8 @@ def test_cli_generate(tmp_path):
 
 
 # -- the puz.link engine ----------------------------------------------------------------------------
-NODE = shutil.which("node")
-PZPR_SCRIPT = ROOT / "tests" / "pzpr_check.js"
-PZPR = ROOT / "tests" / "node" / "node_modules" / "pzpr" / "package.json"
 
 
-def run_pzpr(items: list[str]) -> list[dict]:
-    if NODE is None:
-        pytest.skip("node is not installed: the puz.link engine cannot run")
-    if not PZPR.exists():
-        pytest.fail("node is here but pzpr is not installed in tests/node/: run `make pzpr`")
-    done = subprocess.run([NODE, str(PZPR_SCRIPT)], input=json.dumps(items), capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def test_pzpr_reads_the_urls_and_accepts_the_answers():

@@ -37,6 +37,10 @@ pytestmark = pytest.mark.skipif(
 
 
 def run_pzpr(items: list[str]) -> list[dict]:
+    """The engine's reports on puz.link URLs and pzprv3 files (tests/pzpr_check.js); skips
+    without node, fails when node is here but pzpr is not installed."""
+    if NODE is None:
+        pytest.skip("node is not installed: the puzz.link engine (npm pzpr) cannot run")
     if not PACKAGE.exists():
         pytest.fail("node is here but pzpr is not installed in tests/node/: run `make pzpr` "
                     "(npm install --prefix tests/node pzpr@0.10.1)")

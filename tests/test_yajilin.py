@@ -26,6 +26,7 @@ from satgrid.queries import PuzzleQueries
 from satgrid.session import Session
 
 from .helpers import SHARED
+from .test_pzpr import run_pzpr
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_yajilin.txt"
@@ -420,17 +421,8 @@ def test_generic_generator_makes_unique_minimal_puzzles(rows, cols, seed):
 
 
 # -- formats: puzz.link and pzprv3, checked by the puz.link engine ------------------------------------
-NODE = __import__("shutil").which("node")
-PZPR_SCRIPT = ROOT / "tests" / "pzpr_check.js"
 
 
-def run_pzpr(items: list[str]) -> list[dict]:
-    if NODE is None or not (ROOT / "tests" / "node" / "node_modules" / "pzpr").exists():
-        pytest.skip("node or pzpr (tests/node, `make pzpr`) not installed: the puz.link engine cannot run")
-    done = subprocess.run([NODE, str(PZPR_SCRIPT)], input=json.dumps(items), capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def known_puzzles() -> list[tuple[yj.YajilinPuzzle, yj.Solution]]:
