@@ -45,7 +45,7 @@ its number. Proof of exactness in ``encodings/rules.md``.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .cnf import Clause, VarPool, at_most
 from .connectivity import Keep, Value, holds
@@ -149,7 +149,7 @@ class SizedRegions:
             for k in range(1, min(small, cap) + 1):
                 for placed in grid.placements(k):
                     inside = set(placed)
-                    tree = _spanning_edges(grid, placed)
+                    tree = _spanning_edges(placed, grid.adjacency)
                     out = [self.joined[p, q] for p in placed for q in grid.adjacency[p] if q not in inside]
                     first = [-numbers[placed[0]][above]] if k == 1 else []
                     clauses.append([*first, *(-self.joined[e] for e in tree), *out])
@@ -255,7 +255,7 @@ class SizedRegionsRule:
                 # joined cells that no joined link leaves: a region too small for any number
                 # above the cap, whatever its bits (one cut for every such number)
                 inside = set(comp)
-                tree = [self._joined[e] for e in self._tree(comp)]
+                tree = [self._joined[e] for e in _spanning_edges(comp, self._near)]
                 out = [self._joined[p, q] for p in comp for q in near[p] if q not in inside]
                 head = [*([-self._onehot[comp[0]][-1]] if len(comp) == 1 else []), *(-x for x in tree), *out]
                 if keep is None or keep(head):
@@ -269,19 +269,6 @@ class SizedRegionsRule:
                 if keep is None or keep(head):
                     cuts.append([*side, head])
         return cuts
-
-    def _tree(self, comp: list[int]) -> list[tuple[int, int]]:
-        """The edges of a BFS spanning tree of ``comp`` (cell indices, connected)."""
-        inside, seen, edges = set(comp), {comp[0]}, []
-        queue = deque([comp[0]])
-        while queue:
-            p = queue.popleft()
-            for q in self._near[p]:
-                if q in inside and q not in seen:
-                    seen.add(q)
-                    edges.append((p, q))
-                    queue.append(q)
-        return edges
 
     # -- eager -----------------------------------------------------------------------------
     def eager_clauses(self, pool: VarPool) -> list[Clause]:
@@ -400,13 +387,14 @@ def _full_adder(inputs: list[int], s: int, c: int, clauses: list[Clause]) -> Non
 
 
 
-def _spanning_edges(grid: Grid, cells: Sequence[Cell]) -> list[tuple[Cell, Cell]]:
-    """The edges of a BFS spanning tree of ``cells`` (connected)."""
-    inside, seen, edges = set(cells), {cells[0]}, []
-    queue = deque([cells[0]])
+def _spanning_edges(nodes: Sequence[Any], near: Any) -> list[tuple[Any, Any]]:
+    """The edges of a BFS spanning tree of ``nodes`` (connected), ``near[p]`` the neighbours of
+    node ``p`` (cells and ``Grid.adjacency``, or cell indices and ``Grid.near``)."""
+    inside, seen, edges = set(nodes), {nodes[0]}, []
+    queue = deque([nodes[0]])
     while queue:
         p = queue.popleft()
-        for q in grid.adjacency[p]:
+        for q in near[p]:
             if q in inside and q not in seen:
                 seen.add(q)
                 edges.append((p, q))
