@@ -108,12 +108,16 @@ class Genre:
 #:   differs from the puzzle itself (a symbol set the text grid cannot hold), for
 #:   :func:`satgrid.formats.text_of`;
 #: * ``GUESS``: ``(record) -> bool``, whether a text without a genre header is in the genre's
-#:   own format (:func:`satgrid.api.load_text` takes the one genre that claims it).
+#:   own format (:func:`satgrid.api.load_text` takes the one genre that claims it);
+#: * ``RULES``: the genre's local deduction rules (``satgrid rules``): ``default()`` the shipped
+#:   rule file, ``load(path)`` its rules, ``prove(rules, source, margin)`` a proof with ``text()``,
+#:   ``to_json()``, ``summary()`` and ``refuted``, ``grade(puzzle, rules, loop_avoidance)`` a grade
+#:   with ``line()``, ``to_json()``, ``solution`` and ``status``.
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
-            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS")
+            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS", "RULES")
 
 
 GENRES: dict[str, Genre] = {

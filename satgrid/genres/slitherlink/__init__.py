@@ -584,6 +584,13 @@ OPTIONS = (
 )
 
 
+# -- logic rules (R. van Dam's thesis) --------------------------------------------------------
+from . import logic_rules as _logic_rules, rule_solver as _rule_solver  # noqa: E402
+
+RULES = _logic_rules.RuleBook(_logic_rules.default_path, _logic_rules.load_rules, _logic_rules.prove,
+                              _rule_solver.grade)
+
+
 # -- golden samples -----------------------------------------------------------------------------
 #: (the genre's text, the status of ``solve --unique``, the solution or None), checked against
 #: brute force when written; run through every path by tests/test_genres.py.
