@@ -535,6 +535,106 @@ def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity:
             click.echo(answer.message)
 
 
+# -- local deduction rules (a genre's RULES part) -------------------------------------------------
+@main.group("rules")
+def rules_group() -> None:
+    """A genre's local deduction rules (rule files): prove them sound by SAT, and grade and solve
+    puzzles with them. See encodings/slitherlink_rules.md."""
+
+
+def _rule_book(genre: str | None) -> tuple[Any, str]:
+    """The RULES part of ``genre`` (default: the one genre that has one) and the genre's name."""
+    from .errors import UnsupportedGenre
+    from .registry import genre as genre_named
+
+    having = [g for g in GENRES.values() if g.part("RULES") is not None]
+    if genre is None:
+        if len(having) != 1:
+            raise UnsupportedGenre("name the genre with --genre; genres with rules:"
+                                   f"{_having('RULES') or ' none'}")
+        return having[0].part("RULES"), having[0].name
+    g = genre_named(genre)
+    book = g.part("RULES")
+    if book is None:
+        raise UnsupportedGenre(f"genre {g.name} has no deduction rules; genres with rules:{_having('RULES') or ' none'}")
+    return book, g.name
+
+
+@rules_group.command("prove")
+@click.argument("file", required=False)
+@click.option("--genre", help="Genre of the rules [default: the one genre that has rules].")
+@click.option("--margin", type=click.IntRange(min=0, max=4), default=1, show_default=True,
+              help="Free entries around each pattern in the proof's window.")
+@click.option("--require-proved", is_flag=True,
+              help="Exit with status 3 when some rule is refuted (else 0 whatever the verdicts).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules_prove(file: str | None, genre: str | None, margin: int, require_proved: bool, fmt: str) -> None:
+    """Prove each rule of FILE (default: the genre's shipped rules) sound by SAT, in every
+    symmetric variant: proved, proved for a loop that leaves the pattern's window, or refuted
+    with a counterexample drawn. Ends with the count."""
+    with reported_errors():
+        book, _ = _rule_book(genre)
+        path = file if file is not None else str(book.default())
+        proof = book.prove(book.load(path), path, margin)
+        click.echo(json.dumps(proof.to_json()) if fmt == "json" else proof.text())
+    if require_proved and proof.refuted:
+        sys.exit(3)
+
+
+def _rule_grades(files: tuple[str, ...], rules_path: str | None, loop_avoidance: bool,
+                 opts: dict[str, Any]) -> Iterator[Any]:
+    """Each puzzle's grade by its genre's rules (``rules_path``, or the genre's shipped ones)."""
+    loaded: dict[str, tuple] = {}
+    for puzzle in _load(files, opts):
+        book, name = _rule_book(puzzle.genre)
+        if name not in loaded:
+            loaded[name] = tuple(book.load(rules_path if rules_path is not None else str(book.default())))
+        yield book.grade(puzzle, loaded[name], loop_avoidance)
+
+
+def rule_options(f):
+    f = click.option("--rules", "rules_path", metavar="RULEFILE",
+                     help="Rule file [default: the genre's shipped rules].")(f)
+    f = click.option("--no-loop-avoidance", is_flag=True,
+                     help="Rules only, without the thesis's loop avoidance between rounds.")(f)
+    return click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                        show_default=True)(f)
+
+
+@rules_group.command("grade")
+@click.argument("files", nargs=-1, required=True)
+@input_options
+@rule_options
+def rules_grade(files: tuple[str, ...], rules_path: str | None, no_loop_avoidance: bool, fmt: str,
+                **opts: Any) -> None:
+    """Grade puzzles by the genre's rules: which rules each needs, how many edges the rules
+    decide, and whether it falls back to search (whose solution is checked)."""
+    with reported_errors():
+        for graded in _rule_grades(files, rules_path, not no_loop_avoidance, opts):
+            click.echo(json.dumps(graded.to_json()) if fmt == "json" else graded.line())
+
+
+@rules_group.command("solve")
+@click.argument("files", nargs=-1, required=True)
+@input_options
+@rule_options
+def rules_solve(files: tuple[str, ...], rules_path: str | None, no_loop_avoidance: bool, fmt: str,
+                **opts: Any) -> None:
+    """Solve puzzles with the genre's rules first and search for the rest: the grade line and
+    the checked solution."""
+    with reported_errors():
+        for graded in _rule_grades(files, rules_path, not no_loop_avoidance, opts):
+            p = graded.puzzle
+            g = GENRES[p.genre]
+            if fmt == "json":
+                solution = None if graded.solution is None else g.solution_json(p, graded.solution)
+                click.echo(json.dumps({**graded.to_json(), "solution": solution}))
+            else:
+                click.echo(graded.line())
+                if graded.solution is not None:
+                    click.echo(g.render(p, graded.solution))
+
+
 # -- helpers ------------------------------------------------------------------------------------
 def _title(puzzle: Any, result: api.Result | None, audit: bool = False) -> str:
     """A drawing's title: the puzzle's id and size, with a result its status (and for an audit
