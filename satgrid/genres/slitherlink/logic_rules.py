@@ -107,7 +107,7 @@ class Rule:
 
 # -- the file format ----------------------------------------------------------------------------
 _TOKEN = re.compile(r"[^\s|]+")
-_NAME = re.compile(r"^%\s*#\s*([0-9]+)\b")
+_NAME = re.compile(r"^%\s*(?:#|rule number)\s*([0-9]+)\b", re.I)
 
 
 def parse_rules(text: str, source: str = "<rules>") -> list[Rule]:
