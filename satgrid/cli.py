@@ -539,7 +539,7 @@ def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity:
 @main.group("rules")
 def rules_group() -> None:
     """A genre's local deduction rules (rule files): prove them sound by SAT, and grade and solve
-    puzzles with them. See encodings/slitherlink_rules.md."""
+    puzzles with them. Each genre's encodings/*.md documents its rules."""
 
 
 def _rule_book(genre: str | None) -> tuple[Any, str]:
