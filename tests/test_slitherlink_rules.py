@@ -102,7 +102,7 @@ def test_every_shipped_rule_is_proved(shipped):
     assert proof.summary() == "36 rules: 36 proved (7 of them only for a loop that leaves the window), 0 refuted"
 
 
-def _is_completion(example: L.Counterexample, rule: L.Rule) -> bool:
+def _is_completion(example: L.Counterexample, rule: L.Rule, loops_allowed: bool = False) -> bool:
     """Independently of the prover: the window's lines meet the rule's start conditions, every
     inner vertex has 0 or 2 lines and every rim vertex at most 2, and no loop closes inside."""
     g = Grid.of(example.rows, example.cols)
@@ -117,7 +117,46 @@ def _is_completion(example: L.Counterexample, rule: L.Rule) -> bool:
         have = sum(s in lines for s in g.sides(key)) if L.kind_of(pos) == "entry" else int(key in lines)
         if have != value:
             return False
-    return not L.closed_loops(lines)
+    return loops_allowed or not L.closed_loops(lines)
+
+
+def _brute_status(rule: L.Rule) -> str:
+    """The verdict on a window without margin, by trying every set of lines."""
+    r0, r1, c0, c1 = L.cell_box(rule)
+    rows, cols, anchor = r1 - r0 + 1, c1 - c0 + 1, (-r0, -c0)
+    keys = Grid.of(rows, cols).edge_keys
+    completions = {"strict": [], "big": []}
+    for bits in range(1 << len(keys)):
+        lines = frozenset(k for b, k in enumerate(keys) if bits >> b & 1)
+        example = L.Counterexample(rows, cols, anchor, {}, lines, ((0, 0), 0))
+        loops = L.closed_loops(lines)
+        if _is_completion(example, rule, loops_allowed=True):
+            if not loops:
+                completions["big"].append(lines)
+            if not loops or loops == [lines]:
+                completions["strict"].append(lines)
+
+    def holds(mode: str) -> bool:
+        return all((L.place(pos, anchor) in lines) == bool(value)
+                   for lines in completions[mode] for pos, value in rule.conclusions)
+    if not completions["big"]:
+        return "vacuous"
+    return "proved" if holds("strict") else "big-loop" if holds("big") else "refuted"
+
+
+def test_the_prover_agrees_with_brute_force(shipped):
+    """On windows without margin of at most 12 edges (2x2 entries): every shipped rule that fits,
+    two wrong ones, and the line between two 3s (only for a big loop)."""
+    wrong = L.parse_rules(WRONG + "s 1 0 1\ns 2 -1 1\ne 0 -1 1\nq\n" + "s 0 0 2\ns -1 0 1\ne 1 0 0\nq\n"
+                          + "s 0 0 3\ns 2 0 3\ne 1 0 1\nq\n")
+    seen = []
+    for rule in [*shipped, *wrong]:
+        r0, r1, c0, c1 = L.cell_box(rule)
+        if (r1 - r0 + 1) * (c1 - c0 + 1) <= 4:
+            status = _brute_status(rule)
+            assert L.prove_rule(rule, margin=0).status == status, rule.name
+            seen.append(status)
+    assert len(seen) >= 10 and {"proved", "big-loop", "refuted"} <= set(seen)
 
 
 def test_a_wrong_rule_is_refuted_with_a_real_counterexample():

@@ -376,6 +376,14 @@ def _prove_image(rule: Rule, margin: int) -> Verdict:
     rows, cols = r1 - r0 + 1 + 2 * margin, c1 - c0 + 1 + 2 * margin
     anchor = (margin - r0, margin - c0)
     window = Window(rows, cols)
+    try:
+        return _verdict(rule, window, anchor)
+    finally:
+        window.solver.delete()
+
+
+def _verdict(rule: Rule, window: Window, anchor: tuple[int, int]) -> Verdict:
+    size = (window.grid.rows, window.grid.cols)
     assumptions, clues = [], {}
     for pos, value in rule.premises:
         key = place(pos, anchor)
@@ -385,19 +393,18 @@ def _prove_image(rule: Rule, margin: int) -> Verdict:
         else:
             assumptions.append(window.var[key] if value else -window.var[key])
     if window.completion(assumptions, "big") is None:
-        return Verdict(rule, "vacuous", 1, window=(rows, cols))
+        return Verdict(rule, "vacuous", 1, window=size)
     status = "proved"
     for pos, value in rule.conclusions:
         var = window.var[place(pos, anchor)]
         broken = [*assumptions, -var if value else var]
         lines = window.completion(broken, "big")
         if lines is not None:
-            example = Counterexample(rows, cols, anchor, clues, lines, (pos, value))
-            return Verdict(rule, "refuted", 1, example, (rows, cols))
+            example = Counterexample(*size, anchor, clues, lines, (pos, value))
+            return Verdict(rule, "refuted", 1, example, size)
         if status == "proved" and window.completion(broken, "strict") is not None:
             status = "big-loop"
-    window.solver.delete()
-    return Verdict(rule, status, 1, window=(rows, cols))
+    return Verdict(rule, status, 1, window=size)
 
 
 @dataclass(frozen=True)
