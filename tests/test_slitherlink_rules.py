@@ -56,6 +56,8 @@ def test_rules_without_a_name_are_numbered():
     ("s 0 0 3\nx 1 0 1\nq\n", 2, 1, "starts with 's', 'e', 'q'"),
     ("s 0 0 3\ne 1 0\nq\n", 2, 1, "three numbers"),
     ("s 0 0 3\ne 1 a 1\nq\n", 2, 5, "not a whole number"),
+    ("s 0 0 3\ne 1 -99 1\nq\n", 2, 5, "out of reach"),
+    ("  s 0 0 3\n  e 1|0|7\n  q\n", 2, 9, "1 (a line) or 0"),
     ("s 0 0 5\ne 1 0 1\nq\n", 1, 7, "number 0-4"),
     ("s 0 0 3\ne 1 0 2\nq\n", 2, 7, "1 (a line) or 0"),
     ("s 1 1 0\ne 1 0 1\nq\n", 1, 3, "vertex"),

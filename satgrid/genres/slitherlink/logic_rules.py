@@ -98,16 +98,12 @@ class Rule:
             seen.setdefault(image.shape(), image)
         return list(seen.values())
 
-    def entries(self) -> list[Condition]:
-        return [(p, v) for p, v in self.premises if kind_of(p) == "entry"]
-
-    def edges(self) -> list[Condition]:
-        return [(p, v) for p, v in self.premises if kind_of(p) == "edge"]
-
 
 # -- the file format ----------------------------------------------------------------------------
 _TOKEN = re.compile(r"[^\s|]+")
 _NAME = re.compile(r"^%\s*(?:#|rule number)\s*([0-9]+)\b", re.I)
+#: Rules are local: coordinates lie within this distance of the anchor (8 entries).
+REACH = 16
 
 
 def parse_rules(text: str, source: str = "<rules>") -> list[Rule]:
@@ -156,6 +152,10 @@ def parse_rules(text: str, source: str = "<rules>") -> list[Rule]:
             if not re.fullmatch(r"[+-]?[0-9]+", token):
                 raise error(n, f"{token!r} is not a whole number", at)
             numbers.append(int(token))
+        for number, (_, at) in zip(numbers[:2], tokens[1:3]):
+            if abs(number) > REACH:
+                raise error(n, f"coordinate {number} is out of reach: rules are local, coordinates "
+                               f"-{REACH} to {REACH}", at)
         x, y, value = numbers
         pos, kind, vcol = (x, y), kind_of((x, y)), tokens[3][1]
         if kind == "vertex":

@@ -34,7 +34,7 @@ MARGIN = 1
 @lru_cache(maxsize=8)
 def usable(rules: tuple[Rule, ...]) -> tuple[tuple[tuple[Rule, bool], ...], tuple[str, ...]]:
     """((rule, needs a big loop) for each proved rule, names of the refuted ones)."""
-    proof = prove(list(rules))
+    proof = prove(list(rules), margin=MARGIN)
     kept = tuple((v.rule, v.status == "big-loop") for v in proof.verdicts if v.sound)
     return kept, tuple(v.rule.name for v in proof.refuted)
 
