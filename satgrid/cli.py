@@ -567,8 +567,11 @@ def _rule_book(genre: str | None) -> tuple[Any, str]:
               help="Free entries around each pattern in the proof's window.")
 @click.option("--require-proved", is_flag=True,
               help="Exit with status 3 when some rule is refuted (else 0 whatever the verdicts).")
+@click.option("--svg", "svg_dir", metavar="DIR", help="Draw each refuted rule's counterexample "
+                                                       "as DIR/rule-N.svg.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def rules_prove(file: str | None, genre: str | None, margin: int, require_proved: bool, fmt: str) -> None:
+def rules_prove(file: str | None, genre: str | None, margin: int, require_proved: bool,
+                svg_dir: str | None, fmt: str) -> None:
     """Prove each rule of FILE (default: the genre's shipped rules) sound by SAT, in every
     symmetric variant: proved, proved for a loop that leaves the pattern's window, or refuted
     with a counterexample drawn. Ends with the count."""
@@ -576,6 +579,10 @@ def rules_prove(file: str | None, genre: str | None, margin: int, require_proved
         book, _ = _rule_book(genre)
         path = file if file is not None else str(book.default())
         proof = book.prove(book.load(path), path, margin)
+        if svg_dir is not None:
+            Path(svg_dir).mkdir(parents=True, exist_ok=True)
+            for verdict in proof.refuted:
+                render_svg.write(book.svg(verdict), str(Path(svg_dir) / f"rule-{_slug(verdict.rule.name.lstrip('#'))}.svg"))
         click.echo(json.dumps(proof.to_json()) if fmt == "json" else proof.text())
     if require_proved and proof.refuted:
         sys.exit(3)

@@ -112,7 +112,8 @@ class Genre:
 #: * ``RULES``: the genre's local deduction rules (``satgrid rules``): ``default()`` the shipped
 #:   rule file, ``load(path)`` its rules, ``prove(rules, source, margin)`` a proof with ``text()``,
 #:   ``to_json()``, ``summary()`` and ``refuted``, ``grade(puzzle, rules, loop_avoidance)`` a grade
-#:   with ``line()``, ``to_json()``, ``solution`` and ``status``.
+#:   with ``line()``, ``to_json()``, ``solution`` and ``status``, ``svg(verdict)`` a refuted
+#:   rule's counterexample drawn.
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.

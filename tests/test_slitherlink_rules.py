@@ -264,8 +264,10 @@ def test_cli_rules_prove_refuted(tmp_path):
     assert out.exit_code == 0
     assert "rule #99 (line 10, 4 variants): REFUTED" in out.output and "counterexample" in out.output
     assert out.output.splitlines()[-1].startswith("2 rules: 1 proved")
-    out = CliRunner().invoke(main, ["rules", "prove", str(bad), "--require-proved"])
+    out = CliRunner().invoke(main, ["rules", "prove", str(bad), "--require-proved", "--svg", str(tmp_path / "svg")])
     assert out.exit_code == 3
+    [drawing] = (tmp_path / "svg").iterdir()
+    assert drawing.name == "rule-99.svg" and "what the rule concludes" in drawing.read_text()
 
 
 def test_cli_rules_errors(tmp_path):

@@ -588,7 +588,7 @@ OPTIONS = (
 from . import logic_rules as _logic_rules, rule_solver as _rule_solver  # noqa: E402
 
 RULES = _logic_rules.RuleBook(_logic_rules.default_path, _logic_rules.load_rules, _logic_rules.prove,
-                              _rule_solver.grade)
+                              _rule_solver.grade, _logic_rules.counterexample_svg)
 
 
 # -- golden samples -----------------------------------------------------------------------------

@@ -325,6 +325,23 @@ class Counterexample:
                 out.append(row)
         return "\n".join(out)
 
+    def svg(self, title: str) -> str:
+        """Two panels: the completion, and the same lines with the rule's conclusion applied
+        (the broken edge marked as a difference)."""
+        from . import SlitherlinkPuzzle  # the genre's record imports this module
+        from ...render_svg import svg
+
+        givens = tuple(tuple(self.clues.get((r, c)) for c in range(self.cols)) for r in range(self.rows))
+        key = place(self.broken[0], self.anchor)
+        claimed = self.lines | {key} if self.broken[1] else self.lines - {key}
+        return svg(SlitherlinkPuzzle(givens, title), self._grids(self.lines), self._grids(claimed),
+                   captions=("a local completion", "what the rule concludes"), title=title)
+
+    def _grids(self, lines: frozenset[EdgeKey]) -> tuple:
+        h = tuple(tuple(int(("h", i, j) in lines) for j in range(self.cols)) for i in range(self.rows + 1))
+        v = tuple(tuple(int(("v", i, j) in lines) for j in range(self.cols + 1)) for i in range(self.rows))
+        return h, v
+
     def _mark(self, key: EdgeKey, line: str, broken) -> str:
         if key == broken:
             return "#" if key in self.lines else "x"
@@ -465,3 +482,10 @@ class RuleBook:
     load: Callable[..., list[Rule]]
     prove: Callable[..., Proof]
     grade: Callable[..., Any]
+    #: (verdict) -> an SVG drawing of a refuted rule's counterexample.
+    svg: Callable[[Verdict], str]
+
+
+def counterexample_svg(verdict: Verdict) -> str:
+    assert verdict.counterexample is not None
+    return verdict.counterexample.svg(f"rule {verdict.rule.name}: counterexample")
