@@ -227,6 +227,19 @@ def test_rules_never_contradict_janko_solutions(shipped):
     assert decided >= len(pairs) // 2
 
 
+def test_big_loop_rules_wait_for_a_clue_outside_their_window(shipped):
+    """Two adjacent 3s whose loop is the one round them: rule 14 (line between them) would
+    contradict it, so it is not placed without a positive clue outside its window."""
+    [puzzle] = api.load_text("genre: slitherlink\n33\n..\n")
+    state = S.deduce(puzzle.clues(), 2, 2, shipped)
+    assert not state.contradiction and "#14" not in state.used()
+    graded = S.grade(puzzle, shipped)
+    assert graded.unique and not _agrees(state, graded.solution)
+    far = [p for p in S.placements({(0, 0): 3, (0, 1): 3, (9, 9): 1}, 10, 10, S.usable(shipped)[0])
+           if p.name == "#14"]
+    assert far  # with a clue far away it is placed
+
+
 def test_grades_of_tatham_puzzles(shipped):
     easy, hard = api.load_text("7x7t0:122b221e322a12a230d13c1a3b3a32a3b322a\n\n"
                                "10x10t0:c1b3332323a321a1a2f22c11c1a3322b2a3b10b3c03b3a22a3a32d2a22a2a2b3c232a32a232a")
