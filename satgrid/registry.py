@@ -108,12 +108,17 @@ class Genre:
 #:   differs from the puzzle itself (a symbol set the text grid cannot hold), for
 #:   :func:`satgrid.formats.text_of`;
 #: * ``GUESS``: ``(record) -> bool``, whether a text without a genre header is in the genre's
-#:   own format (:func:`satgrid.api.load_text` takes the one genre that claims it).
+#:   own format (:func:`satgrid.api.load_text` takes the one genre that claims it);
+#: * ``CANDIDATES``: ``(puzzle, solution) -> {clue key: value}``, every clue the genre allows
+#:   that the puzzle lacks and the solution supports, in the keys and values of
+#:   ``puzzle.clues()`` / ``puzzle.with_clues()`` (what :mod:`satgrid.repair` may add); a genre
+#:   whose puzzle has no clue to add declares None.
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
-            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS")
+            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS",
+            "CANDIDATES")
 
 
 GENRES: dict[str, Genre] = {

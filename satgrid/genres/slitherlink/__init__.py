@@ -592,3 +592,12 @@ SAMPLES = (
     ("..\n..\n", "multiple", None),
     ("44\n", "unsatisfiable", None),  # the middle edge would meet three edges at its dots
 )
+
+
+# -- repair -------------------------------------------------------------------------------------
+def CANDIDATES(puzzle: SlitherlinkPuzzle, solution: Solution) -> dict[Cell, int]:
+    """The numbers a repair may add: in every cell without one, how many of its sides the loop
+    takes."""
+    grids = dict(zip("hv", solution))
+    return {(r, c): sum(grids[kind][i][j] for kind, i, j in sides(puzzle.rows, puzzle.cols, r, c))
+            for r in range(puzzle.rows) for c in range(puzzle.cols) if puzzle.grid[r][c] is None}
