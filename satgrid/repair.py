@@ -388,6 +388,45 @@ def _recheck(g: Genre, repaired: Any, options: api.Options, keep: Any | None) ->
         session.close()
 
 
+# -- the report ---------------------------------------------------------------------------------
+def report(found: Repair) -> str:
+    """A repair in words: the verdict, the clues to add or remove, the repaired puzzle as text and
+    as a puzz.link URL."""
+    p, g = found.puzzle, found.genre
+    head = f"puzzle {p.name or p.source} ({g.name} {p.rows}x{p.cols}, {len(p.clues())} clues)"
+    n = len(found.added) + len(found.removed)
+    clues = f"{n} {'clue' if n == 1 else 'clues'}"
+    if found.status == "unique":
+        return f"{head}: unique: needs no repair"
+    if found.status == "unknown":
+        return f"{head}: unknown: {found.note}"
+    if not found.found:
+        what = "several solutions" if found.status == "multiple" else "no solution"
+        return f"{head}: {what}; no repair: {found.note}"
+    if found.status == "multiple":
+        how = "proved smallest" if found.proved else "found greedily, not proved smallest"
+        if found.over_all is True:
+            how += f", smallest over all {found.solutions} solutions"
+        elif found.over_all is False:
+            how += (f"; the smallest over the first {found.solutions} solutions, not proved "
+                    "smallest over all")
+        lines = [f"{head}: several solutions; add {clues} to make it unique ({how}):"]
+    else:
+        how = "proved smallest" if found.proved else "found greedily, not proved smallest"
+        lines = [f"{head}: no solution; remove {clues} to make it solvable ({how}):"]
+    lines += [f"  {line}" for line in found.lines()]
+    if found.core:
+        words = ", ".join(clue_words(k, v) for k, v in found.core.items())
+        lines.append(f"a minimal set of clues that cannot hold together ({len(found.core)}): {words}")
+    if found.note and found.status == "multiple" and "greedily" not in found.note:
+        lines.append(f"note: {found.note}")
+    lines += ["repaired puzzle:", formats.text_of(found.repaired).rstrip("\n")]
+    url = found.url()
+    if url:
+        lines.append(f"url: {url}")
+    return "\n".join(lines)
+
+
 # -- reading a solution to keep -------------------------------------------------------------------
 def read_solution(puzzle: Any, path: str, limits: Limits = Limits()) -> Any:
     """The solution of ``puzzle`` in the file ``path``: the genre's JSON form (``solution_json``,
