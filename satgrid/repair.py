@@ -529,7 +529,7 @@ def _add_clues(g: Genre, puzzle: Any, solutions: list[Any], kept: bool, options:
     """Fill ``result`` with the smallest repair over ``solutions`` (:func:`_keeping` each, the best
     size so far bounding the next)."""
     if g.part("CANDIDATES") is None:
-        result.note = f"{g.name} has no clue to add (its puzzle is its layout): no repair to suggest"
+        result.note = f"{g.name} has no clue to add (its puzzle is its layout)"
         return
     best: tuple[dict, Any] | None = None
     proved_all, stopped, rivals = True, "", 0
