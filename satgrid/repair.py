@@ -199,6 +199,8 @@ def minimum_hitting_set(order: list, check: Callable[[set], frozenset | None], m
             search.rounds += 1
             on = set(least)
             while (new := check(on)) is not None:  # greedy: the element most sets share
+                if new & on:
+                    raise CheckFailed("internal error: a check's set meets the elements already on")
                 learn(new)
                 on.add(min(new, key=lambda k: (-count[k], rank[k])))
             for k in sorted(on - least, key=rank.__getitem__, reverse=True):
@@ -408,8 +410,8 @@ def report(found: Repair) -> str:
         if found.over_all is True:
             how += f", smallest over all {found.solutions} solutions"
         elif found.over_all is False:
-            how += (f"; the smallest over the first {found.solutions} solutions, not proved "
-                    "smallest over all")
+            how += (f" for its solution; the smallest over {found.solutions} solutions tried, "
+                    "not proved smallest over all")
         lines = [f"{head}: several solutions; add {clues} to make it unique ({how}):"]
     else:
         how = "proved smallest" if found.proved else "found greedily, not proved smallest"
