@@ -598,6 +598,6 @@ SAMPLES = (
 def CANDIDATES(puzzle: SlitherlinkPuzzle, solution: Solution) -> dict[Cell, int]:
     """The numbers a repair may add: in every cell without one, how many of its sides the loop
     takes."""
-    grids = dict(zip("hv", solution))
-    return {(r, c): sum(grids[kind][i][j] for kind, i, j in sides(puzzle.rows, puzzle.cols, r, c))
-            for r in range(puzzle.rows) for c in range(puzzle.cols) if puzzle.grid[r][c] is None}
+    h, v = solution  # the sides of cell (r, c): h[r][c], h[r + 1][c], v[r][c], v[r][c + 1]
+    return {(r, c): h[r][c] + h[r + 1][c] + v[r][c] + v[r][c + 1]
+            for r, row in enumerate(puzzle.grid) for c, k in enumerate(row) if k is None}
