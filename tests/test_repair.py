@@ -257,3 +257,25 @@ def test_cli_unique_and_no_candidates(tmp_path) -> None:
     rooms.write_text("genre: norinori\na a\na a\n")  # one 2x2 room: four dominoes fit
     out = runner.invoke(main, ["repair", str(rooms)])
     assert out.exit_code == 0 and out.output.count("\n") == 1 and "no clue to add" in out.output
+
+
+def test_template_genre_repairs(monkeypatch) -> None:
+    """A genre copied from the TEMPLATE repairs through its CANDIDATES, like the registered ones."""
+    from satgrid import registry
+    from satgrid.genres import TEMPLATE
+
+    monkeypatch.setitem(registry.GENRES, TEMPLATE.NAME, registry.Genre.from_module(TEMPLATE))
+    [puzzle] = api.load_text(". .\n. .\n", "<template>", TEMPLATE.NAME)
+    found = repair(puzzle, max_solutions=100)
+    assert found.status == "multiple" and found.found and found.complete and found.over_all
+    result = api.solve(found.repaired, unique=True)
+    assert result.status == "unique" and result.solution == found.solution
+
+
+def test_time_limit_is_an_outcome() -> None:
+    """A time limit that ends the search at once is reported, never raised."""
+    puzzle, solution, _ = weakened("sudoku", 3, seed=8)
+    found = repair(puzzle, keep=solution, options=api.Options(time_limit=0.0))
+    assert found.status in ("unknown", "multiple")
+    assert not found.found or unique_with(puzzle, solution, {**puzzle.clues(), **found.added})
+    assert found.note
