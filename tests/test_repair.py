@@ -118,27 +118,46 @@ def test_smallest_over_all_solutions_by_brute_force() -> None:
             assert not unique_with(puzzle, other, {**puzzle.clues(), **{k: candidates[k] for k in subset}})
 
 
-def contradicted(name: str):
-    """A unique sample with one clue changed so that it has no solution."""
-    puzzle, _ = unique_sample(name)
+def _others(value: object) -> list:
+    """Other values of a clue's kind, to contradict it with."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value + d for d in (1, -1, 2, -2)]
+    if isinstance(value, str):
+        return [v for v in ("w", "b") if v != value]
+    if isinstance(value, tuple):
+        return [(value[0], value[1] + d) for d in (1, -1)]
+    return []
+
+
+def contradicted(name: str, times: int = 1):
+    """A unique sample with ``times`` contradicting clues, each making it unsatisfiable on its
+    own, at different cells: a clue the genre allows added with a value its solution does not
+    support, or, where the puzzle has no room for one, a clue changed."""
+    puzzle, solution = unique_sample(name)
     clues = puzzle.clues()
-    for key, value in clues.items():
-        others = ([value + d for d in (1, -1, 2, -2)] if isinstance(value, int) else
-                  [v for v in ("w", "b") if v != value] if isinstance(value, str) else
-                  [(value[0], value[1] + d) for d in (1, -1)] if isinstance(value, tuple) else [])
-        for other in others:
+    addable = GENRES[name].part("CANDIDATES")(puzzle, solution)
+    bad: dict = {}
+    for key, value in [*addable.items(), *clues.items()]:
+        for other in _others(value):
+            if isinstance(other, int) and not 0 <= other <= max(puzzle.rows, puzzle.cols):
+                continue
             try:
-                changed = puzzle.with_clues({**clues, key: other})
-                if api.solve(changed).status == "unsatisfiable":
-                    return changed
+                if api.solve(puzzle.with_clues({**clues, key: other})).status == "unsatisfiable":
+                    bad[key] = other
+                    break
             except SatgridError:
                 continue
-    pytest.skip(f"no contradicting change of a {name} clue found")
+        if len(bad) == times:
+            return puzzle.with_clues({**clues, **bad})
+    pytest.skip(f"no {times} contradicting {name} clues found")
 
 
+@pytest.mark.parametrize("times", [1, 2])
 @pytest.mark.parametrize("name", WITH_CANDIDATES)
-def test_unsatisfiable_puzzle_correction_set(name: str) -> None:
-    puzzle = contradicted(name)
+def test_unsatisfiable_puzzle_correction_set(name: str, times: int) -> None:
+    puzzle = contradicted(name, times)
     found = repair(puzzle)
     assert found.status == "unsatisfiable" and found.found and found.proved, found.note
     clues = puzzle.clues()
