@@ -819,39 +819,6 @@ def _summary(results: list[api.Result]) -> str:
             f"{total / len(results) * 1000:.2f} ms per puzzle" + (f"; {unsat}" if unsat else ""))
 
 
-# -- the genres' own options ----------------------------------------------------------------------
-def _add_genre_options() -> dict[str, dict[str, tuple[str, list[str]]]]:
-    """Add each genre's ``OPTIONS`` (:mod:`satgrid.genre_options`) to the commands they name, one
-    flag per name (several genres declaring it share it, their help lines joined); return, per
-    command, each option's name -> (flag, the genres that declare it)."""
-    declared: dict[str, dict[str, list[tuple[str, Any]]]] = {}
-    for name, g in GENRES.items():
-        for option in g.part("OPTIONS", ()):
-            for command in option.commands:
-                declared.setdefault(command, {}).setdefault(option.name, []).append((name, option))
-    added: dict[str, dict[str, tuple[str, list[str]]]] = {}
-    for command, options in declared.items():
-        cmd = main.commands.get(command)
-        if cmd is None:
-            owner, option = next(iter(options.values()))[0]
-            raise ValueError(f"{owner}'s option {option.flag} names no command {command!r}")
-        taken = {flag for param in cmd.params for flag in param.opts}
-        for key, owners in options.items():
-            flag, metavar = owners[0][1].flag, owners[0][1].metavar
-            if flag in taken:
-                raise ValueError(f"{owners[0][0]}'s option {flag} is already an option of {command}")
-            helps = [option.help for _, option in owners]
-            text = helps[0] if len(helps) == 1 else "; ".join(f"{n}: {o.help}" for n, o in owners)
-            switch = owners[0][1].switch
-            cmd.params.append(click.Option([flag, key], metavar=None if switch else metavar, help=text,
-                                           is_flag=switch, default=None))
-            added.setdefault(command, {})[key] = (flag, [n for n, _ in owners])
-    return added
-
-
-_GENRE_OPTIONS = _add_genre_options()
-
-
 # -- repair ---------------------------------------------------------------------------------------
 @main.command("repair")
 @click.argument("file")
@@ -892,3 +859,37 @@ def repair_command(file: str, keep_path: str | None, puzzle_id: str | None, max_
                 click.echo(f"satgrid: no repaired puzzle to write to {output}", err=True)
             else:
                 _emit([formats.text_of(found.repaired)], output, "txt")
+
+
+# -- the genres' own options ----------------------------------------------------------------------
+def _add_genre_options() -> dict[str, dict[str, tuple[str, list[str]]]]:
+    """Add each genre's ``OPTIONS`` (:mod:`satgrid.genre_options`) to the commands they name, one
+    flag per name (several genres declaring it share it, their help lines joined); return, per
+    command, each option's name -> (flag, the genres that declare it)."""
+    declared: dict[str, dict[str, list[tuple[str, Any]]]] = {}
+    for name, g in GENRES.items():
+        for option in g.part("OPTIONS", ()):
+            for command in option.commands:
+                declared.setdefault(command, {}).setdefault(option.name, []).append((name, option))
+    added: dict[str, dict[str, tuple[str, list[str]]]] = {}
+    for command, options in declared.items():
+        cmd = main.commands.get(command)
+        if cmd is None:
+            owner, option = next(iter(options.values()))[0]
+            raise ValueError(f"{owner}'s option {option.flag} names no command {command!r}")
+        taken = {flag for param in cmd.params for flag in param.opts}
+        for key, owners in options.items():
+            flag, metavar = owners[0][1].flag, owners[0][1].metavar
+            if flag in taken:
+                raise ValueError(f"{owners[0][0]}'s option {flag} is already an option of {command}")
+            helps = [option.help for _, option in owners]
+            text = helps[0] if len(helps) == 1 else "; ".join(f"{n}: {o.help}" for n, o in owners)
+            switch = owners[0][1].switch
+            cmd.params.append(click.Option([flag, key], metavar=None if switch else metavar, help=text,
+                                           is_flag=switch, default=None))
+            added.setdefault(command, {})[key] = (flag, [n for n, _ in owners])
+    return added
+
+
+_GENRE_OPTIONS = _add_genre_options()
+
