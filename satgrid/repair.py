@@ -357,12 +357,12 @@ def _correction(g: Genre, puzzle: Any, queries: PuzzleQueries, max_rounds: int,
             return None
         return frozenset(by_lit[x] for x in session.core() if x in by_lit)
 
+    if core_of([]) is not None:  # (then every core below names some clue)
+        result.note = "no solution even with every clue removed: removing clues cannot help"
+        return
     first = core_of(keys)
     if first is None:
         raise CheckFailed("internal error: an unsatisfiable puzzle is satisfiable with every clue on")
-    if not first:
-        result.note = "the rules alone have no solution on this grid: removing clues cannot help"
-        return
     search = minimum_hitting_set(keys, lambda off: core_of(k for k in keys if k not in off), max_rounds)
     result.rounds = search.rounds
     if search.best is None:

@@ -298,3 +298,12 @@ def test_time_limit_is_an_outcome() -> None:
     assert found.status in ("unknown", "multiple")
     assert not found.found or unique_with(puzzle, solution, {**puzzle.clues(), **found.added})
     assert found.note
+
+
+def test_unsatisfiable_whatever_is_removed() -> None:
+    """Two Nurikabe numbers side by side share an island whatever their sizes (a removed size
+    leaves its ``?``): no removal helps, and the report says so rather than failing."""
+    [puzzle] = api.load_text("1 1\n", "<two numbers>", "nurikabe")
+    found = repair(puzzle)
+    assert found.status == "unsatisfiable" and not found.found
+    assert "even with every clue removed" in found.note
