@@ -281,11 +281,11 @@ def _keeping(g: Genre, puzzle: Any, solution: Any, options: api.Options, deadlin
         if _status(first) != "sat":
             raise CheckFailed("internal error: the puzzle with every clue its solution supports "
                               "has no solution")
-        found = api._checked(g, full, session, first.assignment)
+        found = g.decode(full, session.encoding, first.assignment)
         projection = queries.project(first.assignment)
         second = queries.other_solution(projection)
         if _status(second) == "sat":  # two solutions fit every candidate: no repair keeps one
-            other = api._checked(g, full, session, second.assignment)
+            other = g.decode(full, session.encoding, second.assignment)
             rival = other if not g.differences(puzzle, found, solution) else found
             return _Kept(None, True, rival=rival)
         if g.differences(puzzle, found, solution):
@@ -293,9 +293,12 @@ def _keeping(g: Genre, puzzle: Any, solution: Any, options: api.Options, deadlin
                               "has another solution alone")
         sel, literal = queries.selectors, session.literal_clues
         literals = _literal_reader(session)
+        every_literal = all(sel[k] in literal for k in candidates)
 
         def broken(assignment: Any) -> frozenset:
             """The candidates the solution ``assignment`` breaks (exactly; module doc)."""
+            if every_literal:
+                return frozenset(k for k in candidates if not assignment(sel[k]))
             theirs = read(puzzle, g.decode(full, session.encoding, assignment))
             differ = [k for k, v in candidates.items() if theirs.get(k) != v]
             out = {k for k in differ if sel[k] in literal and not assignment(sel[k])}
@@ -328,15 +331,17 @@ def _keeping(g: Genre, puzzle: Any, solution: Any, options: api.Options, deadlin
 
 def _solutions(g: Genre, puzzle: Any, queries: PuzzleQueries, first: Outcome,
                most: int) -> tuple[list[Any], bool]:
-    """Up to ``most`` solutions of ``puzzle`` (the first one given), and whether they are all."""
+    """Up to ``most`` solutions of ``puzzle`` (the first one given), and whether they are all.
+    They are searched, not reported: the one a repair keeps passes the rule checker in the
+    re-check (:func:`_recheck`), as every reported solution does."""
     session = queries.session
-    found = [api._checked(g, puzzle, session, first.assignment)]
+    found = [g.decode(puzzle, session.encoding, first.assignment)]
     seen = [queries.project(first.assignment)]
     while len(found) < most:
         outcome = queries.other_solution(seen[0], extra=[queries.blocker(p) for p in seen[1:]])
         if outcome.status != "sat":
             return found, outcome.status == "unsat"
-        found.append(api._checked(g, puzzle, session, outcome.assignment))
+        found.append(g.decode(puzzle, session.encoding, outcome.assignment))
         seen.append(queries.project(outcome.assignment))
     return found, False
 
