@@ -99,6 +99,8 @@ class Repair:
     rounds: int = 0
     note: str = ""
     time_s: float = 0.0
+    #: Whether the repaired puzzle has one solution (after removing clues it may have several).
+    unique: bool | None = None
 
     @property
     def genre(self) -> Genre:
@@ -132,6 +134,7 @@ class Repair:
                            for k, v in self.core.items()]
         if self.repaired is not None:
             out["repaired"] = formats.text_of(self.repaired)
+            out["repaired_unique"] = self.unique
             out["url"] = self.url()
             out["solution"] = self.genre.solution_json(self.repaired, self.solution)
         out.update(rounds=self.rounds, time_s=round(self.time_s, 6))
@@ -393,9 +396,10 @@ def _correction(g: Genre, puzzle: Any, queries: PuzzleQueries, max_rounds: int,
 
 
 # -- the re-check -------------------------------------------------------------------------------
-def _recheck(g: Genre, repaired: Any, options: api.Options, keep: Any | None) -> Any:
-    """Solve ``repaired`` on a fresh session of its own: the solution, which must be the only one
-    when ``keep`` is given and equal to it; CheckFailed (an internal error) otherwise."""
+def _recheck(g: Genre, repaired: Any, options: api.Options, keep: Any | None) -> tuple[Any, bool]:
+    """Solve ``repaired`` on a fresh session of its own: its solution (through the rule checker)
+    and whether it is the only one. With ``keep`` it must be the only one and equal to ``keep``,
+    and without it there must be one; CheckFailed (an internal error) otherwise."""
     session = Session(g.encode(repaired), options.solver, options.connectivity)
     try:
         queries = PuzzleQueries(session, repaired.clues())
@@ -403,12 +407,11 @@ def _recheck(g: Genre, repaired: Any, options: api.Options, keep: Any | None) ->
         if first.status != "sat":
             raise CheckFailed(f"internal error: the repaired {g.name} has no solution ({first.status})")
         solution = api._checked(g, repaired, session, first.assignment)
-        if keep is not None:
-            second = queries.other_solution(queries.project(first.assignment), need_model=False)
-            if second.status != "unsat" or g.differences(repaired, solution, keep):
-                raise CheckFailed(f"internal error: the repaired {g.name} is not unique with the "
-                                  "solution it was repaired for")
-        return solution
+        second = queries.other_solution(queries.project(first.assignment), need_model=False)
+        if keep is not None and (second.status != "unsat" or g.differences(repaired, solution, keep)):
+            raise CheckFailed(f"internal error: the repaired {g.name} is not unique with the "
+                              "solution it was repaired for")
+        return solution, second.status == "unsat"
     finally:
         session.close()
 
@@ -445,7 +448,8 @@ def report(found: Repair) -> str:
         lines.append(f"a minimal set of clues that cannot hold together ({len(found.core)}): {words}")
     if found.note and found.status == "multiple" and "greedily" not in found.note:
         lines.append(f"note: {found.note}")
-    lines += ["repaired puzzle:", formats.text_of(found.repaired).rstrip("\n")]
+    after = "unique" if found.unique else "several solutions: repair it again to make it unique"
+    lines += [f"repaired puzzle ({after}):", formats.text_of(found.repaired).rstrip("\n")]
     url = found.url()
     if url:
         lines.append(f"url: {url}")
@@ -544,7 +548,7 @@ def repair(puzzle: Any, keep: Any = None, options: api.Options = api.Options(),
     if result.found:
         clues = {k: v for k, v in puzzle.clues().items() if k not in result.removed}
         result.repaired = puzzle.with_clues({**clues, **result.added})
-        result.solution = _recheck(g, result.repaired, options, result.solution)
+        result.solution, result.unique = _recheck(g, result.repaired, options, result.solution)
     result.time_s = time.monotonic() - started
     return result
 
