@@ -111,14 +111,17 @@ class Genre:
 #:   own format (:func:`satgrid.api.load_text` takes the one genre that claims it);
 #: * ``CANDIDATES``: ``(puzzle, solution) -> {clue key: value}``, every clue the genre allows
 #:   that the puzzle lacks and the solution supports, in the keys and values of
-#:   ``puzzle.clues()`` / ``puzzle.with_clues()`` (what :mod:`satgrid.repair` may add); a genre
-#:   whose puzzle has no clue to add declares None.
+#:   ``puzzle.clues()`` / ``puzzle.with_clues()``, no two binding each other (what
+#:   :mod:`satgrid.repair` may add; ``satgrid.puzzle.clues_added`` makes it from ``READ_CLUES``);
+#:   a genre whose puzzle has no clue to add declares None;
+#: * ``CLUE_WORDS``: ``value -> str``, a clue's value in words where its plain ``str`` is not
+#:   ("a black pearl"), for the clues a repair names.
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
             "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS",
-            "CANDIDATES")
+            "CANDIDATES", "CLUE_WORDS")
 
 
 GENRES: dict[str, Genre] = {

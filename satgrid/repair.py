@@ -106,10 +106,15 @@ class Repair:
     def genre(self) -> Genre:
         return GENRES[self.puzzle.genre]
 
+    def words(self, clues: dict) -> list[str]:
+        """Each of ``clues`` in words (:func:`clue_words`)."""
+        words = self.genre.part("CLUE_WORDS")
+        return [clue_words(k, v, words) for k, v in clues.items()]
+
     def lines(self) -> list[str]:
         """The clues to add or remove, in words: ``add 5 at r3c4``."""
-        return ([f"add {clue_words(k, v)}" for k, v in self.added.items()]
-                + [f"remove {clue_words(k, v)}" for k, v in self.removed.items()])
+        return ([f"add {w}" for w in self.words(self.added)]
+                + [f"remove {w}" for w in self.words(self.removed)])
 
     def url(self) -> str | None:
         """The repaired puzzle as a puzz.link URL, where the genre has a codec."""
@@ -130,8 +135,8 @@ class Repair:
             out["removed"] = [{"clue": list(k), "value": v, "text": t}
                               for (k, v), t in zip(self.removed.items(), self.lines())]
             out["proved_smallest"] = self.proved
-            out["core"] = [{"clue": list(k), "value": v, "text": clue_words(k, v)}
-                           for k, v in self.core.items()]
+            out["core"] = [{"clue": list(k), "value": v, "text": t}
+                           for (k, v), t in zip(self.core.items(), self.words(self.core))]
         if self.repaired is not None:
             out["repaired"] = formats.text_of(self.repaired)
             out["repaired_unique"] = self.unique
@@ -143,10 +148,11 @@ class Repair:
         return out
 
 
-def clue_words(key: Hashable, value: object) -> str:
-    """A clue in words: ``5 at r3c4`` (a value made of parts, such as an arrow and its number,
-    written part after part)."""
-    shown = " ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+def clue_words(key: Hashable, value: object, words: Callable[[Any], str] | None = None) -> str:
+    """A clue in words: ``5 at r3c4``, the value as the genre's ``CLUE_WORDS`` gives it (else
+    as it prints, a value made of parts part after part)."""
+    shown = words(value) if words is not None else \
+        " ".join(map(str, value)) if isinstance(value, tuple) else str(value)
     if isinstance(key, tuple) and len(key) == 2 and all(isinstance(x, int) for x in key):
         return f"{shown} at {cell_name(*key)}"
     return f"{shown} at {key}"
@@ -444,7 +450,7 @@ def report(found: Repair) -> str:
         lines = [f"{head}: no solution; remove {clues} to make it solvable ({how}):"]
     lines += [f"  {line}" for line in found.lines()]
     if found.core:
-        words = ", ".join(clue_words(k, v) for k, v in found.core.items())
+        words = ", ".join(found.words(found.core))
         lines.append(f"a minimal set of clues that cannot hold together ({len(found.core)}): {words}")
     if found.note and found.status == "multiple" and "greedily" not in found.note:
         lines.append(f"note: {found.note}")

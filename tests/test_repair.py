@@ -199,6 +199,8 @@ def test_genres_without_candidates_say_so() -> None:
 def test_clue_words() -> None:
     assert clue_words((2, 3), 5) == "5 at r3c4"
     assert clue_words((0, 0), ("e", 2)) == "e 2 at r1c1"
+    assert clue_words((0, 0), ("e", 2), GENRES["yajilin"].part("CLUE_WORDS")) == "2e (2 shaded right) at r1c1"
+    assert clue_words((1, 0), "b", GENRES["masyu"].part("CLUE_WORDS")) == "a black pearl at r2c1"
 
 
 def test_greedy_fallback_is_said() -> None:

@@ -592,3 +592,5 @@ SAMPLES = (
 # -- repair -------------------------------------------------------------------------------------
 #: The pearls a repair may add: wherever the loop obeys a pearl's rule (:func:`read_pearls`).
 CANDIDATES = clues_added(read_pearls)
+#: A pearl in words.
+CLUE_WORDS = {WHITE: "a white pearl", BLACK: "a black pearl"}.__getitem__

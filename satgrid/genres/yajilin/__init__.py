@@ -690,3 +690,9 @@ def CANDIDATES(puzzle: YajilinPuzzle, solution: Solution) -> dict[Cell, Arrow]:
             out[p] = (way, sum(shading[r][c] == "#" for r, c in ray(puzzle.rows, puzzle.cols, p, way)
                                if (r, c) not in holes))
     return out
+
+
+def CLUE_WORDS(value: Arrow) -> str:
+    """An arrow with its number in words: ``2e (2 shaded right)``."""
+    direction, n = value
+    return f"{write_token(value)} ({n} shaded {WORDS[direction]})"
