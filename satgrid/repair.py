@@ -101,6 +101,9 @@ class Repair:
     time_s: float = 0.0
     #: Whether the repaired puzzle has one solution (after removing clues it may have several).
     unique: bool | None = None
+    #: With a kept solution that no added clue can single out: another solution that fits every
+    #: clue the kept one supports.
+    rival: Any = None
 
     @property
     def genre(self) -> Genre:
@@ -137,6 +140,8 @@ class Repair:
             out["proved_smallest"] = self.proved
             out["core"] = [{"clue": list(k), "value": v, "text": t}
                            for (k, v), t in zip(self.core.items(), self.words(self.core))]
+        if self.rival is not None:
+            out["rival"] = self.genre.solution_json(self.puzzle, self.rival)
         if self.repaired is not None:
             out["repaired"] = formats.text_of(self.repaired)
             out["repaired_unique"] = self.unique
@@ -436,7 +441,10 @@ def report(found: Repair) -> str:
         return f"{head}: unknown: {found.note}"
     if not found.found:
         what = "several solutions" if found.status == "multiple" else "no solution"
-        return f"{head}: {what}; no repair: {found.note}"
+        line = f"{head}: {what}; no repair: {found.note}"
+        if found.rival is None:
+            return line
+        return f"{line}:\n{g.render(p, found.rival)}"
     if found.status == "multiple":
         how = "proved smallest" if found.proved else "found greedily, not proved smallest"
         if found.over_all is True:
@@ -578,6 +586,12 @@ def _add_clues(g: Genre, puzzle: Any, solutions: list[Any], kept: bool, options:
         result.rounds += attempt.rounds
         if attempt.rival is not None:
             rivals += 1
+            if kept:
+                problems = g.check(puzzle, attempt.rival)
+                if problems:
+                    raise CheckFailed(f"internal error: a {g.name} solution found breaks a rule "
+                                      f"({problems[0]}); this is an encoding bug")
+                result.rival = attempt.rival
             continue
         proved_all = proved_all and attempt.proved
         stopped = stopped or attempt.stopped
@@ -593,7 +607,7 @@ def _add_clues(g: Genre, puzzle: Any, solutions: list[Any], kept: bool, options:
             result.note = f"stopped by {stopped} before a repair was found"
         elif kept:
             result.note = ("no added clues can make the puzzle unique with this solution: another "
-                           "solution fits every clue it supports")
+                           "solution fits every clue it supports (shown)")
         else:
             result.note = (f"no added clues can make the puzzle unique with any of the "
                            f"{result.solutions} solutions tried: each shares every clue it "

@@ -310,3 +310,16 @@ def test_unsatisfiable_whatever_is_removed() -> None:
     found = repair(puzzle)
     assert found.status == "unsatisfiable" and not found.found
     assert "even with every clue removed" in found.note
+
+
+def test_a_solution_no_clue_can_single_out(tmp_path) -> None:
+    """Hitori with every cell numbered can take no number more: keeping one of two solutions is
+    impossible, and the report shows the other one (a real solution, checked)."""
+    g = GENRES["hitori"]
+    sample = next(s for s in g.part("SAMPLES") if s[1] == "multiple")
+    [puzzle] = api.load_text(sample[0], "<sample>", "hitori")
+    result = api.solve(puzzle, unique=True)
+    found = repair(puzzle, keep=result.solution)
+    assert found.status == "multiple" and not found.found and "another solution" in found.note
+    assert found.rival is not None and g.check(puzzle, found.rival) == []
+    assert g.differences(puzzle, found.rival, result.solution)
