@@ -323,3 +323,16 @@ def test_a_solution_no_clue_can_single_out(tmp_path) -> None:
     assert found.status == "multiple" and not found.found and "another solution" in found.note
     assert found.rival is not None and g.check(puzzle, found.rival) == []
     assert g.differences(puzzle, found.rival, result.solution)
+
+
+def test_cli_keep_the_solution_section_of_the_puzzle_file(tmp_path) -> None:
+    """--keep-solution may name the puzzle's own file when its block holds a solution: section."""
+    path = tmp_path / "mine.txt"
+    path.write_text("puzzle mine\ngenre: sudoku\ngivens:\n1 . . .\n. . . 2\n. . . .\n. . . .\n"
+                    "solution:\n1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\nend\n")
+    out = CliRunner().invoke(main, ["repair", str(path), "--keep-solution", str(path),
+                                    "--format", "json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    assert report["found"] and report["proved_smallest"] and report["repaired_unique"]
+    assert report["solution"] == [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
