@@ -17,6 +17,7 @@ from importlib import resources
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from satgrid import api, formats
 from satgrid.cli import main
@@ -25,6 +26,7 @@ from satgrid.registry import GENRES
 from satgrid.repair import clue_words, repair
 
 from .helpers import engine_solutions
+from .test_queries import all_grids
 
 #: Brute force only where it stays small: subsets of one clue less than the repair.
 BRUTE_LIMIT = 400
@@ -336,3 +338,64 @@ def test_cli_keep_the_solution_section_of_the_puzzle_file(tmp_path) -> None:
     report = json.loads(out.output)
     assert report["found"] and report["proved_smallest"] and report["repaired_unique"]
     assert report["solution"] == [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
+
+
+# -- random 4x4 Sudokus against brute force -------------------------------------------------------
+def _sudoku4(givens: dict):
+    """A 4x4 Sudoku with ``givens`` (through ``with_clues``: the parser would refuse a digit twice
+    in a line, which the correction test wants)."""
+    [blank] = api.load_text("genre: sudoku\n" + ". . . .\n" * 4, "<4x4>")
+    return blank.with_clues(givens)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), keep=st.integers(3, 6))
+def test_random_4x4_repairs_are_minimum(seed: int, keep: int) -> None:
+    """A random full 4x4 grid thinned to ``keep`` givens: the repair keeping the grid is minimum
+    (no candidate set of one clue less works), and so is the repair over all solutions (no
+    solution has a smaller one), both checked by brute force."""
+    rng = random.Random(seed)
+    grid = rng.choice(all_grids())
+    cells = rng.sample([(r, c) for r in range(4) for c in range(4)], keep)
+    puzzle = _sudoku4({p: grid[p[0]][p[1]] for p in cells})
+    if api.solve(puzzle, unique=True).status != "multiple":
+        return
+    g = GENRES["sudoku"]
+    found = repair(puzzle, keep=grid)
+    assert found.found and found.proved
+    assert unique_with(puzzle, grid, {**puzzle.clues(), **found.added})
+    candidates = g.part("CANDIDATES")(puzzle, grid)
+    for subset in itertools.combinations(candidates, len(found.added) - 1):
+        assert not unique_with(puzzle, grid, {**puzzle.clues(), **{k: candidates[k] for k in subset}})
+    anyone = repair(puzzle, max_solutions=300)
+    assert anyone.found and anyone.complete and anyone.over_all
+    assert len(anyone.added) <= len(found.added)
+    for other in engine_solutions(g, puzzle, limit=300):
+        theirs = g.part("CANDIDATES")(puzzle, other)
+        for subset in itertools.combinations(theirs, len(anyone.added) - 1):
+            assert not unique_with(puzzle, other, {**puzzle.clues(), **{k: theirs[k] for k in subset}})
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), size=st.integers(5, 10))
+def test_random_4x4_corrections_are_minimum(seed: int, size: int) -> None:
+    """Random givens (often contradicting): the correction set is minimum and the core minimal,
+    by brute force over every smaller removal."""
+    rng = random.Random(seed)
+    cells = rng.sample([(r, c) for r in range(4) for c in range(4)], size)
+    puzzle = _sudoku4({p: rng.randint(1, 4) for p in cells})
+    if api.solve(puzzle).status != "unsatisfiable":
+        return
+    found = repair(puzzle)
+    assert found.status == "unsatisfiable" and found.found and found.proved
+    clues = puzzle.clues()
+    rest = {k: v for k, v in clues.items() if k not in found.removed}
+    assert api.solve(puzzle.with_clues(rest)).status != "unsatisfiable"
+    for smaller in range(len(found.removed)):
+        for subset in itertools.combinations(clues, smaller):
+            left = {k: v for k, v in clues.items() if k not in subset}
+            assert api.solve(puzzle.with_clues(left)).status == "unsatisfiable"
+    assert api.solve(puzzle.with_clues(found.core)).status == "unsatisfiable"
+    for key in found.core:
+        less = {k: v for k, v in found.core.items() if k != key}
+        assert api.solve(puzzle.with_clues(less)).status != "unsatisfiable"
