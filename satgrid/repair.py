@@ -523,9 +523,10 @@ def repair(puzzle: Any, keep: Any = None, options: api.Options = api.Options(),
         result.note = str(exc)
         return result
     session.set_deadline(deadline)
-    queries = PuzzleQueries(session, puzzle.clues())
+    queries = None
     solutions: list[Any] = []
     try:
+        queries = PuzzleQueries(session, puzzle.clues())
         first = queries.solve()
         if first.status == "unknown":
             result.note = "limit reached before a solution was found"
@@ -552,8 +553,11 @@ def repair(puzzle: Any, keep: Any = None, options: api.Options = api.Options(),
                     solutions, result.complete = [keep], False
                 else:
                     solutions, result.complete = _solutions(g, puzzle, queries, first, max_solutions)
+    except LimitReached as exc:  # the clues' clauses were not all built in time
+        result.note = str(exc)
     finally:
-        queries.retire()
+        if queries is not None:
+            queries.retire()
         session.set_deadline(None)
         if owned:
             session.close()
