@@ -892,4 +892,3 @@ def _add_genre_options() -> dict[str, dict[str, tuple[str, list[str]]]]:
 
 
 _GENRE_OPTIONS = _add_genre_options()
-
