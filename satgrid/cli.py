@@ -19,6 +19,7 @@ from typing import Any, Iterator
 import click
 
 from . import __version__, api, dimacs, formats, grading, render_svg
+from . import repair as repairing
 from .errors import SatgridError
 from .files import write_atomic
 from .puzzle import cell_name, part_name
@@ -923,6 +924,48 @@ def _summary(results: list[api.Result]) -> str:
     unsat = api.unsat_line(results[0].solver, checks)
     return (f"{len(results)} puzzles: {parts}; {total:.3f} s solver time, "
             f"{total / len(results) * 1000:.2f} ms per puzzle" + (f"; {unsat}" if unsat else ""))
+
+
+# -- repair ---------------------------------------------------------------------------------------
+@main.command("repair")
+@click.argument("file")
+@click.option("--keep-solution", "keep_path", metavar="FILE",
+              help="Keep this solution: a file with the solution as a block's 'solution:' section "
+                   "or the genre's solution text, or its JSON (as 'solve --format json' prints it).")
+@click.option("--puzzle", "puzzle_id", help="Which puzzle of FILE (when it holds several).")
+@click.option("--solutions", "max_solutions", type=click.IntRange(min=1), default=repairing.MAX_SOLUTIONS,
+              show_default=True, help="Without --keep-solution: the solutions whose repairs are tried.")
+@click.option("--max-rounds", type=click.IntRange(min=1), default=repairing.MAX_ROUNDS, show_default=True,
+              help="Minimum-hitting-set calls per solution before the best repair found greedily "
+                   "is reported (not proved smallest).")
+@input_options
+@click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
+              help="python-sat solver with unsatisfiable cores (cadical153, cadical195, ...).")
+@click.option("--connectivity", type=click.Choice(["eager", "lazy"]), default="lazy", show_default=True)
+@time_limit_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("-o", "--output", help="Write the repaired puzzle (satgrid's text format) to this file.")
+def repair_command(file: str, keep_path: str | None, puzzle_id: str | None, max_solutions: int,
+                   max_rounds: int, solver: str, connectivity: str, time_limit: float | None,
+                   fmt: str, output: str | None, **opts: Any) -> None:
+    """Suggest the fewest clues to add so that the puzzle in FILE has one solution (the one of
+    --keep-solution, or any), or, for a puzzle without solution, the fewest clues to remove;
+    proved smallest by implicit hitting sets, or said to be found greedily."""
+    with reported_errors():
+        puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, None, file)
+        keep = None if keep_path is None else repairing.read_solution(puzzle, keep_path, _limits(opts))
+        options = api.Options(solver=solver, time_limit=time_limit, connectivity=connectivity)  # type: ignore[arg-type]
+        options.check_solver()
+        found = repairing.repair(puzzle, keep, options, max_solutions, max_rounds)
+        if fmt == "json":
+            click.echo(json.dumps(found.to_json()))
+        else:
+            click.echo(repairing.report(found))
+        if output is not None:
+            if found.repaired is None:
+                click.echo(f"satgrid: no repaired puzzle to write to {output}", err=True)
+            else:
+                _emit([formats.text_of(found.repaired)], output, "txt")
 
 
 # -- the genres' own options ----------------------------------------------------------------------

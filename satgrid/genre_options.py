@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 #: The commands that read puzzles: a genre's option for them is a header of the puzzle text.
-INPUT = ("solve", "audit", "encode", "decode", "convert", "render", "grade", "hint")
+INPUT = ("solve", "audit", "encode", "decode", "convert", "render", "grade", "hint", "repair")
 #: The generator command: a genre's option for it is a keyword of the genre's generator.
 GENERATE = ("generate",)
 

@@ -94,6 +94,17 @@ class GridPuzzle:
         return replace(self, grid=grid, given_solution=None)
 
 
+def clues_added(read_clues: Any) -> Any:
+    """A genre's ``CANDIDATES`` part made from its ``READ_CLUES`` (``(puzzle, solution) -> the
+    puzzle with every clue the solution supports``): the clues of that puzzle that ``puzzle``
+    lacks."""
+    def candidates(puzzle: Any, solution: Any) -> dict:
+        given = puzzle.clues()
+        return {k: v for k, v in read_clues(puzzle, solution).clues().items() if k not in given}
+
+    return candidates
+
+
 #: A solution as two 0/1 grids: horizontal and vertical edges or links (loop genres).
 EdgeGrids = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
 

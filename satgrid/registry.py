@@ -113,12 +113,20 @@ class Genre:
 #:   rule file, ``load(path)`` its rules, ``prove(rules, source, margin)`` a proof with ``text()``,
 #:   ``to_json()``, ``summary()`` and ``refuted``, ``grade(puzzle, rules, loop_avoidance)`` a grade
 #:   with ``line()``, ``to_json()``, ``solution`` and ``status``, ``svg(verdict)`` a refuted
-#:   rule's counterexample drawn.
+#:   rule's counterexample drawn;
+#: * ``CANDIDATES``: ``(puzzle, solution) -> {clue key: value}``, every clue the genre allows
+#:   that the puzzle lacks and the solution supports, in the keys and values of
+#:   ``puzzle.clues()`` / ``puzzle.with_clues()``, no two binding each other (what
+#:   :mod:`satgrid.repair` may add; ``satgrid.puzzle.clues_added`` makes it from ``READ_CLUES``);
+#:   a genre whose puzzle has no clue to add declares None;
+#: * ``CLUE_WORDS``: ``value -> str``, a clue's value in words where its plain ``str`` is not
+#:   ("a black pearl"), for the clues a repair names.
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
-            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS", "RULES")
+            "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS",
+            "RULES", "CANDIDATES", "CLUE_WORDS")
 
 
 GENRES: dict[str, Genre] = {

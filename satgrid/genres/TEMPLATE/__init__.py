@@ -25,7 +25,7 @@ from typing import ClassVar
 from ...encoding import Encoding
 from ...grid import Grid
 from ...model import Clue, Model, made_once, read
-from ...puzzle import GridPuzzle, Source
+from ...puzzle import GridPuzzle, Source, clues_added
 from ...reader import Record, number
 from .checker import check_mines
 
@@ -184,6 +184,12 @@ def READ_CLUES(blank: MinesPuzzle, solution: Solution) -> MinesPuzzle:
     grid = Grid.of(blank.rows, blank.cols)
     return blank.with_clues({p: sum(solution[q[0]][q[1]] == "*" for q in grid.king_neighbours(p))
                              for p in grid.cells if solution[p[0]][p[1]] == "."})
+
+
+# -- repair -------------------------------------------------------------------------------------
+#: The clues ``satgrid repair`` may add: every mine-free cell's number that the puzzle lacks (a
+#: genre without addable clues declares ``CANDIDATES = None``).
+CANDIDATES = clues_added(READ_CLUES)
 
 
 # -- golden samples -----------------------------------------------------------------------------

@@ -553,3 +553,11 @@ def _other_solution(puzzle: AkariPuzzle, ours: Solution) -> Solution | None:
         return None if second.status == "unsat" else decode(puzzle, session.encoding, second.assignment)
     finally:
         session.close()
+
+
+# -- repair -------------------------------------------------------------------------------------
+def CANDIDATES(puzzle: AkariPuzzle, solution: Solution) -> dict[Cell, int]:
+    """The numbers a repair may add: on every black cell without one, its lights beside."""
+    near = Grid.of(puzzle.rows, puzzle.cols).adjacency
+    return {p: sum(solution[q[0]][q[1]] == LIGHT for q in near[p])
+            for p, v in puzzle.black().items() if v is None}

@@ -489,3 +489,10 @@ SAMPLES = (
     (". .\n. .\n", "multiple", None),
     ("1 1\n", "unsatisfiable", None),
 )
+
+
+# -- repair -------------------------------------------------------------------------------------
+def CANDIDATES(puzzle: FillominoPuzzle, solution: Solution) -> dict[tuple[int, int], int]:
+    """The numbers a repair may add: the solution's number in every blank cell."""
+    return {(r, c): solution[r][c] for r, row in enumerate(puzzle.grid) for c, v in enumerate(row)
+            if v is None}

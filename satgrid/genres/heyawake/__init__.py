@@ -393,3 +393,11 @@ from ... import render_svg as svg  # noqa: E402  (kept with the parts that use i
 def DRAW(puzzle: HeyawakePuzzle, solution: Solution | None, marks: svg.Marks) -> list[str]:
     """The grid, its rooms' borders bold and the numbers; a solution's shaded cells black."""
     return shading.draw(puzzle, solution, marks, svg.rooms(puzzle))
+
+
+# -- repair -------------------------------------------------------------------------------------
+def CANDIDATES(puzzle: HeyawakePuzzle, solution: Solution) -> dict[Cell, int]:
+    """The numbers a repair may add: in every room without one (at its top cell), the room's
+    shaded cells."""
+    return {top: sum(solution[r][c] == "#" for r, c in room)
+            for room in puzzle.rooms if puzzle.grid[(top := top_cell(room))[0]][top[1]] is None}

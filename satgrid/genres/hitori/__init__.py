@@ -272,3 +272,32 @@ PUZZLEKIT = shading.puzzlekit_codec("Hitori", "hitori")
 #: and Singles draw them the same way).
 DRAW = shading.draw
 STATE = shading.STATE
+
+
+# -- repair -------------------------------------------------------------------------------------
+def CANDIDATES(puzzle: HitoriPuzzle, solution: Solution) -> dict[tuple[int, int], int]:
+    """The numbers a repair may add, one per blank cell (a cell takes many numbers; this is one
+    that tells something): on a shaded cell, the number of an unshaded numbered cell of its row
+    or column (so one of the two is shaded); on an unshaded cell, the smallest number no unshaded
+    cell of its lines holds, preferring one a shaded cell there holds. No two added numbers in a
+    line are equal, so each clue binds only the given ones (a solution that fits each added clue
+    fits them together, as the repair's hitting sets need). A cell where no such number exists
+    gets none."""
+    grid, top = puzzle.grid, max(puzzle.rows, puzzle.cols)
+    out: dict[tuple[int, int], int] = {}
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            if v is not None:
+                continue
+            line = [(r, x) for x in range(puzzle.cols) if x != c] + [(y, c) for y in range(puzzle.rows) if y != r]
+            added = {out[q] for q in line if q in out}
+            given = [(grid[y][x], solution[y][x] == "#") for y, x in line if grid[y][x] is not None]
+            if solution[r][c] == "#":
+                pick = sorted(n for n, shaded in given if not shaded and n not in added)
+            else:
+                taken = added | {n for n, shaded in given if not shaded}
+                shown = {n for n, shaded in given if shaded}
+                pick = sorted((n for n in range(1, top + 1) if n not in taken), key=lambda n: n not in shown)
+            if pick:
+                out[r, c] = pick[0]
+    return out

@@ -31,7 +31,7 @@ from ...errors import SatgridError, UnsupportedGenre
 from ...formats import puzzlink, tatham
 from ...grid import Grid
 from ...model import Clue, Model, made_once, read_shading
-from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
+from ...puzzle import GridPuzzle, Source, cell_name, clues_added, shading_rows_from_json
 from ...reader import Record, number
 from .checker import check_kurodoko, seen_from
 
@@ -240,3 +240,8 @@ SAMPLES = (
     (". .\n. 2\n", "multiple", None),  # the 2 sees one more cell: r1c2 or r2c1 shaded
     ("1 .\n. .\n", "unsatisfiable", None),  # a 1 walls itself in: its neighbours shaded, cut off
 )
+
+
+# -- repair -------------------------------------------------------------------------------------
+#: The numbers a repair may add: every unshaded cell's count (:func:`READ_CLUES`).
+CANDIDATES = clues_added(READ_CLUES)

@@ -334,3 +334,8 @@ SAMPLES = (
     ("1 1 1 1\n2 2 2 2\n", "unsatisfiable", None),  # two I side by side
     ("1 1 1 1 1\n", "multiple", None),  # an I at either end
 )
+
+
+# -- repair -------------------------------------------------------------------------------------
+#: No clue to add: the rooms are the puzzle (``satgrid repair`` says so).
+CANDIDATES = None

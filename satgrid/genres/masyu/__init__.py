@@ -31,7 +31,7 @@ from ...errors import ParseError, SatgridError
 from ...grid import Grid
 from ...model import Clue, Model, made_once
 from ...links import exits, link_key
-from ...puzzle import GridPuzzle, Source, cell_name, edge_grids_from_json, edge_grids_json
+from ...puzzle import GridPuzzle, Source, cell_name, clues_added, edge_grids_from_json, edge_grids_json
 from ...reader import Record, number
 from ...session import Session
 from ... import render_svg as svg
@@ -587,3 +587,10 @@ SAMPLES = (
     ("b . .\n. . .\n. . .\n", "multiple", None),  # round the border, or in through the centre
     ("b . .\n. . .\n. . w\n", "unsatisfiable", None),  # a white pearl in a corner cannot go straight
 )
+
+
+# -- repair -------------------------------------------------------------------------------------
+#: The pearls a repair may add: wherever the loop obeys a pearl's rule (:func:`read_pearls`).
+CANDIDATES = clues_added(read_pearls)
+#: A pearl in words.
+CLUE_WORDS = {WHITE: "a white pearl", BLACK: "a black pearl"}.__getitem__

@@ -363,3 +363,8 @@ def DRAW(puzzle: NorinoriPuzzle, solution: Solution | None, marks: svg.Marks) ->
 
 
 STATE = shading.state_format(_room_label, "room id", clue="room")
+
+
+# -- repair -------------------------------------------------------------------------------------
+#: No clue to add: the rooms are the puzzle (``satgrid repair`` says so).
+CANDIDATES = None

@@ -409,3 +409,21 @@ SAMPLES = (
     ("2 .\n. .\n", "multiple", None),  # the island runs right or down
     ("1 1\n", "unsatisfiable", None),  # two numbers side by side share an island
 )
+
+
+# -- repair -------------------------------------------------------------------------------------
+def CANDIDATES(puzzle: NurikabePuzzle, solution: Solution) -> dict[Cell, int]:
+    """The sizes a repair may add: each ``?`` number's island size. An island holds exactly one
+    number, so in a solution every island already has one: a size can only replace a ``?``."""
+    near = geometry.Grid.of(puzzle.rows, puzzle.cols).adjacency
+    out = {}
+    for p, v in puzzle.numbers().items():
+        if v == UNKNOWN:
+            island, todo = {p}, [p]
+            while todo:
+                for q in near[todo.pop()]:
+                    if solution[q[0]][q[1]] != "#" and q not in island:
+                        island.add(q)
+                        todo.append(q)
+            out[p] = len(island)
+    return out

@@ -599,3 +599,12 @@ SAMPLES = (
     ("..\n..\n", "multiple", None),
     ("44\n", "unsatisfiable", None),  # the middle edge would meet three edges at its dots
 )
+
+
+# -- repair -------------------------------------------------------------------------------------
+def CANDIDATES(puzzle: SlitherlinkPuzzle, solution: Solution) -> dict[Cell, int]:
+    """The numbers a repair may add: in every cell without one, how many of its sides the loop
+    takes."""
+    h, v = solution  # the sides of cell (r, c): h[r][c], h[r + 1][c], v[r][c], v[r][c + 1]
+    return {(r, c): h[r][c] + h[r + 1][c] + v[r][c] + v[r][c + 1]
+            for r, row in enumerate(puzzle.grid) for c, k in enumerate(row) if k is None}

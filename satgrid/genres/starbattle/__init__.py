@@ -460,3 +460,8 @@ STATE = StateFormat(
     lambda key, value: True,
     "the grid: '*' a star, '.' no star, '?' or a room id undecided",
     lambda puzzle: {("star", *p): False for p in blocked(puzzle)})
+
+
+# -- repair -------------------------------------------------------------------------------------
+#: No clue to add: the rooms and the star count are the puzzle (``satgrid repair`` says so).
+CANDIDATES = None

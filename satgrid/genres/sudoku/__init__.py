@@ -741,3 +741,10 @@ SAMPLES = (
     ("genre: sudoku\nbox: 2x2\n1 . . .\n. . . .\n. . . .\n. . . 1\n", "multiple", None),
     ("genre: sudoku\nbox: 2x2\n1 2 . .\n. . . 4\n. . 3 .\n. . . .\n", "unsatisfiable", None),  # r1c3
 )
+
+
+# -- repair -------------------------------------------------------------------------------------
+def CANDIDATES(puzzle: SudokuPuzzle, solution: Solution) -> dict[Cell, int]:
+    """The givens a repair may add: the solution's digit in every blank cell."""
+    return {(r, c): solution[r][c] for r, row in enumerate(puzzle.givens) for c, d in enumerate(row)
+            if d is None}

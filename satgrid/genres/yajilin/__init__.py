@@ -676,3 +676,23 @@ SAMPLES = (
     ("1e . . .\n. . . .\n. . . .\n", "multiple", None),  # the shaded cell at r1c2 or r1c4
     (". . .\n. 1n .\n. . .\n", "unsatisfiable", None),  # r1c2 shaded: r1c1 and r1c3 are cut off
 )
+
+
+# -- repair -------------------------------------------------------------------------------------
+def CANDIDATES(puzzle: YajilinPuzzle, solution: Solution) -> dict[Cell, Arrow]:
+    """The arrows a repair may add: on every clue cell without a number, the count of shaded
+    cells in its arrow's direction (a cell without an arrow takes the direction of its longest
+    ray: one arrow per cell, the one that covers most)."""
+    shading, holes, out = solution[0], puzzle.clue_cells(), {}
+    for p, (arrow, n) in puzzle.numbers().items():
+        if n is None or not arrow:
+            way = arrow or max(STEPS, key=lambda d: len(ray(puzzle.rows, puzzle.cols, p, d)))
+            out[p] = (way, sum(shading[r][c] == "#" for r, c in ray(puzzle.rows, puzzle.cols, p, way)
+                               if (r, c) not in holes))
+    return out
+
+
+def CLUE_WORDS(value: Arrow) -> str:
+    """An arrow with its number in words: ``2e (2 shaded right)``."""
+    direction, n = value
+    return f"{write_token(value)} ({n} shaded {WORDS[direction]})"
