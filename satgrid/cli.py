@@ -21,7 +21,7 @@ import click
 from . import __version__, api, dimacs, formats, grading, render_svg
 from .errors import SatgridError
 from .files import write_atomic
-from .puzzle import cell_name, part_name
+from .puzzle import cell_name, part_name, printable
 from .reader import Limits, is_decimal, read_text
 from .registry import GENRES
 from .solver import DEFAULT_SOLVER, MAX_CONFLICT_LIMIT, check_conflict_limit, check_time_limit
@@ -121,6 +121,14 @@ def _limits(opts: dict[str, Any]) -> Limits:
                   opts.get("max_clauses", default.clauses), opts.get("connectivity") or "lazy")
 
 
+def count_option(f):
+    from .ambiguity import DEFAULT_CAP
+
+    return click.option("--count-solutions", type=click.IntRange(min=2), default=DEFAULT_CAP,
+                        show_default=True, metavar="N",
+                        help="Count the solutions of an ambiguous puzzle up to N.")(f)
+
+
 def solve_options(f):
     f = input_options(f)
     f = click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
@@ -148,14 +156,18 @@ def solve_options(f):
 
 @main.command()
 @click.argument("files", nargs=-1, required=True)
-@click.option("--unique", is_flag=True, help="Also prove the solution unique (or show a second).")
+@click.option("--unique", is_flag=True, help="Also prove the solution unique (or show a second, "
+              "with the ambiguity report: backbone, undecided cells, solution count).")
 @solve_options
 @click.option("--summary", is_flag=True,
               help="With several puzzles: print the status table alone, not each solution.")
-def solve(files: tuple[str, ...], unique: bool, summary: bool, **opts: Any) -> None:
+@count_option
+def solve(files: tuple[str, ...], unique: bool, summary: bool, count_solutions: int,
+          **opts: Any) -> None:
     """Solve the puzzles in FILES (- for standard input)."""
-    _run(files, unique=unique or opts["require_unique"], audit=False, minimize=False,
-         summary=summary, **opts)
+    unique = unique or opts["require_unique"]
+    _run(files, unique=unique, audit=False, minimize=False, summary=summary,
+         ambiguity=count_solutions if unique else None, **opts)
 
 
 @main.command()
@@ -169,6 +181,46 @@ def solve(files: tuple[str, ...], unique: bool, summary: bool, **opts: Any) -> N
 def audit(files: tuple[str, ...], minimize: bool, grade: bool, summary: bool, **opts: Any) -> None:
     """Solve, prove uniqueness, list the clues that can go (clue minimality), and grade."""
     _run(files, unique=True, audit=True, minimize=minimize, grade=grade, summary=summary, **opts)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@solve_options
+@count_option
+def ambiguity(files: tuple[str, ...], count_solutions: int, fmt: str, jobs: int,
+              require_unique: bool, **opts: Any) -> None:
+    """Where the puzzles in FILES are ambiguous: the solutions counted up to --count-solutions,
+    the backbone (cells or edges the same in every solution), the undecided ones, and the first
+    two solutions with their differences (--format pzprv3 is not available here)."""
+    from . import ambiguity as amb
+
+    with reported_errors():
+        if fmt == "pzprv3":
+            raise click.UsageError("ambiguity writes text or json, not pzprv3")
+        puzzles = _load(files, opts)
+        options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
+                              opts["connectivity"], opts["trust_external_unsat"])
+        options.check_solver()
+        reports = []
+        for puzzle in puzzles:
+            found = amb.report(puzzle, options, count_solutions)
+            reports.append(found)
+            g, name = GENRES[puzzle.genre], printable(puzzle.name or str(puzzle.source))
+            if fmt == "json":
+                click.echo(json.dumps({"id": puzzle.name or str(puzzle.source), "genre": g.name,
+                                       "rows": puzzle.rows, "cols": puzzle.cols,
+                                       "puzzle": g.puzzle_json(puzzle), **found.to_json(),
+                                       "solver": options.solver}))
+                continue
+            click.echo(f"puzzle {name} ({g.name} {puzzle.rows}x{puzzle.cols}, "
+                       f"{len(puzzle.clues())} clues): {found.status}")
+            click.echo("\n".join(found.lines()))
+            s = found.stats
+            click.echo(f"solver {options.solver}: {s.sat_calls} SAT calls, {s.cegar_iterations} "
+                       f"CEGAR iterations, {s.cuts} cuts, {s.time_s * 1000:.2f} ms"
+                       + ("\n" if len(puzzles) > 1 else ""))
+    if require_unique and any(r.status != "unique" for r in reports):
+        sys.exit(3)
 
 
 @main.command()
@@ -327,18 +379,25 @@ def convert(source: str, target: str, output: str | None, solution: bool, **opts
 @click.option("--solution", is_flag=True,
               help="Draw the solution; a second solution, if any, beside it with the differences marked.")
 @click.option("--audit", is_flag=True, help="Mark the redundant clues (proves uniqueness first).")
+@click.option("--ambiguity", "ambiguous", is_flag=True,
+              help="Draw two solutions of an ambiguous puzzle: undecided cells hatched (undecided "
+                   "edges dashed), the cells or edges in which the two differ red.")
 @input_options
 @click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
               help="python-sat solver name, or external:NAME as for solve.")
 @time_limit_option
 @trust_option
-def render(file: str, output: str, solution: bool, audit: bool, solver: str, time_limit: float | None,
-           trust_external_unsat: bool, **opts: Any) -> None:
+def render(file: str, output: str, solution: bool, audit: bool, ambiguous: bool, solver: str,
+           time_limit: float | None, trust_external_unsat: bool, **opts: Any) -> None:
     """Draw the puzzles in FILE as SVG or PNG, with --solution their solutions."""
     with reported_errors():
         puzzles = _load((file,), opts)
         drawings = []
         for puzzle in puzzles:
+            if ambiguous:
+                drawings.append(_ambiguity_drawing(puzzle, api.Options(
+                    solver=solver, time_limit=time_limit, trust_external_unsat=trust_external_unsat)))
+                continue
             first = second = result = None
             redundant: list = []
             if solution or audit:
@@ -550,6 +609,21 @@ def _title(puzzle: Any, result: api.Result | None, audit: bool = False) -> str:
     return ": ".join(parts[:2]) + "".join(f", {p}" for p in parts[2:])
 
 
+def _ambiguity_drawing(puzzle: Any, options: api.Options) -> str:
+    """``render --ambiguity``: the first two solutions with the undecided parts and the
+    differences marked (a unique puzzle: its solution; none found: the puzzle alone)."""
+    from .ambiguity import report
+
+    found = report(puzzle, options)
+    g = GENRES[puzzle.genre]
+    if found.solution is None:
+        click.echo(f"satgrid: {printable(puzzle.name or str(puzzle.source))}: {found.status}, "
+                   "drawn without a solution", err=True)
+    title = f"{puzzle.name or puzzle.source} ({g.name} {puzzle.rows}x{puzzle.cols}): {found.summary()}"
+    return render_svg.svg(puzzle, found.solution, found.second_solution, title=title,
+                          undecided=found.undecided)
+
+
 def _emit(texts: list[str], output: str | None, ext: str) -> None:
     """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ...;
     each file atomically with the usual mode (:func:`satgrid.files.write_atomic`)."""
@@ -619,9 +693,9 @@ def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:
 
 
 def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,
-          options: api.Options) -> api.Result:
+          options: api.Options, ambiguity: int | None = None) -> api.Result:
     return api.solve(puzzle, unique=unique, audit=audit, minimize=minimize, options=options,
-                     grade=grade)
+                     grade=grade, ambiguity=ambiguity)
 
 
 def _workers(jobs: int, tasks: int) -> int:
@@ -675,7 +749,7 @@ class Progress:
 
 
 def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, summary=False,
-         **opts) -> None:
+         ambiguity=None, **opts) -> None:
     """Solve every puzzle and print each result as soon as it is made (text: the report of each
     puzzle, then the status table; json: a line each; pzprv3: each file, with a stderr line for
     each puzzle not solved as asked), so a killed run keeps what it printed."""
@@ -685,7 +759,7 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
                               opts["connectivity"], opts["trust_external_unsat"])
         options.check_solver()  # a bad solver name fails here, before any work
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
-                                 options=options)
+                                 options=options, ambiguity=ambiguity)
         many = len(puzzles) > 1
         results = []
         with contextlib.ExitStack() as stack:
@@ -782,6 +856,8 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
         diff = g.differences(p, r.solution, r.second_solution)
         lines.append(f"second solution ({len(diff)} differences: {_part_list(p, diff)}):")
         lines.append(g.render(p, r.second_solution))
+    if r.ambiguity is not None:
+        lines += r.ambiguity.lines(drawings=False)
     if r.redundant_clues is not None and not p.clues():
         lines.append("redundant clues: none (the puzzle has no clues to remove: its rules and "
                      "layout are all it gives): minimal")
