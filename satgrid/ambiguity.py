@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Hashable, Iterable, Sequence
 
 from .puzzle import is_edge, part_name
@@ -53,13 +54,29 @@ def part_keys(key: Hashable) -> list[Part]:
 
 def parts_of(encoding: Any) -> dict[Part, list[int]]:
     """Every part with its primary variables, in the layers' order (cells in reading order)."""
-    out: dict[Part, list[int]] = {}
+    return _layout(encoding)[0]
+
+
+#: ``id(encoding) -> (encoding, parts, primary key of each variable)``, the last few encodings
+#: (a re-check on a shared session maps its parts once).
+_LAYOUTS: dict[int, tuple[Any, dict[Part, list[int]], dict[int, Hashable]]] = {}
+
+
+def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable]]:
+    known = _LAYOUTS.get(id(encoding))
+    if known is not None and known[0] is encoding:
+        return known[1], known[2]
+    parts: dict[Part, list[int]] = {}
     for lits in encoding.layers.values():
         for key, x in lits.items():
             variables = list(x.values()) if isinstance(x, dict) else [x]
             for part in part_keys(key):
-                out.setdefault(part, []).extend(variables)
-    return out
+                parts.setdefault(part, []).extend(variables)
+    key_of = {v: k for k, v in encoding.primary.items()}
+    if len(_LAYOUTS) >= 16:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(encoding)] = (encoding, parts, key_of)
+    return parts, key_of
 
 
 @dataclass
@@ -81,26 +98,43 @@ class Ambiguity:
     exact: bool = False
     solution: Any = None
     second_solution: Any = None
-    decided: dict[Part, tuple] = field(default_factory=dict)
-    undecided: list[Part] = field(default_factory=list)
     differences: list[Part] = field(default_factory=list)
     #: Per difference: how the first and the second solution fill it, in words.
     difference_words: dict[Part, tuple[str, str]] = field(default_factory=dict)
-    #: Per decided part: its value in words.
-    decided_words: dict[Part, str] = field(default_factory=dict)
+    #: The backbone's literals (primary variables), with ``parts`` (:func:`parts_of`) what
+    #: :attr:`decided` and :attr:`undecided` are read from (once, when first asked).
+    backbone: set[int] = field(default_factory=set)
+    parts: dict[Part, list[int]] = field(default_factory=dict, repr=False)
+    #: The words of a part's value in the first solution (set by :func:`analyse`).
+    words: Any = field(default=None, repr=False)
     complete: bool = True
     note: str = ""
     stats: Stats = field(default_factory=Stats)
+    #: The first solution's projection on the primary variables (phase hints for a re-check)
+    #: and its assignment (a proof kept by :class:`satgrid.live.Editor`).
+    projection: tuple = ()
+    assignment: Assignment | None = field(default=None, repr=False)
 
     @property
     def genre(self) -> Genre:
         return GENRES[self.puzzle.genre]
 
+    @cached_property
+    def decided(self) -> dict[Part, tuple]:
+        """Each decided part -> the primary keys true in its value (none: a false boolean)."""
+        key_of, bone = self.words.key_of if self.words else {}, self.backbone
+        return {part: tuple(key_of[v] for v in vs if v in bone) for part, vs in self.parts.items()
+                if all(v in bone or -v in bone for v in vs)}
+
+    @cached_property
+    def undecided(self) -> list[Part]:
+        """The parts not decided, in the layers' order (reading order)."""
+        return [part for part in self.parts if part not in self.decided]
+
     @property
     def noun(self) -> str:
         """What the parts are: "edges" or "cells"."""
-        keys = [*self.decided, *self.undecided]
-        return "edges" if keys and all(is_edge(k) for k in keys) else "cells"
+        return "edges" if self.parts and all(is_edge(k) for k in self.parts) else "cells"
 
     def count_text(self) -> str:
         """``exactly 3``, ``at least 10`` (the cap), or ``at least 2`` (a limit stopped it)."""
@@ -124,7 +158,7 @@ class Ambiguity:
             "undecided_count": len(self.undecided),
             "backbone_complete": self.complete,
             "backbone": [{"part": list(k), "name": self.name(k), "true": [list(t) for t in v],
-                          "value": self.decided_words.get(k, "")} for k, v in self.decided.items()],
+                          "value": self.words.value(self.parts[k])} for k, v in self.decided.items()],
             "undecided": [{"part": list(k), "name": self.name(k)} for k in self.undecided],
             "differences": [{"part": list(k), "name": self.name(k),
                              "first": self.difference_words.get(k, ("", ""))[0],
@@ -198,9 +232,13 @@ class Words:
     """A part's value in words, from the genre's ``STATE.describe`` (the hint's wording) or, for
     a genre without one, from the primary keys themselves."""
 
-    def __init__(self, g: Genre, puzzle: Any, encoding: Any):
-        self.fmt, self.puzzle = g.part("STATE"), puzzle
-        self.key_of = {v: k for k, v in encoding.primary.items()}
+    def __init__(self, g: Genre, puzzle: Any, encoding: Any, first: Assignment):
+        self.fmt, self.puzzle, self.first = g.part("STATE"), puzzle, first
+        self.key_of = _layout(encoding)[1]
+
+    def value(self, variables: Sequence[int]) -> str:
+        """The part's value in the first solution."""
+        return self.part(variables, self.first)
 
     def fact(self, var: int, value: bool) -> str:
         key = self.key_of[var]
@@ -222,10 +260,11 @@ class Words:
 
 
 def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = DEFAULT_CAP,
-            second: Assignment | None = None) -> Ambiguity:
+            second: Assignment | None = None, unique: bool = False, solution: Any = None) -> Ambiguity:
     """The report of ``puzzle`` (its clues switched on by ``queries``) given its first solution's
-    assignment (and a second one, if already found). Leaves the blocking clauses in place: the
-    caller retires the queries."""
+    assignment (and a second one, if already found; ``unique``: the caller proved the first the
+    only one, no search; ``solution``: the first decoded, if the caller has checked it already).
+    Leaves the blocking clauses in place: the caller retires the queries."""
     from .api import _checked
 
     if cap < 2:
@@ -233,16 +272,18 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
     g, session = GENRES[puzzle.genre], queries.session
     start, before = time.perf_counter(), session.stats.copy()
     report = Ambiguity(puzzle, "unknown", cap)
-    report.solution = _checked(g, puzzle, session, first)
+    report.solution = solution if solution is not None else _checked(g, puzzle, session, first)
     report.count = 1
-    parts = parts_of(session.encoding)
-    words = Words(g, puzzle, session.encoding)
+    parts = report.parts = parts_of(session.encoding)
+    words = report.words = Words(g, puzzle, session.encoding, first)
     variables = [v for vs in parts.values() for v in vs]
     candidates = {v if first(v) else -v for v in variables}
     projections: list[Projection] = [queries.project(first)]
-    blockers = [queries.blocker(projections[0])]
+    report.projection, report.assignment = projections[0], first
+    report.exact = unique
+    blockers = [] if unique else [queries.blocker(projections[0])]
     try:
-        while report.count < cap:
+        while report.count < cap and not unique:
             if second is not None and report.count == 1:
                 assignment = second
             else:
@@ -277,13 +318,7 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
                                                       "far are undecided, the rest not proved"]))
         elif report.status == "unknown":
             report.complete = False
-        backbone = candidates
-        for part, vs in parts.items():
-            if all(v in backbone or -v in backbone for v in vs):
-                report.decided[part] = tuple(words.key_of[v] for v in vs if v in backbone)
-                report.decided_words[part] = words.part(vs, first)
-            else:
-                report.undecided.append(part)
+        report.backbone = candidates
     finally:
         report.stats = session.stats.since(before)
         report.stats.time_s = time.perf_counter() - start

@@ -183,20 +183,29 @@ def audit(files: tuple[str, ...], minimize: bool, grade: bool, summary: bool, **
     _run(files, unique=True, audit=True, minimize=minimize, grade=grade, summary=summary, **opts)
 
 
+def _without(*names: str):
+    """Drop options a shared decorator added that a command has no use for."""
+    def apply(f):
+        f.__click_params__ = [p for p in f.__click_params__ if p.name not in names]
+        return f
+    return apply
+
+
 @main.command()
 @click.argument("files", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: one object a line per puzzle.")
+@_without("jobs", "fmt")
 @solve_options
 @count_option
-def ambiguity(files: tuple[str, ...], count_solutions: int, fmt: str, jobs: int,
-              require_unique: bool, **opts: Any) -> None:
+def ambiguity(files: tuple[str, ...], count_solutions: int, fmt: str, require_unique: bool,
+              **opts: Any) -> None:
     """Where the puzzles in FILES are ambiguous: the solutions counted up to --count-solutions,
     the backbone (cells or edges the same in every solution), the undecided ones, and the first
-    two solutions with their differences (--format pzprv3 is not available here)."""
+    two solutions with their differences."""
     from . import ambiguity as amb
 
     with reported_errors():
-        if fmt == "pzprv3":
-            raise click.UsageError("ambiguity writes text or json, not pzprv3")
         puzzles = _load(files, opts)
         options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
                               opts["connectivity"], opts["trust_external_unsat"])
@@ -221,6 +230,96 @@ def ambiguity(files: tuple[str, ...], count_solutions: int, fmt: str, jobs: int,
                        + ("\n" if len(puzzles) > 1 else ""))
     if require_unique and any(r.status != "unique" for r in reports):
         sys.exit(3)
+
+
+@main.command()
+@click.argument("file")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text: one status line per check; json: one object per check.")
+@_without("jobs", "require_unique", "fmt")
+@solve_options
+@click.option("--count-solutions", type=click.IntRange(min=2), default=2, show_default=True,
+              metavar="N", help="Count the solutions of an ambiguous puzzle up to N.")
+@click.option("--interval", type=click.FloatRange(min=0.01, max=3600), default=0.5,
+              show_default=True, metavar="SECONDS", help="How often to look at the file.")
+@click.option("--once", is_flag=True, help="Check once and exit (no watching).")
+@click.option("--max-changes", type=click.IntRange(min=0), metavar="N",
+              help="Exit after re-checking N changes of the file.")
+def watch(file: str, fmt: str, count_solutions: int, interval: float, once: bool,
+          max_changes: int | None, **opts: Any) -> None:
+    """Re-check the puzzles in FILE each time the file changes (its modification time or size),
+    on the solver of the previous check (satgrid.live): one status line per puzzle and change.
+    Input that does not read prints its one-line error and the watch goes on; Ctrl-C ends it."""
+    from .live import Editor
+
+    with reported_errors():
+        options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
+                              opts["connectivity"], opts["trust_external_unsat"])
+        options.check_solver()
+    editors: dict[str, Editor] = {}
+    seen: object = ()
+    changes = 0
+    try:
+        while True:
+            stamp = _file_stamp(file)
+            if stamp != seen:
+                if seen != ():
+                    changes += 1
+                seen = stamp
+                _watch_check(file, opts, options, editors, count_solutions, fmt)
+                if once or (max_changes is not None and changes >= max_changes):
+                    break
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        click.echo("satgrid: watch stopped", err=True)
+    finally:
+        for editor in editors.values():
+            editor.close()
+
+
+def _file_stamp(path: str) -> tuple | None:
+    """What tells a change of ``path``: its modification time, size and inode (None: missing)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+def _watch_check(file: str, opts: dict[str, Any], options: api.Options, editors: dict,
+                 cap: int, fmt: str) -> None:
+    """``watch``: read FILE and re-check each puzzle on its editor (one per puzzle id); bad
+    input is one line, not an exit."""
+    from .live import Editor
+
+    clock = time.strftime("%H:%M:%S")
+    try:
+        puzzles = _load((file,), opts)
+    except SatgridError as exc:
+        if fmt == "json":
+            click.echo(json.dumps({"time": clock, "status": "error", "error": str(exc)}))
+        else:
+            click.echo(f"{clock} error: {exc}")
+        return
+    for index, puzzle in enumerate(puzzles):
+        ident = puzzle.name or str(index + 1)
+        editor = editors.get(ident)
+        if editor is None or editor.puzzle.genre != puzzle.genre:
+            if editor is not None:
+                editor.close()
+            editor = editors[ident] = Editor(puzzle, options, cap)
+        else:
+            editor.load(puzzle)
+        check = editor.check()
+        label = printable(puzzle.name or str(puzzle.source))
+        if fmt == "json":
+            found = check.report.to_json()
+            click.echo(json.dumps({"time": clock, "id": puzzle.name or str(puzzle.source),
+                                   "genre": puzzle.genre, **{k: v for k, v in found.items()
+                                                             if k != "backbone"},
+                                   "same_solver": check.reused, "answered_by": check.how}))
+        else:
+            click.echo(f"{clock} {label}: {check.line()}")
 
 
 @main.command()
