@@ -170,9 +170,7 @@ class Ambiguity:
         }
         if self.note:
             out["note"] = self.note
-        s = self.stats
-        out["stats"] = {"time_s": round(s.time_s, 6), "sat_calls": s.sat_calls,
-                        "cegar_iterations": s.cegar_iterations, "cuts": s.cuts}
+        out["stats"] = self.stats.to_json()
         return out
 
     def summary(self) -> str:
@@ -230,11 +228,16 @@ class Ambiguity:
 
 class Words:
     """A part's value in words, from the genre's ``STATE.describe`` (the hint's wording) or, for
-    a genre without one, from the primary keys themselves."""
+    a genre without one, from the primary keys themselves. Holds no function, so a report
+    pickles (``solve --jobs`` sends results between processes)."""
 
     def __init__(self, g: Genre, puzzle: Any, encoding: Any, first: Assignment):
-        self.fmt, self.puzzle, self.first = g.part("STATE"), puzzle, first
+        self.genre, self.puzzle, self.first = g.name, puzzle, first
         self.key_of = _layout(encoding)[1]
+
+    @property
+    def fmt(self) -> Any:
+        return GENRES[self.genre].part("STATE")
 
     def value(self, variables: Sequence[int]) -> str:
         """The part's value in the first solution."""

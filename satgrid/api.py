@@ -139,11 +139,9 @@ class Result:
             if self.given_note:
                 out["given_note"] = self.given_note
         out["solver"] = self.solver
-        s = self.stats
         if is_external(self.solver):
-            out["unsat_checks"] = dict(s.unsat_checks)
-        out["stats"] = {"time_s": round(s.time_s, 6), "sat_calls": s.sat_calls,
-                        "cegar_iterations": s.cegar_iterations, "cuts": s.cuts}
+            out["unsat_checks"] = dict(self.stats.unsat_checks)
+        out["stats"] = self.stats.to_json()
         return out
 
 

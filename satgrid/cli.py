@@ -207,8 +207,7 @@ def ambiguity(files: tuple[str, ...], count_solutions: int, fmt: str, require_un
 
     with reported_errors():
         puzzles = _load(files, opts)
-        options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
-                              opts["connectivity"], opts["trust_external_unsat"])
+        options = _options(opts)
         options.check_solver()
         reports = []
         for puzzle in puzzles:
@@ -224,10 +223,7 @@ def ambiguity(files: tuple[str, ...], count_solutions: int, fmt: str, require_un
             click.echo(f"puzzle {name} ({g.name} {puzzle.rows}x{puzzle.cols}, "
                        f"{len(puzzle.clues())} clues): {found.status}")
             click.echo("\n".join(found.lines()))
-            s = found.stats
-            click.echo(f"solver {options.solver}: {s.sat_calls} SAT calls, {s.cegar_iterations} "
-                       f"CEGAR iterations, {s.cuts} cuts, {s.time_s * 1000:.2f} ms"
-                       + ("\n" if len(puzzles) > 1 else ""))
+            click.echo(_solver_line(options.solver, found.stats) + ("\n" if len(puzzles) > 1 else ""))
     if require_unique and any(r.status != "unique" for r in reports):
         sys.exit(3)
 
@@ -253,8 +249,7 @@ def watch(file: str, fmt: str, count_solutions: int, interval: float, once: bool
     from .live import Editor
 
     with reported_errors():
-        options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
-                              opts["connectivity"], opts["trust_external_unsat"])
+        options = _options(opts)
         options.check_solver()
     editors: dict[str, Editor] = {}
     seen: object = ()
@@ -854,8 +849,7 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
     each puzzle not solved as asked), so a killed run keeps what it printed."""
     with reported_errors():
         puzzles = _load(files, opts)
-        options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
-                              opts["connectivity"], opts["trust_external_unsat"])
+        options = _options(opts)
         options.check_solver()  # a bad solver name fails here, before any work
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
                                  options=options, ambiguity=ambiguity)
@@ -969,13 +963,23 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
     if r.minimal_clues is not None:
         lines.append(f"a minimal clue set keeps {len(r.minimal_clues)} of {len(p.clues())} clues:")
         lines.append(g.render(p.with_clues({k: p.clues()[k] for k in r.minimal_clues})))
-    s = r.stats
-    lines.append(f"solver {r.solver}: {s.sat_calls} SAT calls, {s.cegar_iterations} CEGAR "
-                 f"iterations, {s.cuts} cuts, {s.time_s * 1000:.2f} ms")
+    lines.append(_solver_line(r.solver, r.stats))
     unsat = r.unsat_line()
     if unsat:
         lines.append(unsat)
     return "\n".join(lines)
+
+
+def _options(opts: dict[str, Any]) -> api.Options:
+    """The solving options of ``solve_options``' flags."""
+    return api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
+                       opts["connectivity"], opts["trust_external_unsat"])
+
+
+def _solver_line(solver: str, s: Any) -> str:
+    """``solver NAME: 5 SAT calls, 1 CEGAR iterations, 2 cuts, 3.40 ms`` (a report's last line)."""
+    return (f"solver {solver}: {s.sat_calls} SAT calls, {s.cegar_iterations} CEGAR iterations, "
+            f"{s.cuts} cuts, {s.time_s * 1000:.2f} ms")
 
 
 def _summary(results: list[api.Result]) -> str:
