@@ -5,13 +5,17 @@ For one puzzle, on its shared incremental session (:class:`~satgrid.queries.Puzz
 * **solutions, counted up to a cap**: solve, block the solution's projection on the primary
   variables behind an activation literal, solve again, until no solution is left (the count is
   exact) or the cap is reached (the count is "at least" the cap);
-* **the backbone**: the primary literals that hold in every solution. The candidates start as
-  the first solution's literals, cut down by every solution the count found; then the iterative
-  algorithm of Janota, Lynce and Marques-Silva ("Algorithms for computing backbones of
-  propositional formulae", AI Communications 28(2), 2015, Algorithm 2): ask for a solution that
-  breaks at least one remaining candidate (one clause "not all candidates", behind an activation
-  literal), with the solver's phases set to the candidates' negations so that one answer breaks
-  as many as it can; each answer removes the candidates it breaks; UNSAT ends it;
+* **the backbone** of the decided parts: the primary literals that hold in every solution. The
+  candidates start as the first solution's literals, cut down by every solution the count found;
+  then the iterative algorithm of Janota, Lynce and Marques-Silva ("Algorithms for computing
+  backbones of propositional formulae", AI Communications 28(2), 2015, Algorithm 2): ask for a
+  solution that breaks at least one remaining candidate (one clause "not all candidates", behind
+  an activation literal), with the solver's phases set to the candidates' negations so that one
+  answer breaks as many as it can; each answer removes the candidates it breaks; UNSAT ends it.
+  Once a literal breaks, its parts are undecided and every literal that belongs to undecided
+  parts only leaves the candidates too: the report needs the values of decided parts alone, and
+  a Sudoku cell's "not 7" would otherwise take its own flip query (9x9 Sudoku with 5 clues
+  removed: 56 -> 9 ms, encodings/diagnostics.md);
 * **parts**: the literals are mapped to the cells or edges a player fills in, generically from
   the encoding's primary layers (:attr:`~satgrid.encoding.Encoding.layers`): a key that is an
   edge ``("h"|"v", i, j)`` is that edge; a link ``((r1, c1), (r2, c2))`` belongs to both its
@@ -57,15 +61,15 @@ def parts_of(encoding: Any) -> dict[Part, list[int]]:
     return _layout(encoding)[0]
 
 
-#: ``id(encoding) -> (encoding, parts, primary key of each variable)``, the last few encodings
-#: (a re-check on a shared session maps its parts once).
-_LAYOUTS: dict[int, tuple[Any, dict[Part, list[int]], dict[int, Hashable]]] = {}
+#: ``id(encoding) -> (encoding, parts, primary key of each variable, the variables that share a
+#: part with each variable)``, the last few encodings (a re-check maps its parts once).
+_LAYOUTS: dict[int, tuple[Any, dict[Part, list[int]], dict[int, Hashable], dict[int, list[int]]]] = {}
 
 
-def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable]]:
+def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable], dict[int, list[int]]]:
     known = _LAYOUTS.get(id(encoding))
     if known is not None and known[0] is encoding:
-        return known[1], known[2]
+        return known[1], known[2], known[3]
     parts: dict[Part, list[int]] = {}
     for lits in encoding.layers.values():
         for key, x in lits.items():
@@ -73,10 +77,38 @@ def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable]]:
             for part in part_keys(key):
                 parts.setdefault(part, []).extend(variables)
     key_of = {v: k for k, v in encoding.primary.items()}
+    owners: dict[int, list[Part]] = {}
+    for part, variables in parts.items():
+        for v in variables:
+            owners.setdefault(v, []).append(part)
     if len(_LAYOUTS) >= 16:
         _LAYOUTS.clear()
-    _LAYOUTS[id(encoding)] = (encoding, parts, key_of)
-    return parts, key_of
+    _LAYOUTS[id(encoding)] = (encoding, parts, key_of, owners)
+    return parts, key_of, owners
+
+
+class _Candidates(set):
+    """The backbone candidates of the decided parts: a literal leaves when an assignment breaks
+    it, and with it every literal whose parts are all undecided by then. The report needs the
+    backbone of the decided parts only (a Sudoku cell's "not 7" need not be proved once the cell
+    is known to take two digits); a literal shared with a part still undecided about (a link of
+    two cells) stays."""
+
+    def __init__(self, lits: Any, parts: dict[Part, list[int]], owners: dict[int, list[Part]]):
+        super().__init__(lits)
+        self.parts, self.owners, self.undecided = parts, owners, set()
+
+    def keep(self, holds: Any) -> None:
+        """Drop what the assignment ``holds`` shows undecided."""
+        for lit in [lit for lit in self if not holds(lit)]:
+            for part in self.owners[abs(lit)]:
+                if part in self.undecided:
+                    continue
+                self.undecided.add(part)
+                for v in self.parts[part]:
+                    if all(q in self.undecided for q in self.owners[v]):
+                        self.discard(v)
+                        self.discard(-v)
 
 
 @dataclass
@@ -101,7 +133,7 @@ class Ambiguity:
     differences: list[Part] = field(default_factory=list)
     #: Per difference: how the first and the second solution fill it, in words.
     difference_words: dict[Part, tuple[str, str]] = field(default_factory=dict)
-    #: The backbone's literals (primary variables), with ``parts`` (:func:`parts_of`) what
+    #: The backbone literals of the decided parts, with ``parts`` (:func:`parts_of`) what
     #: :attr:`decided` and :attr:`undecided` are read from (once, when first asked).
     backbone: set[int] = field(default_factory=set)
     parts: dict[Part, list[int]] = field(default_factory=dict, repr=False)
@@ -280,7 +312,8 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
     parts = report.parts = parts_of(session.encoding)
     words = report.words = Words(g, puzzle, session.encoding, first)
     variables = [v for vs in parts.values() for v in vs]
-    candidates = {v if first(v) else -v for v in variables}
+    candidates = _Candidates((v if first(v) else -v for v in variables), parts,
+                             _layout(session.encoding)[2])
     projections: list[Projection] = [queries.project(first)]
     report.projection, report.assignment = projections[0], first
     report.exact = unique
@@ -306,7 +339,7 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
                 report.difference_words = {
                     k: (words.part(parts[k], first), words.part(parts[k], assignment))
                     for k in report.differences if k in parts}
-            candidates = {lit for lit in candidates if assignment(lit)}
+            candidates.keep(assignment)
             projections.append(queries.project(assignment))
             blockers.append(queries.blocker(projections[-1]))
         if report.count == 1 and report.exact:
@@ -321,16 +354,16 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
                                                       "far are undecided, the rest not proved"]))
         elif report.status == "unknown":
             report.complete = False
-        report.backbone = candidates
+        report.backbone = set(candidates)
     finally:
         report.stats = session.stats.since(before)
         report.stats.time_s = time.perf_counter() - start
     return report
 
 
-def _backbone(queries: PuzzleQueries, candidates: set[int]) -> bool:
-    """Cut ``candidates`` down to the backbone (the module doc's algorithm), in place; False when
-    a limit stopped it (what is left may hold more than the backbone)."""
+def _backbone(queries: PuzzleQueries, candidates: _Candidates) -> bool:
+    """Cut ``candidates`` down to the backbone of the decided parts (the module doc's
+    algorithm), in place; False when a limit stopped it (what is left may hold more)."""
     session = queries.session
     while candidates:
         session.prefer([-lit for lit in candidates])
@@ -339,7 +372,7 @@ def _backbone(queries: PuzzleQueries, candidates: set[int]) -> bool:
             return True
         if outcome.status == "unknown" or outcome.assignment is None:
             return False
-        candidates.intersection_update({lit for lit in candidates if outcome.assignment(lit)})
+        candidates.keep(outcome.assignment)
     return True
 
 
