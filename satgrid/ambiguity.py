@@ -14,7 +14,7 @@ For one puzzle, on its shared incremental session (:class:`~satgrid.queries.Puzz
   answer breaks as many as it can; each answer removes the candidates it breaks; UNSAT ends it.
   Once a literal breaks, its parts are undecided and every literal that belongs to undecided
   parts only leaves the candidates too: the report needs the values of decided parts alone, and
-  a Sudoku cell's "not 7" would otherwise take its own flip query (9x9 Sudoku with 5 clues
+  a one-hot cell's "not 7" would otherwise take its own flip query (9x9 digit grids with 5 clues
   removed: 56 -> 9 ms, encodings/diagnostics.md);
 * **parts**: the literals are mapped to the cells or edges a player fills in, generically from
   the encoding's primary layers (:attr:`~satgrid.encoding.Encoding.layers`): a key that is an
@@ -90,7 +90,7 @@ def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable], 
 class _Candidates(set):
     """The backbone candidates of the decided parts: a literal leaves when an assignment breaks
     it, and with it every literal whose parts are all undecided by then. The report needs the
-    backbone of the decided parts only (a Sudoku cell's "not 7" need not be proved once the cell
+    backbone of the decided parts only (a digit cell's "not 7" need not be proved once the cell
     is known to take two digits); a literal shared with a part still undecided about (a link of
     two cells) stays."""
 
