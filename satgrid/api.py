@@ -82,7 +82,7 @@ class Result:
     #: reported (``to_json``'s "unique") when the query asked for uniqueness (``asked_unique``).
     unique: bool | None = None
     asked_unique: bool = False
-    #: For a puzzle with several solutions, when asked (``solve(..., ambiguity=True)``): the
+    #: For a puzzle with several solutions, when asked (``solve(..., ambiguity=cap)``): the
     #: ambiguity report (:class:`satgrid.ambiguity.Ambiguity`: backbone, undecided parts, count).
     ambiguity: Any = None
 

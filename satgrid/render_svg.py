@@ -130,10 +130,9 @@ def undecided_marks(parts: Iterable[tuple]) -> list[str]:
     out = []
     for key in parts:
         if is_edge(key):
-            kind, i, j = key
-            x2, y2 = ((j + 1), i) if kind == "h" else (j, i + 1)
-            out.append(f'<line class="undecided" x1="{j * CELL}" y1="{i * CELL}" x2="{x2 * CELL}" '
-                       f'y2="{y2 * CELL}" stroke="{GREY}" stroke-width="2" stroke-dasharray="4,4"/>')
+            x1, y1, x2, y2 = _edge_xy(key)
+            out.append(f'<line class="undecided" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
+                       f'stroke="{GREY}" stroke-width="2" stroke-dasharray="4,4"/>')
         else:
             r, c = key
             out.append(_rect("undecided", r, c, "url(#hatch)"))
@@ -266,11 +265,16 @@ def edge_lines(edges: Iterable[EdgeKey], marks: Marks) -> list[str]:
     (i, j + 1) and ``("v", i, j)`` from dot (i, j) to (i + 1, j); red where two solutions differ."""
     out = []
     for key in edges:
-        kind, i, j = key
-        x2, y2 = ((j + 1), i) if kind == "h" else (j, i + 1)
         cls, colour = ("loop diff", RED) if key in marks.diff else ("loop", BLUE)
-        out.append(_line(cls, j * CELL, i * CELL, x2 * CELL, y2 * CELL, colour, 4))
+        out.append(_line(cls, *_edge_xy(key), colour, 4))
     return out
+
+
+def _edge_xy(key: EdgeKey) -> tuple[int, int, int, int]:
+    """The panel coordinates of an edge's two dots (:func:`edge_lines` says which)."""
+    kind, i, j = key
+    x2, y2 = ((j + 1), i) if kind == "h" else (j, i + 1)
+    return j * CELL, i * CELL, x2 * CELL, y2 * CELL
 
 
 def centre_lines(links: Iterable[tuple[Cell, Cell]], marks: Marks) -> list[str]:
