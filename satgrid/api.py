@@ -82,6 +82,9 @@ class Result:
     #: reported (``to_json``'s "unique") when the query asked for uniqueness (``asked_unique``).
     unique: bool | None = None
     asked_unique: bool = False
+    #: For a puzzle with several solutions, when asked (``solve(..., ambiguity=cap)``): the
+    #: ambiguity report (:class:`satgrid.ambiguity.Ambiguity`: backbone, undecided parts, count).
+    ambiguity: Any = None
 
     @property
     def genre(self) -> Genre:
@@ -125,6 +128,10 @@ class Result:
             out["minimal_clues"] = [list(k) for k in self.minimal_clues]
         if self.grade is not None:
             out["grade"] = self.grade
+        if self.ambiguity is not None:
+            found = self.ambiguity.to_json()
+            out["ambiguity"] = {k: v for k, v in found.items()
+                                if k not in ("status", "solution", "second_solution", "stats")}
         if self.note:
             out["note"] = self.note
         if self.given_solution is not None:
@@ -132,11 +139,9 @@ class Result:
             if self.given_note:
                 out["given_note"] = self.given_note
         out["solver"] = self.solver
-        s = self.stats
         if is_external(self.solver):
-            out["unsat_checks"] = dict(s.unsat_checks)
-        out["stats"] = {"time_s": round(s.time_s, 6), "sat_calls": s.sat_calls,
-                        "cegar_iterations": s.cegar_iterations, "cuts": s.cuts}
+            out["unsat_checks"] = dict(self.stats.unsat_checks)
+        out["stats"] = self.stats.to_json()
         return out
 
 
@@ -347,10 +352,13 @@ def _reports_given_solution(solve_puzzle: Callable[..., Result]) -> Callable[...
 
 @_reports_given_solution
 def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool = False,
-          options: Options = Options(), grade: bool | None = None) -> Result:
+          options: Options = Options(), grade: bool | None = None,
+          ambiguity: int | None = None) -> Result:
     """Solve ``puzzle``; with ``unique`` look for a second solution; with ``audit`` also find the
     redundant clues (implies ``unique``); with ``minimize`` also a minimal clue subset. An audit
-    also grades the puzzle on the propagation ladder unless ``grade=False``.
+    also grades the puzzle on the propagation ladder unless ``grade=False``. With ``ambiguity``
+    (a solution count's cap) and ``unique``, a puzzle with several solutions also gets its
+    ambiguity report (:mod:`satgrid.ambiguity`).
 
     ``options.time_limit`` runs from here: a new encoding that is not built by then gives status
     "unknown" with a note, and every SAT call after it stops at the same deadline."""
@@ -395,6 +403,13 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
         if second.status == "sat":
             result.status = "multiple"
             result.second_solution = _checked(g, puzzle, session, second.assignment)
+            if ambiguity is not None:
+                from .ambiguity import analyse
+
+                result.ambiguity = analyse(queries, puzzle, first.assignment, ambiguity,
+                                           second.assignment)
+                if result.ambiguity.note:
+                    result.note = result.ambiguity.note
             return result
         result.status = "unique"
         if audit:

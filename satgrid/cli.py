@@ -22,7 +22,7 @@ from . import __version__, api, dimacs, formats, grading, render_svg
 from . import repair as repairing
 from .errors import SatgridError
 from .files import write_atomic
-from .puzzle import cell_name, part_name
+from .puzzle import cell_name, part_name, printable
 from .reader import Limits, is_decimal, read_text
 from .registry import GENRES
 from .solver import DEFAULT_SOLVER, MAX_CONFLICT_LIMIT, check_conflict_limit, check_time_limit
@@ -122,6 +122,14 @@ def _limits(opts: dict[str, Any]) -> Limits:
                   opts.get("max_clauses", default.clauses), opts.get("connectivity") or "lazy")
 
 
+def count_option(f):
+    from .ambiguity import DEFAULT_CAP
+
+    return click.option("--count-solutions", type=click.IntRange(min=2), default=DEFAULT_CAP,
+                        show_default=True, metavar="N",
+                        help="Count the solutions of an ambiguous puzzle up to N.")(f)
+
+
 def solve_options(f):
     f = input_options(f)
     f = click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
@@ -149,14 +157,18 @@ def solve_options(f):
 
 @main.command()
 @click.argument("files", nargs=-1, required=True)
-@click.option("--unique", is_flag=True, help="Also prove the solution unique (or show a second).")
+@click.option("--unique", is_flag=True, help="Also prove the solution unique (or show a second, "
+              "with the ambiguity report: backbone, undecided cells, solution count).")
 @solve_options
 @click.option("--summary", is_flag=True,
               help="With several puzzles: print the status table alone, not each solution.")
-def solve(files: tuple[str, ...], unique: bool, summary: bool, **opts: Any) -> None:
+@count_option
+def solve(files: tuple[str, ...], unique: bool, summary: bool, count_solutions: int,
+          **opts: Any) -> None:
     """Solve the puzzles in FILES (- for standard input)."""
-    _run(files, unique=unique or opts["require_unique"], audit=False, minimize=False,
-         summary=summary, **opts)
+    unique = unique or opts["require_unique"]
+    _run(files, unique=unique, audit=False, minimize=False, summary=summary,
+         ambiguity=count_solutions if unique else None, **opts)
 
 
 @main.command()
@@ -170,6 +182,140 @@ def solve(files: tuple[str, ...], unique: bool, summary: bool, **opts: Any) -> N
 def audit(files: tuple[str, ...], minimize: bool, grade: bool, summary: bool, **opts: Any) -> None:
     """Solve, prove uniqueness, list the clues that can go (clue minimality), and grade."""
     _run(files, unique=True, audit=True, minimize=minimize, grade=grade, summary=summary, **opts)
+
+
+def _without(*names: str):
+    """Drop options a shared decorator added that a command has no use for."""
+    def apply(f):
+        f.__click_params__ = [p for p in f.__click_params__ if p.name not in names]
+        return f
+    return apply
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: one object a line per puzzle.")
+@_without("jobs", "fmt")
+@solve_options
+@count_option
+def ambiguity(files: tuple[str, ...], count_solutions: int, fmt: str, require_unique: bool,
+              **opts: Any) -> None:
+    """Where the puzzles in FILES are ambiguous: the solutions counted up to --count-solutions,
+    the backbone (cells or edges the same in every solution), the undecided ones, and the first
+    two solutions with their differences."""
+    from . import ambiguity as amb
+
+    with reported_errors():
+        puzzles = _load(files, opts)
+        options = _options(opts)
+        options.check_solver()
+        reports = []
+        for puzzle in puzzles:
+            found = amb.report(puzzle, options, count_solutions)
+            reports.append(found)
+            g, name = GENRES[puzzle.genre], printable(puzzle.name or str(puzzle.source))
+            if fmt == "json":
+                click.echo(json.dumps({"id": puzzle.name or str(puzzle.source), "genre": g.name,
+                                       "rows": puzzle.rows, "cols": puzzle.cols,
+                                       "puzzle": g.puzzle_json(puzzle), **found.to_json(),
+                                       "solver": options.solver}))
+                continue
+            click.echo(f"puzzle {name} ({g.name} {puzzle.rows}x{puzzle.cols}, "
+                       f"{len(puzzle.clues())} clues): {found.status}")
+            click.echo("\n".join(found.lines()))
+            click.echo(_solver_line(options.solver, found.stats) + ("\n" if len(puzzles) > 1 else ""))
+    if require_unique and any(r.status != "unique" for r in reports):
+        sys.exit(3)
+
+
+@main.command()
+@click.argument("file")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text: one status line per check; json: one object per check.")
+@_without("jobs", "require_unique", "fmt")
+@solve_options
+@click.option("--count-solutions", type=click.IntRange(min=2), default=2, show_default=True,
+              metavar="N", help="Count the solutions of an ambiguous puzzle up to N.")
+@click.option("--interval", type=click.FloatRange(min=0.01, max=3600), default=0.5,
+              show_default=True, metavar="SECONDS", help="How often to look at the file.")
+@click.option("--once", is_flag=True, help="Check once and exit (no watching).")
+@click.option("--max-changes", type=click.IntRange(min=0), metavar="N",
+              help="Exit after re-checking N changes of the file.")
+def watch(file: str, fmt: str, count_solutions: int, interval: float, once: bool,
+          max_changes: int | None, **opts: Any) -> None:
+    """Re-check the puzzles in FILE each time the file changes (its modification time or size),
+    on the solver of the previous check (satgrid.live): one status line per puzzle and change.
+    Input that does not read prints its one-line error and the watch goes on; Ctrl-C ends it."""
+    from .live import Editor
+
+    with reported_errors():
+        options = _options(opts)
+        options.check_solver()
+    editors: dict[str, Editor] = {}
+    seen: object = ()
+    changes = 0
+    try:
+        while True:
+            stamp = _file_stamp(file)
+            if stamp != seen:
+                if seen != ():
+                    changes += 1
+                seen = stamp
+                _watch_check(file, opts, options, editors, count_solutions, fmt)
+                if once or (max_changes is not None and changes >= max_changes):
+                    break
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        click.echo("satgrid: watch stopped", err=True)
+    finally:
+        for editor in editors.values():
+            editor.close()
+
+
+def _file_stamp(path: str) -> tuple | None:
+    """What tells a change of ``path``: its modification time, size and inode (None: missing)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+def _watch_check(file: str, opts: dict[str, Any], options: api.Options, editors: dict,
+                 cap: int, fmt: str) -> None:
+    """``watch``: read FILE and re-check each puzzle on its editor (one per puzzle id); bad
+    input is one line, not an exit."""
+    from .live import Editor
+
+    clock = time.strftime("%H:%M:%S")
+    try:
+        puzzles = _load((file,), opts)
+    except SatgridError as exc:
+        if fmt == "json":
+            click.echo(json.dumps({"time": clock, "status": "error", "error": str(exc)}))
+        else:
+            click.echo(f"{clock} error: {exc}")
+        return
+    for index, puzzle in enumerate(puzzles):
+        ident = puzzle.name or str(index + 1)
+        editor = editors.get(ident)
+        if editor is None or editor.puzzle.genre != puzzle.genre:
+            if editor is not None:
+                editor.close()
+            editor = editors[ident] = Editor(puzzle, options, cap)
+        else:
+            editor.load(puzzle)
+        check = editor.check()
+        label = printable(puzzle.name or str(puzzle.source))
+        if fmt == "json":
+            found = check.report.to_json()
+            click.echo(json.dumps({"time": clock, "id": puzzle.name or str(puzzle.source),
+                                   "genre": puzzle.genre, **{k: v for k, v in found.items()
+                                                             if k != "backbone"},
+                                   "same_solver": check.reused, "answered_by": check.how}))
+        else:
+            click.echo(f"{clock} {label}: {check.line()}")
 
 
 @main.command()
@@ -328,18 +474,25 @@ def convert(source: str, target: str, output: str | None, solution: bool, **opts
 @click.option("--solution", is_flag=True,
               help="Draw the solution; a second solution, if any, beside it with the differences marked.")
 @click.option("--audit", is_flag=True, help="Mark the redundant clues (proves uniqueness first).")
+@click.option("--ambiguity", "ambiguous", is_flag=True,
+              help="Draw two solutions of an ambiguous puzzle: undecided cells hatched (undecided "
+                   "edges dashed), the cells or edges in which the two differ red.")
 @input_options
 @click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
               help="python-sat solver name, or external:NAME as for solve.")
 @time_limit_option
 @trust_option
-def render(file: str, output: str, solution: bool, audit: bool, solver: str, time_limit: float | None,
-           trust_external_unsat: bool, **opts: Any) -> None:
+def render(file: str, output: str, solution: bool, audit: bool, ambiguous: bool, solver: str,
+           time_limit: float | None, trust_external_unsat: bool, **opts: Any) -> None:
     """Draw the puzzles in FILE as SVG or PNG, with --solution their solutions."""
     with reported_errors():
         puzzles = _load((file,), opts)
         drawings = []
         for puzzle in puzzles:
+            if ambiguous:
+                drawings.append(_ambiguity_drawing(puzzle, api.Options(
+                    solver=solver, time_limit=time_limit, trust_external_unsat=trust_external_unsat)))
+                continue
             first = second = result = None
             redundant: list = []
             if solution or audit:
@@ -658,6 +811,21 @@ def _title(puzzle: Any, result: api.Result | None, audit: bool = False) -> str:
     return ": ".join(parts[:2]) + "".join(f", {p}" for p in parts[2:])
 
 
+def _ambiguity_drawing(puzzle: Any, options: api.Options) -> str:
+    """``render --ambiguity``: the first two solutions with the undecided parts and the
+    differences marked (a unique puzzle: its solution; none found: the puzzle alone)."""
+    from .ambiguity import report
+
+    found = report(puzzle, options)
+    g = GENRES[puzzle.genre]
+    if found.solution is None:
+        click.echo(f"satgrid: {printable(puzzle.name or str(puzzle.source))}: {found.status}, "
+                   "drawn without a solution", err=True)
+    title = f"{puzzle.name or puzzle.source} ({g.name} {puzzle.rows}x{puzzle.cols}): {found.summary()}"
+    return render_svg.svg(puzzle, found.solution, found.second_solution, title=title,
+                          undecided=found.undecided)
+
+
 def _emit(texts: list[str], output: str | None, ext: str) -> None:
     """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ...;
     each file atomically with the usual mode (:func:`satgrid.files.write_atomic`)."""
@@ -727,9 +895,9 @@ def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:
 
 
 def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,
-          options: api.Options) -> api.Result:
+          options: api.Options, ambiguity: int | None = None) -> api.Result:
     return api.solve(puzzle, unique=unique, audit=audit, minimize=minimize, options=options,
-                     grade=grade)
+                     grade=grade, ambiguity=ambiguity)
 
 
 def _workers(jobs: int, tasks: int) -> int:
@@ -783,17 +951,16 @@ class Progress:
 
 
 def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, summary=False,
-         **opts) -> None:
+         ambiguity=None, **opts) -> None:
     """Solve every puzzle and print each result as soon as it is made (text: the report of each
     puzzle, then the status table; json: a line each; pzprv3: each file, with a stderr line for
     each puzzle not solved as asked), so a killed run keeps what it printed."""
     with reported_errors():
         puzzles = _load(files, opts)
-        options = api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
-                              opts["connectivity"], opts["trust_external_unsat"])
+        options = _options(opts)
         options.check_solver()  # a bad solver name fails here, before any work
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
-                                 options=options)
+                                 options=options, ambiguity=ambiguity)
         many = len(puzzles) > 1
         results = []
         with contextlib.ExitStack() as stack:
@@ -890,6 +1057,8 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
         diff = g.differences(p, r.solution, r.second_solution)
         lines.append(f"second solution ({len(diff)} differences: {_part_list(p, diff)}):")
         lines.append(g.render(p, r.second_solution))
+    if r.ambiguity is not None:
+        lines += r.ambiguity.lines(drawings=False)
     if r.redundant_clues is not None and not p.clues():
         lines.append("redundant clues: none (the puzzle has no clues to remove: its rules and "
                      "layout are all it gives): minimal")
@@ -902,13 +1071,23 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
     if r.minimal_clues is not None:
         lines.append(f"a minimal clue set keeps {len(r.minimal_clues)} of {len(p.clues())} clues:")
         lines.append(g.render(p.with_clues({k: p.clues()[k] for k in r.minimal_clues})))
-    s = r.stats
-    lines.append(f"solver {r.solver}: {s.sat_calls} SAT calls, {s.cegar_iterations} CEGAR "
-                 f"iterations, {s.cuts} cuts, {s.time_s * 1000:.2f} ms")
+    lines.append(_solver_line(r.solver, r.stats))
     unsat = r.unsat_line()
     if unsat:
         lines.append(unsat)
     return "\n".join(lines)
+
+
+def _options(opts: dict[str, Any]) -> api.Options:
+    """The solving options of ``solve_options``' flags."""
+    return api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
+                       opts["connectivity"], opts["trust_external_unsat"])
+
+
+def _solver_line(solver: str, s: Any) -> str:
+    """``solver NAME: 5 SAT calls, 1 CEGAR iterations, 2 cuts, 3.40 ms`` (a report's last line)."""
+    return (f"solver {solver}: {s.sat_calls} SAT calls, {s.cegar_iterations} CEGAR iterations, "
+            f"{s.cuts} cuts, {s.time_s * 1000:.2f} ms")
 
 
 def _summary(results: list[api.Result]) -> str:

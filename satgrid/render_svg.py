@@ -44,10 +44,13 @@ INK, BLUE, RED, PALE_RED, YELLOW, GREY = "#111", "#1f5fbf", "#d0312d", "#f7c5c2"
 
 
 def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterable = (),
-        captions: tuple[str, ...] | None = None, title: str | None = None) -> str:
+        captions: tuple[str, ...] | None = None, title: str | None = None,
+        undecided: Iterable = ()) -> str:
     """The SVG document: the puzzle (with ``solution`` filled in), and ``second`` beside it.
     ``captions`` go under the panels; ``title`` (e.g. the puzzle's id and status) goes under the
-    whole drawing, followed by the legend of the marks used (redundant clues, differences)."""
+    whole drawing, followed by the legend of the marks used (redundant clues, differences,
+    undecided parts). ``undecided`` cells or edges (an ambiguity report's) are drawn over every
+    panel: :func:`undecided_marks`."""
     from .registry import genre as genre_named  # the registry imports the genres, which import this
 
     g = genre_named(puzzle.genre)
@@ -61,12 +64,15 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
         diff = set(g.differences(puzzle, solution, second))
     marks = Marks(frozenset(diff), frozenset(redundant))
     what = "edges" if any(map(is_edge, diff)) else "links" if any(map(_is_link, diff)) else "cells"
+    open_parts = [tuple(k) for k in undecided]
     if captions is None and second is not None:
         captions = ("solution 1", f"solution 2 ({len(diff)} {what} differ)")
     title_lines: list[str] = []
     if title is not None:
         title_lines = [title] + (["yellow = redundant clue"] if redundant else []) + (
-            [f"red = {what} that differ"] if second is not None else [])
+            [f"red = {what} that differ"] if second is not None else []) + (
+            ["dashed = undecided edges" if all(map(is_edge, open_parts)) else "hatched = undecided cells"]
+            if open_parts else [])
     width = puzzle.cols * CELL + 2 * MARGIN
     panels_height = puzzle.rows * CELL + 2 * MARGIN + (CAPTION if captions else 0)
     height = panels_height + TITLE_LINE * len(title_lines)
@@ -77,9 +83,12 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="{height}" '
            f'viewBox="0 0 {total} {height}" font-family="{FONT}">',
            f'<rect class="background" width="{total}" height="{height}" fill="#fff"/>']
+    if open_parts:
+        out.append(HATCH)
     for index, panel in enumerate(panels):
         out.append(f'<g class="panel" transform="translate({left + index * (width + GAP) + MARGIN},{MARGIN})">')
         out += draw(puzzle, panel, marks)
+        out += undecided_marks(open_parts)
         if captions:
             y = puzzle.rows * CELL + CAPTION - 4
             size = min(13.0, 1.8 * (width - 4) / max(1, len(captions[index])))
@@ -106,6 +115,28 @@ class Marks:
 
     diff: frozenset = frozenset()
     redundant: frozenset = frozenset()
+
+
+#: The pattern of :func:`undecided_marks`' hatching (grey diagonal strokes), defined once.
+HATCH = (f'<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+         f'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="{GREY}" '
+         f'stroke-width="2"/></pattern></defs>')
+
+
+def undecided_marks(parts: Iterable[tuple]) -> list[str]:
+    """Cells or edges that an ambiguity report leaves undecided (class ``undecided``): a cell
+    hatched (grey diagonal strokes over what the panel drew), an edge a dashed grey line along
+    the lattice (over the loop's colour, which shows between the dashes)."""
+    out = []
+    for key in parts:
+        if is_edge(key):
+            x1, y1, x2, y2 = _edge_xy(key)
+            out.append(f'<line class="undecided" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
+                       f'stroke="{GREY}" stroke-width="2" stroke-dasharray="4,4"/>')
+        else:
+            r, c = key
+            out.append(_rect("undecided", r, c, "url(#hatch)"))
+    return out
 
 
 # -- generic parts: each returns SVG elements in panel coordinates --------------------------------
@@ -234,11 +265,16 @@ def edge_lines(edges: Iterable[EdgeKey], marks: Marks) -> list[str]:
     (i, j + 1) and ``("v", i, j)`` from dot (i, j) to (i + 1, j); red where two solutions differ."""
     out = []
     for key in edges:
-        kind, i, j = key
-        x2, y2 = ((j + 1), i) if kind == "h" else (j, i + 1)
         cls, colour = ("loop diff", RED) if key in marks.diff else ("loop", BLUE)
-        out.append(_line(cls, j * CELL, i * CELL, x2 * CELL, y2 * CELL, colour, 4))
+        out.append(_line(cls, *_edge_xy(key), colour, 4))
     return out
+
+
+def _edge_xy(key: EdgeKey) -> tuple[int, int, int, int]:
+    """The panel coordinates of an edge's two dots (:func:`edge_lines` says which)."""
+    kind, i, j = key
+    x2, y2 = ((j + 1), i) if kind == "h" else (j, i + 1)
+    return j * CELL, i * CELL, x2 * CELL, y2 * CELL
 
 
 def centre_lines(links: Iterable[tuple[Cell, Cell]], marks: Marks) -> list[str]:

@@ -67,6 +67,11 @@ class Stats:
             {how: n for how, n in checks.items() if n},
         )
 
+    def to_json(self) -> dict[str, Any]:
+        """The ``"stats"`` object of the JSON reports."""
+        return {"time_s": round(self.time_s, 6), "sat_calls": self.sat_calls,
+                "cegar_iterations": self.cegar_iterations, "cuts": self.cuts}
+
     def copy(self) -> "Stats":
         return Stats(self.sat_calls, self.cegar_iterations, self.cuts, self.time_s,
                      dict(self.unsat_checks))

@@ -45,10 +45,12 @@ def dimacs_decoded(runner: Any, path: Path, tmp_path: Path, solver: str = "cadic
     return first_report(out.output)
 
 
-def engine_solutions(genre: Any, puzzle: Any, connectivity: str = "lazy", limit: int = 5000) -> set:
+def engine_solutions(genre: Any, puzzle: Any, connectivity: str = "lazy", limit: int = 5000,
+                     true_keys: list | None = None) -> set:
     """Every solution of ``puzzle`` through the engine (a genre module's ``encode``, a session,
     the queries): solve, block the projection, solve again; each solution passes the genre's
-    checker and none comes twice."""
+    checker and none comes twice. ``true_keys``, if given, receives per solution the set of its
+    primary variables' keys that are true."""
     from satgrid.queries import PuzzleQueries
     from satgrid.session import Session
 
@@ -65,4 +67,6 @@ def engine_solutions(genre: Any, puzzle: Any, connectivity: str = "lazy", limit:
         assert genre.check(puzzle, solution) == [] and solution not in found
         found.add(solution)
         assert len(found) <= limit
+        if true_keys is not None:
+            true_keys.append({k for k, v in session.encoding.primary.items() if outcome.assignment(v)})
         blockers.append(queries.blocker(queries.project(outcome.assignment)))

@@ -1,0 +1,177 @@
+"""Live re-checks (satgrid.live.Editor) and ``satgrid watch``: every re-check after an edit agrees
+with a fresh ambiguity report of the edited puzzle, for every genre, with and without the proofs
+the editor keeps; re-checks reuse the previous check's solver; the watch command re-checks a file
+edited under it (a real subprocess), prints one line for bad input and goes on, and ends cleanly
+on Ctrl-C."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from satgrid import formats
+from satgrid.ambiguity import report
+from satgrid.cli import main
+from satgrid.errors import SatgridError
+from satgrid.live import Editor
+from satgrid.registry import GENRES
+from tests.test_ambiguity import CASES, ambiguous, sample
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def same(check, puzzle) -> None:
+    """The live check agrees with a fresh report of ``puzzle`` (count capped at 2)."""
+    fresh = report(puzzle, cap=2)
+    assert check.status == fresh.status
+    assert check.report.count == fresh.count and check.report.exact == fresh.exact
+    assert set(check.report.undecided) == set(fresh.undecided)
+    assert (check.report.solution is None) == (fresh.solution is None)
+    if fresh.solution is not None:
+        assert GENRES[puzzle.genre].check(puzzle, check.report.solution) == []
+
+
+@pytest.mark.parametrize("keep_proofs", [True, False])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_edits_agree_with_fresh_reports(name: str, keep_proofs: bool) -> None:
+    original, edited = sample(name), ambiguous(name)
+    with Editor(original, keep_proofs=keep_proofs) as editor:
+        first = editor.check()
+        assert first.status == "unique"
+        edit = CASES[name][1]
+        if edit[0] == "remove":
+            editor.remove_clue(edit[1])
+        else:
+            editor.load(edited)
+        assert editor.puzzle == edited
+        again = editor.check()
+        same(again, edited)
+        assert again.status == "multiple"
+        if edit[0] == "remove":
+            editor.set_clue(edit[1], original.clues()[edit[1]])
+        else:
+            editor.load(original)
+        back = editor.check()
+        same(back, original)
+        assert back.reused  # the first check's session (api keeps it by the genre's cache key)
+        if keep_proofs:
+            assert back.how == "kept proof" and back.report.stats.sat_calls == 0
+        else:
+            assert back.how == "search"
+
+
+def test_reuse_one_clue_gone_and_a_new_value() -> None:
+    puzzle = sample("slitherlink")
+    clues = puzzle.clues()
+    with Editor(puzzle) as editor:
+        assert not editor.check().reused
+        # a clue whose removal keeps the puzzle unique: answered by one breaker question
+        for key in clues:
+            editor.remove_clue(key)
+            check = editor.check()
+            assert check.reused and check.how == "one clue gone"
+            same(check, editor.puzzle)
+            editor.set_clue(key, clues[key])
+            assert editor.check().how == "kept proof"
+        key = next(iter(clues))
+        editor.set_clue(key, (clues[key] + 1) % 4)  # a new value: searched on the same solver
+        check = editor.check()
+        assert check.reused and check.how == "search"
+        same(check, editor.puzzle)
+
+
+def test_bad_edits() -> None:
+    puzzle = sample("nurikabe")
+    editor = Editor(puzzle)
+    empty = next((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
+                 if (r, c) not in puzzle.clues())
+    with pytest.raises(SatgridError):
+        editor.set_clue(empty, 3)  # no number stands there: with_clues cannot put one
+    with pytest.raises(SatgridError):
+        editor.remove_clue(empty)
+    assert editor.puzzle == puzzle
+
+
+def test_unsatisfiable_and_limits() -> None:
+    puzzle = sample("sudoku")
+    clues = puzzle.clues()
+    (r, c), d = next(iter(clues.items()))
+    other = next(k for k in clues if k != (r, c) and (k[0] == r or k[1] == c))
+    with Editor(puzzle) as editor:
+        editor.set_clue(other, d)
+        assert editor.check().status == "unsatisfiable"
+    from satgrid.api import Options
+    with Editor(ambiguous("slitherlink"), Options(time_limit=0)) as editor:
+        check = editor.check()
+        assert check.status == "unknown" and check.report.note
+
+
+# -- satgrid watch -----------------------------------------------------------------------------
+def write(path: Path, puzzle, tick: int) -> None:
+    """Write ``puzzle`` and give the file a modification time of its own (``tick`` seconds on),
+    so a change within one clock tick is still seen."""
+    path.write_text(formats.write_all([puzzle], "text"))
+    stamp = 1_700_000_000 + tick
+    os.utime(path, (stamp, stamp))
+
+
+def watch(path: Path, *args: str) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.Popen([sys.executable, "-m", "satgrid", "watch", str(path), "--interval", "0.05",
+                             *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def test_watch_follows_edits(tmp_path) -> None:
+    path = tmp_path / "puzzle.txt"
+    original, edited = sample("sudoku"), ambiguous("sudoku")
+    write(path, original, 0)
+    proc = watch(path, "--max-changes", "3")
+    try:
+        assert proc.stdout is not None
+        assert "unique" in proc.stdout.readline()
+        write(path, edited, 1)
+        line = proc.stdout.readline()
+        assert "multiple" in line and "undecided" in line and "same solver" in line
+        path.write_text("genre: sudoku\n1 2 x\n")  # a half-written edit
+        os.utime(path, (1_700_000_002, 1_700_000_002))
+        line = proc.stdout.readline()
+        assert " error: " in line and "puzzle.txt" in line
+        write(path, original, 3)
+        assert "unique" in proc.stdout.readline()
+        assert proc.wait(timeout=60) == 0
+        assert "Traceback" not in (proc.stderr.read() if proc.stderr else "")
+    finally:
+        proc.kill()
+
+
+def test_watch_ends_cleanly_on_ctrl_c(tmp_path) -> None:
+    path = tmp_path / "puzzle.txt"
+    write(path, sample("hitori"), 0)
+    proc = watch(path)
+    try:
+        assert proc.stdout is not None and "unique" in proc.stdout.readline()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
+        err = proc.stderr.read() if proc.stderr else ""
+        assert "watch stopped" in err and "Traceback" not in err
+    finally:
+        proc.kill()
+
+
+def test_watch_once_json(tmp_path) -> None:
+    path = tmp_path / "puzzle.txt"
+    write(path, ambiguous("masyu"), 0)
+    out = CliRunner().invoke(main, ["watch", str(path), "--once", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    found = json.loads(out.output)
+    fresh = report(ambiguous("masyu"), cap=2)
+    assert found["status"] == "multiple" and found["undecided_count"] == len(fresh.undecided)
+    assert found["same_solver"] in (True, False) and found["answered_by"] == "search"
+    missing = CliRunner().invoke(main, ["watch", str(tmp_path / "nothing.txt"), "--once"])
+    assert missing.exit_code == 0 and " error: " in missing.output
