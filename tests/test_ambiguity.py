@@ -234,3 +234,26 @@ def test_render_ambiguity_svg(files, tmp_path, name: str) -> None:
     assert any("diff" in (e.get("class") or "").split() for e in root.iter())
     legend = " ".join(e.text or "" for e in root.iter() if e.get("class") == "legend")
     assert ("dashed = undecided edges" if fresh.noun == "edges" else "hatched = undecided cells") in legend
+
+
+def test_candidates_read_a_short_model_as_the_assignment_does() -> None:
+    """The backbone candidates read broken literals off the model; a model shorter than the
+    primary variables (unset variables are false) goes through the assignment: both agree."""
+    from satgrid.ambiguity import _Candidates, _layout
+    from satgrid.solver import Assignment
+
+    puzzle = ambiguous("sudoku")
+    session, _ = api.session_for(puzzle, api.Options())
+    parts, _, owners = _layout(session.encoding)
+    top = max(owners)
+    first = session.solve([session.selector(k, v) for k, v in puzzle.clues().items()]).assignment
+    lits = [v if first(v) else -v for v in owners]
+    short = Assignment(first.model[: top // 2])  # the rest unset: false
+    padded = Assignment([*first.model[: top // 2], *(-v for v in range(top // 2 + 1, top + 1))])
+    kept = []
+    for assignment in (short, padded):
+        candidates = _Candidates(lits, parts, owners)
+        candidates.keep(assignment)
+        kept.append((set(candidates), set(candidates.undecided)))
+    assert kept[0] == kept[1]
+    assert kept[0][1] and kept[0][0]  # some parts turned undecided, some literals stayed
