@@ -306,14 +306,14 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
     assignment (and a second one, if already found; ``unique``: the caller proved the first the
     only one, no search; ``solution``: the first decoded, if the caller has checked it already).
     Leaves the blocking clauses in place: the caller retires the queries."""
-    from .api import _checked
+    from .api import checked
 
     if cap < 2:
         raise ValueError("the solution count's cap is at least 2 (a second solution decides uniqueness)")
     g, session = GENRES[puzzle.genre], queries.session
     start, before = time.perf_counter(), session.stats.copy()
     report = Ambiguity(puzzle, "unknown", cap)
-    report.solution = solution if solution is not None else _checked(g, puzzle, session, first)
+    report.solution = solution if solution is not None else checked(g, puzzle, session, first)
     report.count = 1
     parts = report.parts = parts_of(session.encoding)
     words = report.words = Words(g, puzzle, session.encoding, first)
@@ -337,7 +337,7 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
                     report.note = f"limit reached while counting solutions: at least {report.count}"
                     break
                 assignment = outcome.assignment
-            solution = _checked(g, puzzle, session, assignment)
+            solution = checked(g, puzzle, session, assignment)
             report.count += 1
             if report.count == 2:
                 report.second_solution = solution
@@ -393,23 +393,10 @@ def report(puzzle: Any, options: Any = None, cap: int = DEFAULT_CAP) -> Ambiguit
     started = time.perf_counter()
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     try:
-        session, owned = api.session_for(puzzle, options, deadline)
-    except LimitReached as exc:
-        return Ambiguity(puzzle, "unknown", cap, complete=False, note=str(exc),
-                         stats=Stats(time_s=time.perf_counter() - started))
-    session.set_deadline(deadline)
-    queries = None
-    try:
-        queries = PuzzleQueries(session, puzzle.clues())
-        out = check(queries, puzzle, cap)
-    except LimitReached as exc:  # the clues' clauses were not all built in time
+        with api.puzzle_queries(puzzle, options, deadline) as queries:
+            out = check(queries, puzzle, cap)
+    except LimitReached as exc:  # the encoding or the clues' clauses were not built in time
         out = Ambiguity(puzzle, "unknown", cap, complete=False, note=str(exc))
-    finally:
-        if queries is not None:
-            queries.retire()
-        session.set_deadline(None)
-        if owned:
-            session.close()
     out.stats.time_s = time.perf_counter() - started
     return out
 

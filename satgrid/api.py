@@ -12,18 +12,19 @@ failure raises :class:`CheckFailed`.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable
+from typing import Any, Callable, Hashable, Iterable, Iterator
 
 from . import formats
 from .errors import CheckFailed, LimitReached, ParseError, SatgridError
 from .external import is_external
 from .puzzle import GivenSolution, part_name, printable
-from .queries import PuzzleQueries
+from .queries import PuzzleQueries, asking
 from .reader import Limits, read_text, split_records
 from .registry import ALIASES, GENRES, Genre, genre as genre_named
 from .session import Connectivity, Session, Stats, check_connectivity, within
@@ -301,6 +302,22 @@ def session_for(puzzle: Any, options: Options,
     return session, False
 
 
+@contextlib.contextmanager
+def puzzle_queries(puzzle: Any, options: Options, deadline: float | None = None,
+                   clues: dict | None = None) -> Iterator[PuzzleQueries]:
+    """``with puzzle_queries(puzzle, options, deadline) as queries:`` the queries of ``puzzle``'s
+    clues (or of ``clues``) on its session (:func:`session_for`) through
+    :func:`~satgrid.queries.asking`; a session the caller would own is closed afterwards.
+    Building the session or the clues after ``deadline`` raises :class:`LimitReached`."""
+    session, owned = session_for(puzzle, options, deadline)
+    try:
+        with asking(session, puzzle.clues() if clues is None else clues, deadline) as queries:
+            yield queries
+    finally:
+        if owned:
+            session.close()
+
+
 def _new_session(g: Genre, puzzle: Any, options: Options) -> Session:
     return Session(g.encode(puzzle), options.solver, options.connectivity, options.conflict_limit,
                    trust_external_unsat=options.trust_external_unsat)
@@ -389,7 +406,7 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
             if result.status == "unknown":
                 result.note = "limit reached before a solution was found"
             return result
-        result.solution = _checked(g, puzzle, session, first.assignment)
+        result.solution = checked(g, puzzle, session, first.assignment)
         if not unique:
             result.status = "solved"
             return result
@@ -402,7 +419,7 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
         result.unique = second.status != "sat"
         if second.status == "sat":
             result.status = "multiple"
-            result.second_solution = _checked(g, puzzle, session, second.assignment)
+            result.second_solution = checked(g, puzzle, session, second.assignment)
             if ambiguity is not None:
                 from .ambiguity import analyse
 
@@ -461,7 +478,9 @@ def _grade(result: Result, options: Options, deadline: float | None) -> None:
         result.note = (result.note + "; " if result.note else "") + f"no grade: {why}"
 
 
-def _checked(g: Genre, puzzle: Any, session: Session, assignment) -> Any:
+def checked(g: Genre, puzzle: Any, session: Session, assignment) -> Any:
+    """The solution ``assignment`` decodes to, once the genre's independent rule checker passes
+    it; :class:`CheckFailed` (an encoding bug: nothing is printed) otherwise."""
     solution = g.decode(puzzle, session.encoding, assignment)
     problems = g.check(puzzle, solution)
     if problems:

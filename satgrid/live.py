@@ -39,7 +39,7 @@ from typing import Any, Hashable
 from . import api
 from .ambiguity import Ambiguity, analyse, check as check_queries
 from .errors import LimitReached, SatgridError
-from .queries import PuzzleQueries
+from .queries import PuzzleQueries, asking
 from .registry import GENRES
 from .session import Session
 from .solver import Assignment
@@ -138,23 +138,18 @@ class Editor:
             self._seen.append(session)
         hint = self._phases if session is self._last else ()
         self._last = session
-        session.set_deadline(deadline)
-        queries, how = None, "search"
+        how = "search"
         try:
-            queries = PuzzleQueries(session, puzzle.clues())
-            before = session.stats.copy()
-            kept = self._from_proofs(queries, puzzle) if self.keep_proofs else None
-            if kept is not None:
-                how, report = kept
-                report.stats = session.stats.since(before)
-            else:
-                report = check_queries(queries, puzzle, self.cap, hint)
+            with asking(session, puzzle.clues(), deadline) as queries:
+                before = session.stats.copy()
+                kept = self._from_proofs(queries, puzzle) if self.keep_proofs else None
+                if kept is not None:
+                    how, report = kept
+                    report.stats = session.stats.since(before)
+                else:
+                    report = check_queries(queries, puzzle, self.cap, hint)
         except LimitReached as exc:
             report = Ambiguity(puzzle, "unknown", self.cap, complete=False, note=str(exc))
-        finally:
-            if queries is not None:
-                queries.retire()
-            session.set_deadline(None)
         self._phases = report.projection
         if report.status == "unique" and report.assignment is not None:
             self._proofs = [_Proof(session, puzzle.clues(), report.assignment),

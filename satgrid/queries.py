@@ -7,7 +7,8 @@ variables, is blocked behind an activation literal, so the solver stays usable);
 """
 from __future__ import annotations
 
-from typing import AbstractSet, Callable, Iterable, Mapping, Sequence
+from contextlib import contextmanager
+from typing import AbstractSet, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .encoding import ClueKey
 from .errors import LimitReached
@@ -273,3 +274,21 @@ class PuzzleQueries:
         if settled:
             self.session.add(settled)
         return [key for key in self.selectors if key not in gone]
+
+
+@contextmanager
+def asking(session: Session, clues: dict[ClueKey, object],
+           deadline: float | None = None) -> Iterator[PuzzleQueries]:
+    """``with asking(session, clues, deadline) as queries:`` the queries of one clue set, every
+    SAT call stopping at ``deadline`` (monotonic clock); afterwards the clue set's blocking
+    clauses are retired and the deadline cleared, so the session serves the next puzzle.
+    Building the clues may raise :class:`LimitReached`."""
+    session.set_deadline(deadline)
+    queries = None
+    try:
+        queries = PuzzleQueries(session, clues)
+        yield queries
+    finally:
+        if queries is not None:
+            queries.retire()
+        session.set_deadline(None)

@@ -286,11 +286,8 @@ def _keeping(g: Genre, puzzle: Any, solution: Any, options: api.Options, deadlin
     full = puzzle.with_clues(every)
     if full.clues() != every:
         raise CheckFailed(f"internal error: {g.name}'s with_clues does not keep the candidates")
-    session, owned = api.session_for(full, options, deadline)
-    session.set_deadline(deadline)
-    queries = None
-    try:
-        queries = PuzzleQueries(session, every)
+    with api.puzzle_queries(full, options, deadline, every) as queries:
+        session = queries.session
         first = queries.solve()
         if _status(first) != "sat":
             raise CheckFailed("internal error: the puzzle with every clue its solution supports "
@@ -335,12 +332,6 @@ def _keeping(g: Genre, puzzle: Any, solution: Any, options: api.Options, deadlin
         search = minimum_hitting_set(list(candidates), check, max_rounds, bound)
         added = None if search.best is None else {k: candidates[k] for k in candidates if k in search.best}
         return _Kept(added, search.proved, search.rounds, search.stopped)
-    finally:
-        if queries is not None:
-            queries.retire()
-        session.set_deadline(None)
-        if owned:
-            session.close()
 
 
 def _solutions(g: Genre, puzzle: Any, queries: PuzzleQueries, first: Outcome,
@@ -417,7 +408,7 @@ def _recheck(g: Genre, repaired: Any, options: api.Options, keep: Any | None) ->
         first = queries.solve()
         if first.status != "sat":
             raise CheckFailed(f"internal error: the repaired {g.name} has no solution ({first.status})")
-        solution = api._checked(g, repaired, session, first.assignment)
+        solution = api.checked(g, repaired, session, first.assignment)
         second = queries.other_solution(queries.project(first.assignment), need_model=False)
         if keep is not None and (second.status != "unsat" or g.differences(repaired, solution, keep)):
             raise CheckFailed(f"internal error: the repaired {g.name} is not unique with the "
@@ -517,50 +508,38 @@ def repair(puzzle: Any, keep: Any = None, options: api.Options = api.Options(),
         if problems:
             raise SatgridError(f"the solution to keep is not a solution of the puzzle: {problems[0]}")
     result = Repair(puzzle, "unknown")
-    try:
-        session, owned = api.session_for(puzzle, options, deadline)
-    except LimitReached as exc:
-        result.note = str(exc)
-        return result
-    session.set_deadline(deadline)
-    queries = None
     solutions: list[Any] = []
     try:
-        queries = PuzzleQueries(session, puzzle.clues())
-        first = queries.solve()
-        if first.status == "unknown":
-            result.note = "limit reached before a solution was found"
-        elif first.status == "unsat":
-            result.status = "unsatisfiable"
-            try:
-                _correction(g, puzzle, queries, max_rounds, result)
-            except _Stopped:
-                result.note = "stopped by the time limit before a correction was found"
-        else:
-            projection = queries.project(first.assignment)
-            second = queries.other_solution(projection, need_model=False)
-            if second.status == "unknown":
-                result.note = "limit reached while looking for a second solution"
-            elif second.status == "unsat":
-                result.status = "unique"
-                result.solution = api._checked(g, puzzle, session, first.assignment)
-                if keep is not None and g.differences(puzzle, result.solution, keep):
-                    raise CheckFailed("internal error: a unique puzzle has a second solution that "
-                                      "passes the rule checker")
+        with api.puzzle_queries(puzzle, options, deadline) as queries:
+            session = queries.session
+            first = queries.solve()
+            if first.status == "unknown":
+                result.note = "limit reached before a solution was found"
+            elif first.status == "unsat":
+                result.status = "unsatisfiable"
+                try:
+                    _correction(g, puzzle, queries, max_rounds, result)
+                except _Stopped:
+                    result.note = "stopped by the time limit before a correction was found"
             else:
-                result.status = "multiple"
-                if keep is not None:
-                    solutions, result.complete = [keep], False
+                projection = queries.project(first.assignment)
+                second = queries.other_solution(projection, need_model=False)
+                if second.status == "unknown":
+                    result.note = "limit reached while looking for a second solution"
+                elif second.status == "unsat":
+                    result.status = "unique"
+                    result.solution = api.checked(g, puzzle, session, first.assignment)
+                    if keep is not None and g.differences(puzzle, result.solution, keep):
+                        raise CheckFailed("internal error: a unique puzzle has a second solution that "
+                                          "passes the rule checker")
                 else:
-                    solutions, result.complete = _solutions(g, puzzle, queries, first, max_solutions)
-    except LimitReached as exc:  # the clues' clauses were not all built in time
+                    result.status = "multiple"
+                    if keep is not None:
+                        solutions, result.complete = [keep], False
+                    else:
+                        solutions, result.complete = _solutions(g, puzzle, queries, first, max_solutions)
+    except LimitReached as exc:  # the encoding or the clues' clauses were not built in time
         result.note = str(exc)
-    finally:
-        if queries is not None:
-            queries.retire()
-        session.set_deadline(None)
-        if owned:
-            session.close()
     if result.status == "multiple":
         _add_clues(g, puzzle, solutions, keep is not None, options, deadline, max_rounds, result)
     if result.found:

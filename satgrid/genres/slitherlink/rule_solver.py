@@ -278,7 +278,7 @@ def grade(puzzle: Any, rules: tuple[Rule, ...], loop_avoidance: bool = True) -> 
                 raise CheckFailed(f"internal error: {puzzle.name or puzzle.source}: the logic rules "
                                   "deduced edges that no solution has")
             return RuleGrade(puzzle, "unsatisfiable", state, True, None, refuted=refuted)
-        solution = api._checked(g, puzzle, session, found.assignment)
+        solution = api.checked(g, puzzle, session, found.assignment)
         ruled = solution_of(state)
         if ruled is not None and g.check(puzzle, ruled):
             raise CheckFailed(f"internal error: the rules' solution breaks a rule: {g.check(puzzle, ruled)[0]}")
