@@ -17,6 +17,8 @@ chunks in flight.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable, Iterator
 
@@ -56,13 +58,24 @@ class LocalPool:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.name = f"local pool of {workers}"
-        self._pool = ProcessPoolExecutor(workers)
+        self._pool = ProcessPoolExecutor(workers, initializer=_end_with_parent, initargs=(os.getpid(),))
 
     def run(self, fn: Callable[[Chunk], Rows], next_chunk: NextChunk) -> Iterator[Rows]:
         return _bounded(lambda chunk: self._pool.submit(fn, chunk), next_chunk, 2 * self.workers)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_with_parent(parent: int) -> None:
+    """A pool worker's watchdog: exit when the client is gone (a client killed with ``kill -9``
+    cannot stop its workers, which would otherwise finish their chunks for nobody)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _bounded(submit: Callable[[Chunk], Any], next_chunk: NextChunk, most: int) -> Iterator[Rows]:

@@ -23,7 +23,7 @@ import socket
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .. import __version__, api, formats
 from ..errors import ParseError, SatgridError
@@ -83,9 +83,16 @@ class Verb:
             out.pop("grade")
         return out
 
-    def task_id(self, canonical: str) -> str:
-        blob = json.dumps([self.key(), canonical], sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+    def id_maker(self) -> Callable[[str], str]:
+        """``canonical text -> task id``: SHA-256 (first 128 bits, hex) of these options and the
+        text (the options hashed once: a batch hashes many inputs)."""
+        head = hashlib.sha256(json.dumps(self.key(), sort_keys=True, default=str).encode("utf-8") + b"\0")
+
+        def task_id(canonical: str) -> str:
+            digest = head.copy()
+            digest.update(canonical.encode("utf-8"))
+            return digest.hexdigest()[:32]
+        return task_id
 
 
 # -- inputs -------------------------------------------------------------------------------------
@@ -137,9 +144,10 @@ def _line_input(line: str) -> str:
 def input_tasks(verb: Verb, inputs: tuple[str, ...], lines: bool = False) -> Iterator[Task]:
     """The tasks of ``inputs`` (files, globs, URLs): one a line of a list file, one a puzzle of a
     puzzle file (read here; a file that does not read is one task, which fails with its error)."""
+    task_id = verb.id_maker()
     for item in expand(inputs):
         if formats.looks_inline(item) and not Path(item).exists():
-            yield Task(verb.task_id(item), "<argument>", item)
+            yield Task(task_id(item), "<argument>", item)
             continue
         _, text = read_text(item, verb.limits)
         if is_list(item, text, lines):
@@ -147,25 +155,26 @@ def input_tasks(verb: Verb, inputs: tuple[str, ...], lines: bool = False) -> Ite
                 line = raw.strip()
                 if line and not line.startswith("#"):
                     canonical = _line_input(line)
-                    yield Task(verb.task_id(canonical), item, canonical, n)
+                    yield Task(task_id(canonical), item, canonical, n)
             continue
         try:
             puzzles = api.load_text(text, item, verb.genre, verb.meta, limits=verb.limits)
         except SatgridError as exc:  # the whole file is one failed task
-            yield Task(verb.task_id(text), item, text, 1 if not isinstance(exc, ParseError) else exc.line)
+            yield Task(task_id(text), item, text, 1 if not isinstance(exc, ParseError) else exc.line)
             continue
         for p in puzzles:
             block = formats.block_of(p, str(p.source.line or 1))
-            yield Task(verb.task_id(block), item, block, p.source.line or None)
+            yield Task(task_id(block), item, block, p.source.line or None)
 
 
 def generation_tasks(verb: Verb, count: int, seed: int) -> Iterator[Task]:
     """``count`` generation tasks, puzzle ``i`` from the driver's seed of ``(seed, i)``."""
     from ..generators import derive_seed
 
+    task_id = verb.id_maker()
     for i in range(count):
         s = derive_seed(seed, i)
-        yield Task(verb.task_id(f"seed {s}"), f"seed {seed} #{i}", seed=s)
+        yield Task(task_id(f"seed {s}"), f"seed {seed} #{i}", seed=s)
 
 
 # -- the worker's side --------------------------------------------------------------------------
