@@ -296,6 +296,17 @@ def session_for(puzzle: Any, options: Options,
     return session, False
 
 
+def _release(session: Session) -> None:
+    """Once a puzzle is done with a shared session: drop it from the cache if it is worn
+    (:meth:`Session.worn`), so that the next puzzle of its encoding gets a fresh one."""
+    if not session.worn():
+        return
+    for key, (_, cached) in list(_SESSIONS.items()):
+        if cached is session:
+            del _SESSIONS[key]
+            session.close()
+
+
 def _new_session(g: Genre, puzzle: Any, options: Options) -> Session:
     return Session(g.encode(puzzle), options.solver, options.connectivity, options.conflict_limit,
                    trust_external_unsat=options.trust_external_unsat)
@@ -420,6 +431,8 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
         result.stats.time_s = time.perf_counter() - started
         if owned:
             session.close()
+        else:
+            _release(session)
 
 
 #: Seconds an audit spends on the grade when no time limit is given (probing costs up to about a
