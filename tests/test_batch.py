@@ -359,3 +359,16 @@ def test_dask_local_cluster_survives_a_killed_worker(tmp_path: Path):
     assert {r[1] for r in rows} == {"unique"}
     workers = {r[0] for r in _store_rows(tmp_path / "d.sqlite", "SELECT worker FROM results")}
     assert len(workers) >= 2  # the killed worker's chunks ran elsewhere (or on its replacement)
+
+
+def test_a_worn_session_is_replaced():
+    from satgrid.session import MIN_WEAR
+
+    [puzzle] = api.load_text(SMALL[0], genre="sudoku")
+    first, owned = api.session_for(puzzle, api.Options())
+    assert not owned and not first.worn()
+    for _ in range(max(first.built_top, MIN_WEAR) + 2):  # each audit retires a blocking literal
+        result = api.solve(puzzle, audit=True, grade=False)
+        assert result.status == "unique" and result.minimal
+    again, _ = api.session_for(puzzle, api.Options())
+    assert again is not first and not again.worn()

@@ -20,6 +20,7 @@ import os
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator
 
 from ..errors import SatgridError
@@ -93,7 +94,13 @@ def _bounded(submit: Callable[[Chunk], Any], next_chunk: NextChunk, most: int) -
             return
         done, pending = wait(pending, return_when=FIRST_COMPLETED)
         for future in done:
-            yield future.result()
+            try:
+                rows = future.result()
+            except BrokenProcessPool:
+                raise SatgridError("a worker process died (out of memory, or killed); the store "
+                                   "keeps every finished chunk: re-run the same command to "
+                                   "resume") from None
+            yield rows
 
 
 class Dask:
@@ -124,6 +131,7 @@ class Dask:
 
     def run(self, fn: Callable[[Chunk], Rows], next_chunk: NextChunk) -> Iterator[Rows]:
         from distributed import as_completed
+        from distributed.scheduler import KilledWorker
 
         pending = as_completed()
         in_flight = 0
@@ -138,7 +146,12 @@ class Dask:
         while in_flight:
             future = next(pending)
             in_flight -= 1
-            rows = future.result()
+            try:
+                rows = future.result()
+            except KilledWorker as exc:
+                raise SatgridError(f"dask gave up on a chunk whose workers kept dying ({exc}); the "
+                                   "store keeps every finished chunk: re-run the same command to "
+                                   "resume") from None
             future.release()
             top_up()
             yield rows
