@@ -866,7 +866,7 @@ def batch() -> None:
                    "the tasks it holds.")
 @click.option("--unique", is_flag=True, help="solve: also prove the solution unique.")
 @click.option("--grade", is_flag=True, help="audit: also grade on the propagation ladder (off in "
-                                            "batches: it costs about as much as the audit).")
+                                            "batches: it adds about half the audit's cost).")
 @click.option("--lines", is_flag=True, help="Read every input file as one puzzle a line (.jsonl "
                                             "files and files of URLs always are).")
 @input_options
