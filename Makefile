@@ -17,6 +17,7 @@ install: $(BIN)/python
 install-test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python -m pip install --quiet -e '.[png]' || echo "cairosvg not installed: PNG output and its test will be skipped"
+	$(BIN)/python -m pip install --quiet -e '.[dask,parquet]' || echo "dask or pyarrow not installed: the batch tests that need them will be skipped"
 
 demo: install
 	$(BIN)/satgrid demo

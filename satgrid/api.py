@@ -302,12 +302,24 @@ def session_for(puzzle: Any, options: Options,
     return session, False
 
 
+def _release(session: Session) -> None:
+    """Once a puzzle is done with a shared session: drop it from the cache if it is worn
+    (:meth:`Session.worn`), so that the next puzzle of its encoding gets a fresh one."""
+    if not session.worn():
+        return
+    for key, (_, cached) in list(_SESSIONS.items()):
+        if cached is session:
+            del _SESSIONS[key]
+            session.close()
+
+
 @contextlib.contextmanager
 def puzzle_queries(puzzle: Any, options: Options, deadline: float | None = None,
                    clues: dict | None = None) -> Iterator[PuzzleQueries]:
     """``with puzzle_queries(puzzle, options, deadline) as queries:`` the queries of ``puzzle``'s
     clues (or of ``clues``) on its session (:func:`session_for`) through
-    :func:`~satgrid.queries.asking`; a session the caller would own is closed afterwards.
+    :func:`~satgrid.queries.asking`; afterwards a session the caller would own is closed, and a
+    worn shared one leaves the cache (:func:`_release`).
     Building the session or the clues after ``deadline`` raises :class:`LimitReached`."""
     session, owned = session_for(puzzle, options, deadline)
     try:
@@ -316,6 +328,8 @@ def puzzle_queries(puzzle: Any, options: Options, deadline: float | None = None,
     finally:
         if owned:
             session.close()
+        else:
+            _release(session)
 
 
 def _new_session(g: Genre, puzzle: Any, options: Options) -> Session:
@@ -452,6 +466,8 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
         result.stats.time_s = time.perf_counter() - started
         if owned:
             session.close()
+        else:
+            _release(session)
 
 
 #: Seconds an audit spends on the grade when no time limit is given (probing costs up to about a

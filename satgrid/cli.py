@@ -1178,3 +1178,158 @@ def _add_genre_options() -> dict[str, dict[str, tuple[str, list[str]]]]:
 
 
 _GENRE_OPTIONS = _add_genre_options()
+
+
+# -- batches --------------------------------------------------------------------------------------
+@main.group()
+def batch() -> None:
+    """Run a verb over many puzzles into a results store (SQLite), resumable; export and verify
+    the results."""
+
+
+@batch.command("run")
+@click.argument("verb", type=click.Choice(["audit", "solve", "generate"]))
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("--store", "store_path", required=True, metavar="FILE.sqlite",
+              help="The results store (created if missing); a re-run of the same command skips "
+                   "the tasks it holds.")
+@click.option("--unique", is_flag=True, help="solve: also prove the solution unique.")
+@click.option("--grade", is_flag=True, help="audit: also grade on the propagation ladder (off in "
+                                            "batches: it adds about half the audit's cost).")
+@click.option("--lines", is_flag=True, help="Read every input file as one puzzle a line (.jsonl "
+                                            "files and files of URLs always are).")
+@input_options
+@click.option("--solver", default=None, help=f"python-sat solver or external:NAME [default: "
+                                             f"{DEFAULT_SOLVER}; generate: the generator's own].")
+@time_limit_option
+@click.option("--conflict-limit", type=CONFLICTS, metavar="N",
+              help=f"Conflicts per SAT call (1 to {MAX_CONFLICT_LIMIT}).")
+@trust_option
+@click.option("--connectivity", type=click.Choice(["lazy", "eager", "propagator"]), default="lazy",
+              show_default=True, help="Lowering of connectivity and loop rules (as for solve).")
+@click.option("--size", metavar="ROWSxCOLS", help="generate: grid size.")
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="generate: how many puzzles.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="generate: run seed (puzzle i is made from the seed of (SEED, i), as in generate).")
+@click.option("--flavour", type=click.Choice(["normal", "hard"]), help="generate: as for generate.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes on this machine.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask scheduler's "
+                                                             "workers (needs satgrid[dask]).")
+@click.option("--dask-local", type=click.IntRange(min=1), metavar="N",
+              help="Run on a Dask LocalCluster of N worker processes (needs satgrid[dask]).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr [default: when stderr is a terminal].")
+def batch_run(verb: str, inputs: tuple[str, ...], store_path: str, unique: bool, grade: bool,
+              lines: bool, solver: str | None, time_limit: float | None, conflict_limit: int | None,
+              trust_external_unsat: bool, connectivity: str, size: str | None, count: int, seed: int,
+              flavour: str | None, jobs: int, scheduler: str | None, dask_local: int | None,
+              progress: bool | None, **opts: Any) -> None:
+    """Run VERB (audit, solve, generate) over INPUTS into --store: files, globs, URLs, or text and
+    JSONL files with one puzzle or URL a line; for generate, INPUTS is the genre. Each task's
+    result is one row; malformed puzzles are rows with status error."""
+    import shlex
+
+    from . import batch as batches
+    from .batch.executors import Dask, LocalPool
+    from .batch.progress import Bar
+    from .registry import genre as genre_named
+
+    with reported_errors():
+        if scheduler and dask_local:
+            raise click.UsageError("give --scheduler or --dask-local, not both")
+        if (scheduler or dask_local) and jobs > 1:
+            raise click.UsageError("--jobs is for local runs: a Dask run has its cluster's workers")
+        common = dict(solver=solver, time_limit=time_limit, conflict_limit=conflict_limit,
+                      connectivity=connectivity, trust_external_unsat=trust_external_unsat,
+                      limits=_limits({**opts, "connectivity": connectivity}))
+        given = {key: value for key, value in opts.items() if key in _BATCH_GENRE_OPTIONS and value is not None}
+        if verb == "generate":
+            if len(inputs) != 1 or size is None:
+                raise click.UsageError("batch run generate takes one GENRE and --size ROWSxCOLS")
+            name = genre_named(inputs[0]).name
+            genre_options = _generator_options(name, {k: v for k, v in given.items()
+                                                      if k in _GENRE_OPTIONS["generate"]})
+            level = genre_options.pop("level", None)
+            rows, cols = _size(size)
+            from . import generators
+
+            generators.check_request(name, rows, cols, level, flavour, genre_options, common["limits"])
+            spec = batches.Verb("generate", genre=name, rows=rows, cols=cols, level=level,
+                                flavour=flavour, genre_options=genre_options, **common)
+            tasks = list(batches.generation_tasks(spec, count, seed))
+        else:
+            wrong = [k for k in given if k not in _GENRE_OPTIONS["audit"]]
+            if wrong:
+                raise click.UsageError(f"{_GENRE_OPTIONS['generate'][wrong[0]][0]} is for generate")
+            genre = None if opts["genre"] is None else genre_named(opts["genre"]).name
+            spec = batches.Verb(verb, genre=genre, unique=unique, grade=grade, meta=given,
+                                **{**common, "solver": solver or DEFAULT_SOLVER})
+            spec.options().check_solver()  # type: ignore[union-attr]
+            tasks = list(batches.input_tasks(spec, inputs, lines))
+        if scheduler or dask_local:
+            executor: Any = Dask(scheduler, dask_local)
+        elif jobs > 1:
+            executor = LocalPool(_workers(jobs, len(tasks)))
+        else:
+            executor = batches.InProcess()
+        bar = Bar(verb, sys.stderr.isatty() if progress is None else progress)
+        try:
+            outcome = batches.run(spec, tasks, store_path, shlex.join(["satgrid", *sys.argv[1:]]),
+                                  executor, seed if verb == "generate" else None, bar)
+        finally:
+            bar.close()
+        click.echo(outcome.summary())
+
+
+@batch.command("export")
+@click.argument("store_path", metavar="STORE")
+@click.option("--to", "to", type=click.Choice(["jsonl", "csv", "parquet"]), required=True,
+              help="parquet needs pyarrow (satgrid[parquet]).")
+@click.option("-o", "--output", required=True, help="Output file (written whole, then renamed).")
+def batch_export(store_path: str, to: str, output: str) -> None:
+    """Export the results of STORE, one row per task."""
+    from .batch.store import Store, export
+
+    with reported_errors(), Store(store_path) as store:
+        n = export(store, output, to)
+        click.echo(f"wrote {n} rows to {output}", err=True)
+
+
+@batch.command("verify")
+@click.argument("store_path", metavar="STORE")
+@click.option("--sample", type=click.IntRange(min=1), default=100, show_default=True,
+              help="How many stored solutions to re-check.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the random sample.")
+def batch_verify(store_path: str, sample: int, seed: int) -> None:
+    """Re-check a random sample of STORE's solutions with the genres' independent checkers
+    (exit 1 if one fails)."""
+    from .batch.store import Store
+    from .batch.verify import verify
+
+    with reported_errors(), Store(store_path) as store:
+        found = verify(store, sample, seed)
+        for problem in found.problems:
+            click.echo(f"satgrid: {problem}", err=True)
+        click.echo(f"checked {found.checked} of {found.stored} stored solutions: "
+                   + (f"{len(found.problems)} failed" if found.problems else "all pass the checker"))
+    if found.problems:
+        sys.exit(1)
+
+
+def _add_batch_genre_options() -> set[str]:
+    """Give ``batch run`` the genres' options of ``audit`` (puzzle headers) and of ``generate``
+    (generator keywords), as those commands have them; return their names."""
+    added: set[str] = set()
+    for command in ("audit", "generate"):
+        for param in main.commands[command].params:
+            if param.name in _GENRE_OPTIONS.get(command, {}) and param.name not in added:
+                batch_run.params.append(click.Option(param.opts, metavar=param.metavar, help=param.help,
+                                                     is_flag=param.is_flag, default=None))
+                added.add(param.name)
+    return added
+
+
+_BATCH_GENRE_OPTIONS = _add_batch_genre_options()

@@ -8,6 +8,7 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 
 def _umask() -> int:
@@ -47,13 +48,21 @@ def remove_stale_temps(path: Path) -> None:
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8) to ``path``: a temporary file beside it, mode 0666 less the
     umask, renamed over ``path``. Raises OSError."""
+    with atomic_target(path) as tmp, open(tmp, "wb") as handle:
+        handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+@contextlib.contextmanager
+def atomic_target(path: Path) -> Iterator[str]:
+    """A temporary file's name beside ``path`` (mode 0666 less the umask) for the caller to
+    write; renamed over ``path`` when the block ends, removed if it raises. Raises OSError."""
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(path)
     fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.close(fd)
+        yield tmp
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

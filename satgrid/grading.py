@@ -158,6 +158,11 @@ class Ladder:
     def unfixed(self, fixed: set[int]) -> list[int]:
         return [v for v in self.primary if v not in fixed and -v not in fixed]
 
+    def all_fixed(self, fixed: set[int]) -> bool:
+        """No primary variable unfixed (stops at the first unfixed one: probing asks after
+        every fact it learns)."""
+        return all(v in fixed or -v in fixed for v in self.primary)
+
     def probe(self, deadline: float | None = None,
               stop: Callable[[set[int]], bool] | None = None) -> tuple[str, set[int]]:
         """Failed-literal probing to a fixpoint (or until ``stop(fixed)`` holds).
@@ -319,7 +324,7 @@ def assess_clues(session: Session, clues: dict, time_limit: float | None = None,
         if fixed0 == primary or max_level == 0:
             level = 0 if fixed0 == primary else 2
             return Grade(level, primary, fixed0, fixed0, 0, time.perf_counter() - start)
-        status, fixed = ladder.probe(deadline, stop=lambda f: not ladder.unfixed(f))
+        status, fixed = ladder.probe(deadline, stop=ladder.all_fixed)
         fixed1 = primary - len(ladder.unfixed(fixed))
         elapsed = time.perf_counter() - start
         if status == "conflict":

@@ -116,8 +116,9 @@ def split(record: Record) -> list[Record]:
         return [record]
     puzzles: list[list[tuple[int, str]]] = []
     for group in split_on_blank_lines(record.lines):
-        rows = [(n, t) for n, t in group if _cells(t)]
-        widths = [len(_cells(t)) for _, t in rows]
+        counted = [(n, t, len(_cells(t))) for n, t in group]
+        rows = [(n, t) for n, t, width in counted if width]
+        widths = [width for _, _, width in counted if width]
         square_grid = len(rows) > 1 and set(widths) == {len(rows)}
         if all(w >= 16 and math.isqrt(w) ** 2 == w for w in widths) and not square_grid:
             puzzles.extend([row] for row in rows)
