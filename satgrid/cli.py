@@ -1188,12 +1188,14 @@ def batch() -> None:
 
 
 @batch.command("run")
-@click.argument("verb", type=click.Choice(["audit", "solve", "generate"]))
+@click.argument("verb", type=click.Choice(["audit", "solve", "generate", "ambiguity", "repair"]))
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("--store", "store_path", required=True, metavar="FILE.sqlite",
               help="The results store (created if missing); a re-run of the same command skips "
                    "the tasks it holds.")
 @click.option("--unique", is_flag=True, help="solve: also prove the solution unique.")
+@click.option("--count-solutions", "cap", type=click.IntRange(min=1), default=10, show_default=True,
+              metavar="N", help="ambiguity: count solutions up to N.")
 @click.option("--grade", is_flag=True, help="audit: also grade on the propagation ladder (off in "
                                             "batches: it adds about half the audit's cost).")
 @click.option("--lines", is_flag=True, help="Read every input file as one puzzle a line (.jsonl "
@@ -1221,12 +1223,12 @@ def batch() -> None:
               help="Run on a Dask LocalCluster of N worker processes (needs satgrid[dask]).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
-def batch_run(verb: str, inputs: tuple[str, ...], store_path: str, unique: bool, grade: bool,
+def batch_run(verb: str, inputs: tuple[str, ...], store_path: str, unique: bool, cap: int, grade: bool,
               lines: bool, solver: str | None, time_limit: float | None, conflict_limit: int | None,
               trust_external_unsat: bool, connectivity: str, size: str | None, count: int, seed: int,
               flavour: str | None, jobs: int, scheduler: str | None, dask_local: int | None,
               progress: bool | None, **opts: Any) -> None:
-    """Run VERB (audit, solve, generate) over INPUTS into --store: files, globs, URLs, or text and
+    """Run VERB (audit, solve, generate, ambiguity, repair) over INPUTS into --store: files, globs, URLs, or text and
     JSONL files with one puzzle or URL a line; for generate, INPUTS is the genre. Each task's
     result is one row; malformed puzzles are rows with status error."""
     import shlex
@@ -1265,6 +1267,7 @@ def batch_run(verb: str, inputs: tuple[str, ...], store_path: str, unique: bool,
                 raise click.UsageError(f"{_GENRE_OPTIONS['generate'][wrong[0]][0]} is for generate")
             genre = None if opts["genre"] is None else genre_named(opts["genre"]).name
             spec = batches.Verb(verb, genre=genre, unique=unique, grade=grade, meta=given,
+                                cap=cap if verb == "ambiguity" else 0,
                                 **{**common, "solver": solver or DEFAULT_SOLVER})
             spec.options().check_solver()  # type: ignore[union-attr]
             tasks = list(batches.input_tasks(spec, inputs, lines))

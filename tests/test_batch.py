@@ -95,6 +95,37 @@ def test_audit_list_file_resume_and_errors(tmp_path: Path):
     assert runs == [("audit", 11, 0, 11, "finished"), ("audit", 11, 11, 0, "finished")]
 
 
+def test_diagnostics_verbs_store_their_reports(tmp_path: Path):
+    """ambiguity and repair rows hold the same report as the commands' library calls, and an
+    old store without the report column takes their rows."""
+    from satgrid.ambiguity import report
+    from satgrid.repair import repair
+
+    source = _list_file(tmp_path, SMALL)
+    db = tmp_path / "d.sqlite"
+    with contextlib.closing(sqlite3.connect(db)) as old:  # a store written before the column
+        columns = {k: v for k, v in store_module.COLUMNS.items() if k != "report"}
+        old.execute(store_module._schema("results", columns))
+    for verb in ("ambiguity", "repair"):
+        out = _run([verb, str(source), "--lines", "--genre", "sudoku", "--store", str(db)])
+        assert out.exit_code == 0, out.output
+    rows = _store_rows(db, "SELECT verb, input, status, report FROM results")
+    assert len(rows) == 2 * len(SMALL)
+    for verb, line, status, stored in rows:
+        [p] = api.load_text(line, genre="sudoku")
+        doc = json.loads(stored)
+        if verb == "ambiguity":
+            found = report(p, cap=10)
+            assert (status, doc["solution_count"], doc["undecided_count"]) == \
+                (found.status, found.count, len(found.undecided))
+        else:
+            fixed = repair(p)
+            assert (status, doc["found"], len(doc.get("added", []))) == \
+                (fixed.status, fixed.found, len(fixed.added))
+    statuses = {status for verb, _, status, _ in rows if verb == "ambiguity"}
+    assert statuses == {"unique", "multiple", "unsatisfiable"}
+
+
 def test_task_ids_are_stable_and_follow_the_options(tmp_path: Path):
     source = _list_file(tmp_path, SMALL)
     plain = batch.Verb("audit", genre="sudoku", solver="cadical153")

@@ -40,9 +40,9 @@ COLUMNS: dict[str, str] = {
     "solution": "TEXT", "second_solution": "TEXT", "redundant_clues": "TEXT", "minimal": "INTEGER",
     "grade": "INTEGER", "level": "INTEGER", "seed": "INTEGER", "solver": "TEXT",
     "sat_calls": "INTEGER", "solve_s": "REAL", "generate_s": "REAL", "task_s": "REAL",
-    "version": "TEXT", "worker": "TEXT", "finished_at": "REAL",
+    "version": "TEXT", "worker": "TEXT", "finished_at": "REAL", "report": "TEXT",
 }
-JSON_COLUMNS = ("solution", "second_solution", "redundant_clues")
+JSON_COLUMNS = ("solution", "second_solution", "redundant_clues", "report")
 RUN_COLUMNS: dict[str, str] = {
     "run_id": "INTEGER PRIMARY KEY", "started_at": "REAL", "finished_at": "REAL",
     "command": "TEXT", "verb": "TEXT", "options": "TEXT", "version": "TEXT", "solver": "TEXT",
@@ -84,6 +84,7 @@ class Store:
             if write:
                 self.db.execute(_schema("results", COLUMNS))
                 self.db.execute(_schema("runs", RUN_COLUMNS))
+                self._add_missing_columns()
             tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         except sqlite3.DatabaseError as exc:
             self.close()
@@ -91,6 +92,14 @@ class Store:
         if "results" not in tables:
             self.close()
             raise StoreError(f"{self.path}: not a satgrid batch store (no results table)")
+
+    def _add_missing_columns(self) -> None:
+        """Columns a newer satgrid stores that an older store lacks (``report``) are added, empty
+        in the old rows, so one store can take the rows of every version."""
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(results)")}
+        for name, kind in COLUMNS.items():
+            if name not in have:
+                self.db.execute(f"ALTER TABLE results ADD COLUMN {name} {kind}")
 
     def _take_lock(self) -> None:
         """The run lock: ``STORE.lock`` locked for as long as this store is open (a dead holder's

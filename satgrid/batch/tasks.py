@@ -7,8 +7,9 @@ canonical text (the line with surrounding blanks removed, or the block satgrid w
 generation the genre, size, options and the puzzle's own seed), so re-running a command finds
 the tasks it already finished.
 
-A :class:`Verb` (a picklable description of the work: ``audit``, ``solve`` with ``unique``, or
-``generate``) turns a chunk of tasks into rows (:func:`run_chunk`): plain dicts of the store's
+A :class:`Verb` (a picklable description of the work: ``audit``, ``solve`` with ``unique``,
+``generate``, or the setter's diagnostics ``ambiguity`` and ``repair``, whose whole JSON report
+goes into the ``report`` column) turns a chunk of tasks into rows (:func:`run_chunk`): plain dicts of the store's
 columns, built in the worker so that only strings and numbers travel back to the client. A task
 that fails (a malformed puzzle) is a row with status ``error`` and the one-line message; the
 chunk goes on.
@@ -30,7 +31,7 @@ from ..errors import ParseError, SatgridError
 from ..reader import Limits, read_text
 from ..registry import GENRES
 
-VERBS = ("audit", "solve", "generate")
+VERBS = ("audit", "solve", "generate", "ambiguity", "repair")
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class Verb:
     level: int | None = None
     flavour: str | None = None
     genre_options: dict[str, Any] = field(default_factory=dict)
+    # ambiguity only: the solution count's cap
+    cap: int = 0
 
     def options(self) -> api.Options | None:
         """The solver options; None for a generator's own (no ``--solver`` given)."""
@@ -81,6 +84,8 @@ class Verb:
         out["limits"] = None  # limits refuse input; they do not change a result
         if self.name != "audit":
             out.pop("grade")
+        if self.name != "ambiguity":
+            out.pop("cap")
         return out
 
     def id_maker(self) -> Callable[[str], str]:
@@ -221,11 +226,43 @@ def _solve(verb: Verb, task: Task, row: dict[str, Any]) -> None:
     [puzzle] = puzzles
     options = verb.options()
     assert options is not None
+    if verb.name in DIAGNOSTICS:
+        _describe(puzzle, row)
+        DIAGNOSTICS[verb.name](verb, puzzle, options, row)
+        return
     audit = verb.name == "audit"
     result = api.solve(puzzle, unique=verb.unique or audit, audit=audit, options=options,
                        grade=verb.grade if audit else None)
     _describe(puzzle, row)
     _result_columns(result, row)
+
+
+def _ambiguity(verb: Verb, puzzle: Any, options: api.Options, row: dict[str, Any]) -> None:
+    from ..ambiguity import report
+
+    found = report(puzzle, options, verb.cap)
+    g = found.genre
+    row.update(status=found.status, message=found.note or None, solver=options.solver,
+               solution=_json(None if found.solution is None else g.solution_json(puzzle, found.solution)),
+               second_solution=_json(None if found.second_solution is None
+                                     else g.solution_json(puzzle, found.second_solution)),
+               report=_json(found.to_json()), solve_s=found.stats.time_s,
+               sat_calls=found.stats.sat_calls)
+
+
+def _repair(verb: Verb, puzzle: Any, options: api.Options, row: dict[str, Any]) -> None:
+    from ..repair import repair
+
+    found = repair(puzzle, options=options)
+    g = found.genre
+    row.update(status=found.status, message=found.note or None, solver=options.solver,
+               solution=_json(None if found.solution is None else g.solution_json(puzzle, found.solution)),
+               report=_json(found.to_json()), solve_s=found.time_s)
+
+
+#: The diagnostics verbs: their row's columns from one report each.
+DIAGNOSTICS: dict[str, Callable[[Verb, Any, api.Options, dict[str, Any]], None]] = {
+    "ambiguity": _ambiguity, "repair": _repair}
 
 
 def _generate(verb: Verb, task: Task, row: dict[str, Any]) -> None:
