@@ -279,17 +279,20 @@ class Explanation:
 
 def reason_words(reasoner: Reasoner, reason: Sequence[Item], known: dict[Hashable, bool]) -> tuple[
         list[Hashable], list[str], list[Fact], str]:
-    """A reason split into clues, rule names and facts, and worded: "clue 3 at r1c2, the
-    decided r2c2 is shaded, and the rules: shaded cells do not touch"."""
+    """A reason split into clues, rule names and facts, and worded: 'as r2c2 is shaded; with
+    clue 3 at r1c2; by the rule "shaded cells do not touch"'."""
     fmt, puzzle = reasoner.format, reasoner.puzzle
     clues = [k for kind, k in reason if kind == "clue"]
     rules = [str(k) for kind, k in reason if kind == "rule"]
     facts = [(k, known[k]) for kind, k in reason if kind == "fact"]
-    parts = [_clue_name(fmt, k, reasoner.clues[k]) for k in clues]
-    parts += [fmt.describe(puzzle, k, v) for k, v in facts]
-    words = _listing(parts, 12) or "nothing else"
+    parts = []
+    if facts:
+        parts.append("as " + _listing([fmt.describe(puzzle, k, v) for k, v in facts], 12))
+    if clues:
+        parts.append("with " + _listing([_clue_name(fmt, k, reasoner.clues[k]) for k in clues], 12))
     if rules:
-        words += f"; by the rule{'s' if len(rules) > 1 else ''} " + _listing([f'"{r}"' for r in rules], 12)
+        parts.append(f"by the rule{'s' if len(rules) > 1 else ''} " + _listing([f'"{r}"' for r in rules], 12))
+    words = "; ".join(parts) or "the rules alone"
     return clues, rules, facts, words
 
 
@@ -321,9 +324,7 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
     reason = reasoner.reason(lits, reasoner.lit(fact), core)
     clues, rules, facts, words = reason_words(reasoner, reason, known)
     depth = 1 + max(((depths or {}).get(k, 0) for k, _ in facts), default=0)
-    why = {0: f"unit propagation from {words}",
-           1: f"the opposite propagates to a contradiction (failed-literal probing) with {words}",
-           2: f"search refutes the opposite from {words}"}[level]
+    why = f"{words} ({LEVELS[level]})"
     text = reasoner.format.describe(reasoner.puzzle, *fact)
     return Step(fact, text, clues, rules, facts, level, round_, depth, why)
 
@@ -410,3 +411,56 @@ def _smallest_cores(reasoner: Reasoner, items: dict[Item, int], known: dict[Hash
     smallest = sized[0][0]
     chosen = [(f, core) for n, f, core in sized if n <= smallest]
     return chosen[:SEARCH_CANDIDATES] if level == 2 else chosen
+
+
+# -- drawings -----------------------------------------------------------------------------------
+def _part(key: Hashable, one_hot: set[str]) -> tuple[tuple, str | None] | None:
+    """A primary key as a drawable part (a cell, an edge or a link) and a label (one-hot
+    values), or None."""
+    if not isinstance(key, tuple):
+        return None
+    name, rest = key[0], key[1:]
+    if len(rest) == 3 and rest[0] in ("h", "v"):
+        return rest, None
+    if len(rest) == 3 and name in one_hot:
+        return rest[:2], str(rest[2])
+    if len(rest) == 4:
+        return (rest[:2], rest[2:]), None
+    if len(rest) == 2:
+        return rest, None
+    return None
+
+
+def step_svgs(puzzle: Any, explanation: Explanation) -> list[str]:
+    """One SVG per step: the puzzle with the facts so far (blue), the step's fact (red), the
+    facts of its reason (orange) and the cells of its clues marked (yellow); the title says the
+    step and its reason, the legend its rules."""
+    from . import render_svg as svg
+    from .registry import GENRES
+
+    layers = GENRES[puzzle.genre].encode(puzzle).layers
+    one_hot = {name for name, lits in layers.items() if lits and isinstance(next(iter(lits.values())), dict)}
+    out = []
+    known: list[Fact] = []
+    for n, step in enumerate(explanation.steps, 1):
+        used = set(step.facts)
+
+        def drawn(facts: Iterable[Fact]) -> list[tuple[tuple, bool, str | None]]:
+            parts = []
+            for key, value in facts:
+                part = _part(key, one_hot)
+                if part is not None:
+                    parts.append((part[0], value, part[1]))
+            return parts
+
+        clue_cells = [k for k in step.clues if isinstance(k, tuple) and len(k) == 2
+                      and all(isinstance(x, int) for x in k)]
+        fact_cells = [p for p, _, _ in drawn(step.facts) if len(p) == 2 and all(isinstance(x, int) for x in p)]
+        overlay = [*svg.marked([*clue_cells, *fact_cells]),
+                   *svg.facts(drawn(f for f in known if f not in used), svg.BLUE, "fact"),
+                   *svg.facts(drawn(step.facts), "#e07b00", "fact reason"),
+                   *svg.facts(drawn([step.fact]), svg.RED, "fact step")]
+        legend = ["red = this step; orange, yellow = its reason"] + [f"rule: {r}" for r in step.rules]
+        out.append(svg.svg(puzzle, None, title=f"step {n}: {step.text}", overlay=overlay, legend=legend))
+        known.append(step.fact)
+    return out
