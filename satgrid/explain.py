@@ -121,6 +121,8 @@ class Reasoner:
         self.clue_lits = self.session.selectors(clues)
         self.ladder = Ladder(self.session, [])
         self.sat_calls = 0
+        #: Elements kept in reasons because a check ran out of time (not proved needed).
+        self.unproved = 0
 
     def close(self) -> None:
         self.session.close()
@@ -147,11 +149,20 @@ class Reasoner:
         ok, fixed = self.ladder.propagate(list(lits), list(extra))
         return ok, set(fixed)
 
-    def unsat(self, lits: Sequence[int]) -> bool:
-        """A SAT call with the rules' CEGAR loop: are ``lits`` contradictory?"""
+    def unsat(self, lits: Sequence[int], seconds: float | None = None) -> bool | None:
+        """A SAT call with the rules' CEGAR loop: are ``lits`` contradictory? With ``seconds``,
+        None when that time runs out first."""
         self.sat_calls += 1
-        outcome = self.session.solve([*lits, self.ladder.act], need_model=False)
+        if seconds is not None:
+            self.session.set_time_limit(seconds)
+        try:
+            outcome = self.session.solve([*lits, self.ladder.act], need_model=False)
+        finally:
+            if seconds is not None:
+                self.session.set_deadline(None)
         if outcome.status == "unknown":
+            if seconds is not None:
+                return None
             raise SatgridError("a limit was reached while explaining")
         return outcome.status == "unsat"
 
@@ -163,9 +174,10 @@ class Reasoner:
         assert outcome.assignment is not None
         return {k: outcome.assignment(v) for k, v in self.primary.items()}
 
-    def core(self, lits: Sequence[int]) -> list[int] | None:
-        """After ``lits`` are found contradictory: the solver's core among them (None if SAT)."""
-        if not self.unsat(lits):
+    def core(self, lits: Sequence[int], seconds: float | None = None) -> list[int] | None:
+        """After ``lits`` are found contradictory: the solver's core among them (None if SAT, or
+        if ``seconds`` run out first)."""
+        if not self.unsat(lits, seconds):
             return None
         wanted = set(lits)
         return [x for x in self.session.core() if x in wanted]
@@ -195,10 +207,12 @@ class Reasoner:
             if not self.propagated(trial, extra)[0]:
                 kept = trial
                 continue
-            smaller = self.core([*trial, *extra])
-            if smaller is None:
+            answer = self.unsat([*trial, *extra], CHECK_SECONDS)
+            if answer is not True:  # needed, or not settled in time: kept (the reason stays valid)
+                self.unproved += answer is None
                 i += 1
                 continue
+            smaller = [x for x in self.session.core() if x in set(trial)]
             inside = set(smaller)
             kept = [x for x in trial if x in inside]
         return [by_lit[x] for x in kept]
@@ -219,6 +233,8 @@ class Step:
     round: int
     depth: int
     why: str = ""
+    #: False when some element of the reason is kept because its check ran out of time.
+    minimal: bool = True
 
     @property
     def size(self) -> int:
@@ -229,7 +245,8 @@ class Step:
         return {"key": list(key), "value": value, "text": self.text, "level": self.level,
                 "method": LEVELS[self.level], "round": self.round, "depth": self.depth,
                 "size": self.size, "clues": [_json_key(k) for k in self.clues], "rules": self.rules,
-                "facts": [[list(k), v] for k, v in self.facts], "why": self.why}
+                "facts": [[list(k), v] for k, v in self.facts], "why": self.why,
+                "minimal": self.minimal}
 
 
 def _json_key(key: Hashable) -> Any:
@@ -321,13 +338,18 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
     """The step that writes ``fact`` from ``items`` and ``known``, with a minimal reason
     (shrunk from ``core``, a refutation core, when given)."""
     lits = reasoner._lits(items, known)
+    unproved = reasoner.unproved
     reason = reasoner.reason(lits, reasoner.lit(fact), core)
     clues, rules, facts, words = reason_words(reasoner, reason, known)
     depth = 1 + max(((depths or {}).get(k, 0) for k, _ in facts), default=0)
     why = f"{words} ({LEVELS[level]})"
     text = reasoner.format.describe(reasoner.puzzle, *fact)
-    return Step(fact, text, clues, rules, facts, level, round_, depth, why)
+    return Step(fact, text, clues, rules, facts, level, round_, depth, why, reasoner.unproved == unproved)
 
+
+#: The most one "is this element needed?" check of a reason may take (seconds); an element whose
+#: check runs out of time is kept, and its step's reason is not proved minimal.
+CHECK_SECONDS = 0.5
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
 SEARCH_CANDIDATES = 4
