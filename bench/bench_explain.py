@@ -1,8 +1,8 @@
 """Explanations (satgrid.explain): the whole step-by-step path for 10x10 Slitherlinks and the
 hardest 9x9 Sudokus, with the steps, the largest reason, the depth and the CPU time.
 
-Puzzles: janko.at's 10x10 Slitherlinks and 10x10 Loopy puzzles of Tatham's "hard" level (made
-with Debian's sgt-loopy when it is installed), and Norvig's "hardest" Sudokus, all from
+Puzzles: janko.at's 10x10 Slitherlinks (with ``--loopy-hard`` also 10x10 Loopy puzzles of
+Tatham's "hard" level, made with Debian's sgt-loopy), and Norvig's "hardest" Sudokus, all from
 ``../shared`` (SATGRID_SHARED). CPU time (``time.process_time``): the machine is shared.
 Figures: encodings/diagnostics.md, "Explanations"."""
 from __future__ import annotations
@@ -21,12 +21,12 @@ SHARED = Path(os.environ.get("SATGRID_SHARED", Path(__file__).resolve().parents[
 LOOPY = "/usr/games/sgt-loopy"
 
 
-def puzzles(limit: int) -> list[tuple[str, object]]:
+def puzzles(limit: int, loopy_hard: bool = False) -> list[tuple[str, object]]:
     out: list[tuple[str, object]] = []
     janko = SHARED / "external" / "slitherlink" / "janko_slitherlink_sample.txt"
     if janko.exists():
         out += [("janko", p) for p in api.load([str(janko)]) if (p.rows, p.cols) == (10, 10)][:limit]
-    if Path(LOOPY).exists():
+    if loopy_hard and Path(LOOPY).exists():  # minutes each (encodings/diagnostics.md)
         ids = subprocess.run([LOOPY, "--generate", str(limit), "10x10t0dh#explain"], capture_output=True,
                              text=True, check=True).stdout.split()
         out += [("loopy hard", p) for i in ids for p in api.load_text(i.split("#")[0] if ":" in i else i)]
@@ -37,9 +37,9 @@ def puzzles(limit: int) -> list[tuple[str, object]]:
     return out
 
 
-def main(limit: int = 3) -> None:
+def main(limit: int = 3, loopy_hard: bool = False) -> None:
     rows = []
-    for source, puzzle in puzzles(limit):
+    for source, puzzle in puzzles(limit, loopy_hard):
         start = time.process_time()
         e = explain(puzzle)
         cpu = time.process_time() - start
@@ -52,4 +52,4 @@ def main(limit: int = 3) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3, "--loopy-hard" in sys.argv)
