@@ -796,6 +796,36 @@ def rules_solve(files: tuple[str, ...], rules_path: str | None, no_loop_avoidanc
                     click.echo(g.render(p, graded.solution))
 
 
+@main.command()
+@click.argument("file")
+@click.option("--puzzle", "puzzle_id", help="Which puzzle of FILE (when it holds several).")
+@input_options
+@click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
+              help="python-sat solver with unit propagation and cores.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--svg", "svg_dir", metavar="DIR", help="Write one SVG per step into DIR (step-001.svg, ...).")
+def explain(file: str, puzzle_id: str | None, solver: str, fmt: str, svg_dir: str | None, **opts: Any) -> None:
+    """Solve the puzzle in FILE step by step: each step one forced cell or edge with its reason,
+    a minimal set of clues, named rules and earlier steps that forces it (smallest reasons
+    first), and the difficulty (largest reason, depth). A puzzle with several solutions gets its
+    forced part explained; an unsatisfiable one is reported as such."""
+    from . import explain as explaining
+
+    with reported_errors():
+        puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, None, file)
+        answer = explaining.explain(puzzle, solver)
+        if svg_dir is not None:
+            folder = Path(svg_dir)
+            folder.mkdir(parents=True, exist_ok=True)
+            for n, text in enumerate(explaining.step_svgs(puzzle, answer), 1):
+                render_svg.write(text, str(folder / f"step-{n:03d}.svg"))
+        if fmt == "json":
+            click.echo(json.dumps({"id": puzzle.name or str(puzzle.source), "genre": puzzle.genre,
+                                   **answer.to_json()}))
+        else:
+            click.echo(answer.text(), nl=False)
+
+
 # -- helpers ------------------------------------------------------------------------------------
 def _title(puzzle: Any, result: api.Result | None, audit: bool = False) -> str:
     """A drawing's title: the puzzle's id and size, with a result its status (and for an audit

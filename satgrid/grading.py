@@ -20,9 +20,8 @@ activation literal that is switched off afterwards. ``propagate`` exists in pyth
 cadical153, cadical195 and the minisat family, not in cadical103 (SAT_NOTES).
 
 Hints: :func:`hint` names the next cell or edge whose value is forced, by the weakest level that
-proves it, with the clues (and decided cells of a partial state) involved: a deletion-minimal set
-for levels 0 and 1 (re-checked by propagation), the solver's UNSAT core shrunk by deletion for
-level 2.
+proves it, with its reason: the clues, the named rules and the decided cells of a partial state
+that force it, a minimal unsatisfiable subset (:mod:`satgrid.explain`).
 """
 from __future__ import annotations
 
@@ -415,6 +414,8 @@ class Hint:
     wrong: list = field(default_factory=list)
     #: For a puzzle with several solutions: how many undecided facts hold in every solution.
     forced: int | None = None
+    #: The named rules of the reason (their names as the rulebook words them).
+    rules: list = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status, "message": self.message}
@@ -423,7 +424,7 @@ class Hint:
         if self.fact is not None:
             key, value = self.fact
             out.update(key=list(key), value=value, level=self.level, method=LEVELS[self.level],
-                       clues=[list(k) for k in self.clues],
+                       clues=[list(k) for k in self.clues], rules=list(self.rules),
                        decided=[[list(k), v] for k, v in self.decided])
         if self.wrong:
             out["wrong"] = [[list(k), v] for k, v in self.wrong]
@@ -441,16 +442,6 @@ def _listing(names: list[str], most: int = 6) -> str:
         return ""
     shown = names[:most] + ([f"{len(names) - most} more"] if len(names) > most else [])
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-
-
-def _shrink(items: list, holds: Callable[[list], bool]) -> list:
-    """Deletion: drop each item whose removal keeps ``holds`` (a monotone test) true."""
-    kept = list(items)
-    for item in list(kept):
-        trial = [x for x in kept if x != item]
-        if holds(trial):
-            kept = trial
-    return kept
 
 
 def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
@@ -522,74 +513,28 @@ _NOT_UNIQUE = "the puzzle is not unique (it has more than one solution)"
 
 def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidates,
                fmt: StateFormat) -> Hint:
-    describe = lambda key, value: fmt.describe(puzzle, key, value)  # noqa: E731
-    session, owned = grading_session(puzzle, solver, connectivity)
-    primary = session.encoding.primary
-    clue_lits = {("clue", k): session.selector(k, v) for k, v in puzzle.clues().items()}
-    state_lits = {("state", k): primary[k] if v else -primary[k] for k, v in state.items()}
-    items = {**clue_lits, **state_lits}
-    lit = lambda fact: primary[fact[0]] if fact[1] else -primary[fact[0]]  # noqa: E731
-    ladder = Ladder(session, list(items.values()))
+    """The hint: the weakest level that forces some of ``open_facts`` from the clues, the named
+    rules and ``state``, and among the first ``candidates`` facts it forces the one with the
+    smallest reason (a minimal unsatisfiable subset: :mod:`satgrid.explain`)."""
+    from .explain import Reasoner, explain_step, forced_facts
+
+    reasoner = Reasoner(puzzle, solver, connectivity)
     try:
-        ok, lits = ladder.propagate()
-        fixed = set(lits)
-        found = [f for f in open_facts if lit(f) in fixed]
-        if found:
-            level = 0
-            test = lambda f: lambda keep: lit(f) in set(ladder.propagate([items[k] for k in keep])[1])  # noqa: E731
-        else:
-            level = 1
-            found = [f for f in open_facts if not ladder.propagate(extra=[-lit(f)])[0]]
-            test = lambda f: lambda keep: not ladder.propagate([items[k] for k in keep], [-lit(f)])[0]  # noqa: E731
-            if not found:
-                status, fixed = ladder.probe(stop=lambda fx: any(lit(f) in fx for f in open_facts))
-                found = [f for f in open_facts if lit(f) in fixed]
-                test = None  # type: ignore[assignment]
-            if not found:
-                level = 2
-        best = None
-        for fact in found[:candidates] if found else open_facts[:candidates]:
-            if test is not None and level < 2:
-                keys = _shrink(list(items), test(fact))
-            else:
-                keys = _refutation_core(puzzle, items, lit(fact), solver)
-            if best is None or len(keys) < len(best[1]):
-                best = (fact, keys)
-        assert best is not None
-        fact, keys = best
+        items = reasoner.items()
+        level, found = forced_facts(reasoner, items, state, open_facts)
+        if not found:
+            raise SatgridError("internal error: no hinted fact is forced by the clues")
+        best = min((explain_step(reasoner, items, state, f, level) for f in found[:candidates]),
+                   key=lambda step: step.size)
     finally:
-        ladder.close()
-        if owned:
-            session.close()
-    clues = [k for kind, k in keys if kind == "clue"]
-    decided = [(k, state[k]) for kind, k in keys if kind == "state"]
-    parts = [_clue_name(fmt, k, puzzle.clues()[k]) for k in clues]
-    if decided:
-        parts.append("the decided " + _listing([describe(k, v) for k, v in decided], 4))
+        reasoner.close()
+    parts = [_clue_name(fmt, k, puzzle.clues()[k]) for k in best.clues]
+    if best.facts:
+        parts.append("the decided " + _listing([fmt.describe(puzzle, k, v) for k, v in best.facts], 4))
     names = _listing(parts, 8) or "the rules alone"
-    key, value = fact
+    if best.rules:
+        names += f" by the rule{'s' if len(best.rules) > 1 else ''} " + _listing([f'"{r}"' for r in best.rules], 8)
     why = {0: f"unit propagation from {names}",
            1: f"otherwise propagation from {names} runs into a contradiction (failed-literal probing)",
            2: f"needs search: the SAT solver refutes the opposite from {names}"}[level]
-    return Hint("hint", f"{describe(key, value)}: {why}", fact, level, clues, decided)
-
-
-def _refutation_core(puzzle: Any, items: dict, target: int, solver: str) -> list:
-    """Clues and decided entries that force ``target``: the UNSAT core of "them and not
-    ``target``" on a searching session, shrunk by deletion (each step one SAT call)."""
-    from . import api
-
-    search, owned = api.session_for(puzzle, api.Options(solver=solver))
-    try:
-        by_lit = {lit: key for key, lit in items.items()}
-
-        def forced(keep: list) -> bool:
-            return search.solve([*(items[k] for k in keep), -target], need_model=False).status == "unsat"
-
-        if not forced(list(items)):
-            raise SatgridError("internal error: a hinted fact is not forced by the clues")
-        core = [by_lit[x] for x in search.core() if x in by_lit]
-        return _shrink(core, forced) if forced(core) else _shrink(list(items), forced)
-    finally:
-        if owned:
-            search.close()
+    return Hint("hint", f"{best.text}: {why}", best.fact, level, best.clues, best.facts, rules=best.rules)

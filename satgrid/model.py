@@ -50,6 +50,9 @@ from .loop import SingleLoop
 from .sized_regions import SizedRegions
 
 Lits = Mapping[Hashable, int]
+#: Names of clause families that only define auxiliary variables (a constant, what a cell sees)
+#: and so never restrict a solution: explanations leave them out of reasons.
+DEFINITIONS = frozenset({"true", "sightline"})
 ClueFunction = Callable[["Clue", Hashable, object], None]
 
 

@@ -45,12 +45,14 @@ INK, BLUE, RED, PALE_RED, YELLOW, GREY = "#111", "#1f5fbf", "#d0312d", "#f7c5c2"
 
 def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterable = (),
         captions: tuple[str, ...] | None = None, title: str | None = None,
-        undecided: Iterable = ()) -> str:
+        undecided: Iterable = (), overlay: Iterable[str] = (), legend: Iterable[str] = ()) -> str:
     """The SVG document: the puzzle (with ``solution`` filled in), and ``second`` beside it.
     ``captions`` go under the panels; ``title`` (e.g. the puzzle's id and status) goes under the
     whole drawing, followed by the legend of the marks used (redundant clues, differences,
-    undecided parts). ``undecided`` cells or edges (an ambiguity report's) are drawn over every
-    panel: :func:`undecided_marks`."""
+    undecided parts, and ``legend``). ``undecided`` cells or edges (an ambiguity report's) are
+    drawn over every panel (:func:`undecided_marks`), and so is ``overlay``: elements such as an
+    explanation's facts."""
+    overlay = list(overlay)
     from .registry import genre as genre_named  # the registry imports the genres, which import this
 
     g = genre_named(puzzle.genre)
@@ -72,7 +74,7 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
         title_lines = [title] + (["yellow = redundant clue"] if redundant else []) + (
             [f"red = {what} that differ"] if second is not None else []) + (
             ["dashed = undecided edges" if all(map(is_edge, open_parts)) else "hatched = undecided cells"]
-            if open_parts else [])
+            if open_parts else []) + list(legend)
     width = puzzle.cols * CELL + 2 * MARGIN
     panels_height = puzzle.rows * CELL + 2 * MARGIN + (CAPTION if captions else 0)
     height = panels_height + TITLE_LINE * len(title_lines)
@@ -89,6 +91,7 @@ def svg(puzzle: Any, solution: Any = None, second: Any = None, redundant: Iterab
         out.append(f'<g class="panel" transform="translate({left + index * (width + GAP) + MARGIN},{MARGIN})">')
         out += draw(puzzle, panel, marks)
         out += undecided_marks(open_parts)
+        out += overlay
         if captions:
             y = puzzle.rows * CELL + CAPTION - 4
             size = min(13.0, 1.8 * (width - 4) / max(1, len(captions[index])))
@@ -396,3 +399,39 @@ def arrow_numbers(items: Mapping[Cell, tuple[str, str]], cls: str = "clue") -> l
             out.append(f'<text class="{cls}" x="{nx:g}" y="{ny:g}" font-size="{size:g}" font-weight="bold" '
                        f'fill="{INK}" text-anchor="middle" dominant-baseline="central">{escape(label)}</text>')
     return out
+
+
+def facts(items: Iterable[tuple[tuple, bool, str | None]], colour: str, cls: str) -> list[str]:
+    """Marks for single facts of a partial solution, in ``colour``: ``(part, value, label)`` with
+    ``part`` a cell ``(r, c)`` (true: a ``label`` if given, else a square; false: a small dot),
+    an edge ``("h"|"v", i, j)`` of the dot lattice or a link ``((r, c), (r2, c2))`` between cell
+    centres (true: a thick line; false: a small cross at its middle)."""
+    out = []
+    for part, value, label in items:
+        if is_edge(part):
+            kind, i, j = part
+            ends = [(j * CELL, i * CELL), ((j + 1) * CELL, i * CELL) if kind == "h" else (j * CELL, (i + 1) * CELL)]
+        elif _is_link(part):
+            ends = [_centre(*part[0]), _centre(*part[1])]
+        else:
+            r, c = part
+            if value and label is not None:
+                out.append(_text(cls, r, c, label, colour, CELL * 0.55))
+            elif value:
+                out.append(_rect(cls, r, c, colour, inset=6))
+            else:
+                x, y = _centre(r, c)
+                out.append(f'<circle class="{cls}" cx="{x:g}" cy="{y:g}" r="3.5" fill="{colour}"/>')
+            continue
+        (x1, y1), (x2, y2) = ends
+        if value:
+            out.append(_line(cls, x1, y1, x2, y2, colour, 4))
+        else:
+            x, y, d = (x1 + x2) / 2, (y1 + y2) / 2, 4
+            out += [_line(cls, x - d, y - d, x + d, y + d, colour, 2), _line(cls, x - d, y + d, x + d, y - d, colour, 2)]
+    return out
+
+
+def marked(cells: Iterable[Cell], cls: str = "reason") -> list[str]:
+    """A translucent yellow square over each of ``cells`` (e.g. the cells a reason names)."""
+    return [_rect(cls, r, c, YELLOW, inset=2).replace("/>", ' fill-opacity="0.55"/>') for r, c in cells]

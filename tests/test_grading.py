@@ -172,9 +172,12 @@ def test_following_the_hints_solves_the_puzzle(genre, name, steps, sudokus, loop
 def test_first_sudoku_hint_names_the_givens_that_force_it(sudokus):
     answer = grading.hint(sudokus["solo-3x3du-1"])
     assert answer.status == "hint" and answer.level == 0
-    assert answer.message.startswith("r6c1 is 5: unit propagation from given 5 at ")
-    # the reason is minimal: without any one of those givens propagation no longer forces it
-    assert len(answer.clues) == 4 and all(sudokus["solo-3x3du-1"].clues()[k] == 5 for k in answer.clues)
+    assert answer.message.startswith("r3c9 is 5: unit propagation from given 7 at r1c9, given 5 at ")
+    # the reason is minimal (satgrid.explain): three givens 5 and the 7 beside the cell, with the rules
+    assert sorted(sudokus["solo-3x3du-1"].clues()[k] for k in answer.clues) == [5, 5, 5, 7]
+    assert answer.rules == ["one digit per cell", "no digit twice in a row, a column or a box"]
+    assert answer.message.endswith('by the rules "one digit per cell" and "no digit twice in a row, '
+                                   'a column or a box"')
 
 
 def test_a_level_2_hint_after_the_ladder_is_exhausted(loops):
@@ -261,7 +264,7 @@ def test_hint_subprocess():
     done = subprocess.run([sys.executable, "-m", "satgrid", "hint", path, "--puzzle", "solo-3x3du-1"],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("r6c1 is 5: unit propagation from given 5 at ")
+    assert done.stdout.startswith("r3c9 is 5: unit propagation from given 7 at r1c9, given 5 at ")
 
 
 def test_grading_spends_fresh_variables_only_on_the_cuts_it_keeps(loops):

@@ -1,0 +1,488 @@
+"""Explanations: a puzzle solved step by step, each step one forced fact with its reason.
+
+A *step* is one fact a player writes (a cell's value, an edge on or crossed out: the genre's
+``STATE.decision``) with a *reason*: clues, named rules and earlier facts that together force it.
+A reason is a minimal unsatisfiable subset (MUS) under assumptions: the reason's facts, clues and
+rules with the step negated are unsatisfiable, and no element can go (each is needed; proved by
+a SAT call that finds a counter-model without it). Steps and reasons follow Bogaerts, Gamba and
+Guns, "A framework for step-wise explaining how to solve constraint satisfaction problems"
+(Artificial Intelligence 300, 2021): explain with the smallest subset of constraints and known
+facts, and take cheap steps before expensive ones.
+
+**Rules as assumptions.** An *explanation session* loads the genre's encoding with every named
+rule behind a selector literal of its own: the base clauses of each span of
+:attr:`~satgrid.encoding.Encoding.spans` (a span named "R: part" belongs to the global rule "R"),
+and each global rule's clauses, eager clauses and lazy cuts (:class:`GuardedRule`), so a cut,
+a consequence of its rule alone, only acts while that rule is assumed. Spans that only define
+auxiliary variables (:data:`satgrid.model.DEFINITIONS`) stay unguarded: they never restrict a
+solution. Clues are behind their selectors (:meth:`Session.selectors`); facts are assumed as
+literals. The questions then are SAT calls under assumptions, the answers UNSAT cores.
+
+**Rounds** (the cheap form of the framework's greedy loop). With the facts known so far:
+
+1. unit propagation with the rules' cuts for the partial assignment (the grading ladder's
+   :class:`~satgrid.grading.Ladder`, level 0) lists the facts it fixes;
+2. if none, failed-literal probing (level 1): a fact whose negation propagates to a conflict;
+3. if none, search (level 2): a fact whose negation is UNSAT; the facts with the smallest
+   cores are shrunk and the smallest is taken (a hard step is taken alone, then propagation
+   resumes).
+
+Each new fact's reason starts from the solver's core of "everything known, the fact negated"
+and is shrunk by deletion (an element goes when propagation still conflicts without it, else
+when a SAT call still says UNSAT; a SAT answer proves it needed); the round's steps are taken
+from the smallest reason to the largest. The *difficulty* is the largest reason and the depth:
+the rounds, and the longest chain of steps whose reasons use earlier steps.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Hashable, Iterable, Sequence
+
+from .cnf import Clause, VarPool, guarded
+from .connectivity import Cut, Keep, Value
+from .errors import SatgridError
+from .grading import LEVELS, Ladder, StateFormat, _clue_name, _listing, state_format
+from .model import DEFINITIONS
+from .session import Connectivity, Session
+from .solver import DEFAULT_SOLVER
+
+Fact = tuple[Hashable, bool]
+#: An element of a reason: ("clue", clue key), ("rule", rule name) or ("fact", primary key).
+Item = tuple[str, Hashable]
+
+
+class GuardedRule:
+    """A global rule whose every clause (its own, its eager lowering's, its lazy cuts) is
+    conditional on ``selector``: assumed, the rule holds; left out, it says nothing."""
+
+    def __init__(self, rule: Any, selector: int):
+        self.rule, self.selector, self.name = rule, selector, rule.name
+
+    def clauses(self, pool: VarPool) -> list[Clause]:
+        return guarded(self.rule.clauses(pool), self.selector)
+
+    def eager_clauses(self, pool: VarPool) -> list[Clause]:
+        return guarded(self.rule.eager_clauses(pool), self.selector)
+
+    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None, **options: Any) -> list[Cut]:
+        if not value(self.selector):  # the rule is off: an assignment breaking it is no fault
+            return []
+        return [guarded(cut, self.selector) for cut in self.rule.cuts(value, pool, keep, **options)]
+
+    def __getattr__(self, name: str) -> Any:  # clue_anchor and the like: the rule's own
+        return getattr(self.rule, name)
+
+
+def rule_of(span: str, global_names: Iterable[str]) -> str:
+    """The rule a span of clauses belongs to: a global rule's name when the span is one of its
+    parts ("R: part"), else the span's own name."""
+    head = span.split(": ", 1)[0]
+    return head if head in set(global_names) else span
+
+
+class Reasoner:
+    """One puzzle in an explanation session: which facts are forced, and why.
+
+    ``items`` maps each clue and named rule to its selector literal; facts are literals of the
+    primary variables. The session never forgets anything unsound: learnt clauses and cuts all
+    carry the selectors they depend on."""
+
+    def __init__(self, puzzle: Any, solver: str = DEFAULT_SOLVER, connectivity: Connectivity = "lazy"):
+        from .registry import GENRES
+
+        self.puzzle = puzzle
+        self.format: StateFormat = state_format(puzzle)
+        enc = GENRES[puzzle.genre].encode(puzzle)
+        pool = enc.pool
+        names = [rule.name for rule in enc.rules]
+        self.rule_lits: dict[str, int] = {}
+
+        def selector(name: str) -> int:
+            if name not in self.rule_lits:
+                self.rule_lits[name] = pool.fresh("rule")
+            return self.rule_lits[name]
+
+        clauses: list[Clause] = []
+        covered = 0
+        for span, start, end in enc.spans:
+            part = enc.clauses[start:end]
+            covered += end - start
+            clauses += part if span in DEFINITIONS else guarded(part, selector(rule_of(span, names)))
+        if covered != len(enc.clauses):  # never so for a Model's encoding; named so if it happens
+            spanned = {i for _, a, b in enc.spans for i in range(a, b)}
+            clauses += guarded([c for i, c in enumerate(enc.clauses) if i not in spanned],
+                               selector("the rules"))
+        rules = [GuardedRule(rule, selector(rule.name)) for rule in enc.rules]
+        self.session = Session(replace(enc, clauses=clauses, rules=rules, spans=[]), solver, connectivity)
+        self.primary = enc.primary
+        clues = puzzle.clues()
+        self.clues = clues
+        self.clue_lits = self.session.selectors(clues)
+        self.ladder = Ladder(self.session, [])
+        self.sat_calls = 0
+        #: Elements kept in reasons because a check ran out of time (not proved needed).
+        self.unproved = 0
+
+    def close(self) -> None:
+        self.session.close()
+
+    # -- literals ---------------------------------------------------------------------------
+    def lit(self, fact: Fact) -> int:
+        var = self.primary[fact[0]]
+        return var if fact[1] else -var
+
+    def items(self) -> dict[Item, int]:
+        """Every clue and rule, as its selector literal."""
+        out: dict[Item, int] = {("clue", k): v for k, v in self.clue_lits.items()}
+        out.update((("rule", name), v) for name, v in self.rule_lits.items())
+        return out
+
+    def _lits(self, items: dict[Item, int], known: dict[Hashable, bool]) -> dict[Item, int]:
+        # facts first: the solver propagates assumptions in order, so its cores lean on facts
+        out = {("fact", k): self.lit((k, v)) for k, v in known.items()}
+        out.update(items)
+        return out
+
+    # -- questions --------------------------------------------------------------------------
+    def propagated(self, lits: Sequence[int], extra: Sequence[int] = ()) -> tuple[bool, set[int]]:
+        ok, fixed = self.ladder.propagate(list(lits), list(extra))
+        return ok, set(fixed)
+
+    def unsat(self, lits: Sequence[int], seconds: float | None = None) -> bool | None:
+        """A SAT call with the rules' CEGAR loop: are ``lits`` contradictory? With ``seconds``,
+        None when that time runs out first."""
+        self.sat_calls += 1
+        if seconds is not None:
+            self.session.set_time_limit(seconds)
+        try:
+            outcome = self.session.solve([*lits, self.ladder.act], need_model=False)
+        finally:
+            if seconds is not None:
+                self.session.set_deadline(None)
+        if outcome.status == "unknown":
+            if seconds is not None:
+                return None
+            raise SatgridError("a limit was reached while explaining")
+        return outcome.status == "unsat"
+
+    def solution(self, lits: Sequence[int]) -> dict[Hashable, bool] | None:
+        """The primary values of one assignment obeying ``lits`` (None: there is none)."""
+        outcome = self.session.solve([*lits, self.ladder.act])
+        if outcome.status != "sat":
+            return None
+        assert outcome.assignment is not None
+        return {k: outcome.assignment(v) for k, v in self.primary.items()}
+
+    def core(self, lits: Sequence[int], seconds: float | None = None) -> list[int] | None:
+        """After ``lits`` are found contradictory: the solver's core among them (None if SAT, or
+        if ``seconds`` run out first)."""
+        if not self.unsat(lits, seconds):
+            return None
+        wanted = set(lits)
+        return [x for x in self.session.core() if x in wanted]
+
+    def reason(self, items: dict[Item, int], target: int | None,
+               core: list[int] | None = None) -> list[Item]:
+        """A minimal subset of ``items`` that, with ``-target`` (None: alone), is unsatisfiable.
+
+        Deletion from the solver's core (or ``core``): an element goes when unit propagation
+        (with cuts) still conflicts without it, or else a SAT call still says UNSAT (then the
+        set shrinks to that call's core); a SAT answer keeps it. The result is a MUS."""
+        by_lit: dict[int, Item] = {}
+        for item, x in items.items():
+            by_lit.setdefault(x, item)
+        extra = [] if target is None else [-target]
+        if core is None:
+            core = self.core([*items.values(), *extra])
+            if core is None:
+                raise SatgridError("internal error: the fact to explain is not forced")
+        kept = [x for x in dict.fromkeys(core) if x in by_lit]
+        # clues first (the first tried are the first to go): a step that follows from the facts
+        # just found reads as the next link of a chain, as a player finds it
+        kept.sort(key=lambda x: by_lit[x][0] == "fact")
+        i = 0
+        while i < len(kept):
+            trial = kept[:i] + kept[i + 1:]
+            if not self.propagated(trial, extra)[0]:
+                kept = trial
+                continue
+            answer = self.unsat([*trial, *extra], CHECK_SECONDS)
+            if answer is not True:  # needed, or not settled in time: kept (the reason stays valid)
+                self.unproved += answer is None
+                i += 1
+                continue
+            smaller = [x for x in self.session.core() if x in set(trial)]
+            inside = set(smaller)
+            kept = [x for x in trial if x in inside]
+        return [by_lit[x] for x in kept]
+
+
+@dataclass
+class Step:
+    """One forced fact with its reason: ``clues``, ``rules`` (their names) and earlier ``facts``;
+    ``level`` 0 propagation, 1 probing, 2 search; ``round`` the round it was found in, ``depth``
+    1 + the deepest step among its facts."""
+
+    fact: Fact
+    text: str
+    clues: list[Hashable]
+    rules: list[str]
+    facts: list[Fact]
+    level: int
+    round: int
+    depth: int
+    why: str = ""
+    #: False when some element of the reason is kept because its check ran out of time.
+    minimal: bool = True
+
+    @property
+    def size(self) -> int:
+        return len(self.clues) + len(self.rules) + len(self.facts)
+
+    def to_json(self) -> dict[str, Any]:
+        key, value = self.fact
+        return {"key": list(key), "value": value, "text": self.text, "level": self.level,
+                "method": LEVELS[self.level], "round": self.round, "depth": self.depth,
+                "size": self.size, "clues": [_json_key(k) for k in self.clues], "rules": self.rules,
+                "facts": [[list(k), v] for k, v in self.facts], "why": self.why,
+                "minimal": self.minimal}
+
+
+def _json_key(key: Hashable) -> Any:
+    return list(key) if isinstance(key, tuple) else key
+
+
+@dataclass
+class Explanation:
+    """The answer of :func:`explain`. ``status``: "solved" (the steps decide every fact),
+    "multiple" (several solutions: the steps are the forced part, ``undecided`` facts are left),
+    "unsatisfiable" (no solution; ``conflict`` names a minimal set of clues and rules that
+    contradict each other)."""
+
+    status: str
+    message: str
+    steps: list[Step] = field(default_factory=list)
+    rounds: int = 0
+    undecided: int = 0
+    conflict: list[str] = field(default_factory=list)
+    time_s: float = 0.0
+    sat_calls: int = 0
+
+    @property
+    def largest(self) -> int:
+        return max((s.size for s in self.steps), default=0)
+
+    @property
+    def depth(self) -> int:
+        return max((s.depth for s in self.steps), default=0)
+
+    @property
+    def facts(self) -> dict[Hashable, bool]:
+        return dict(s.fact for s in self.steps)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "message": self.message,
+                "difficulty": {"largest_reason": self.largest, "depth": self.depth,
+                               "rounds": self.rounds,
+                               "levels": {LEVELS[n]: sum(s.level == n for s in self.steps) for n in LEVELS}},
+                "undecided": self.undecided, "conflict": self.conflict,
+                "time_s": round(self.time_s, 6), "steps": [s.to_json() for s in self.steps]}
+
+    def text(self) -> str:
+        lines = [f"{n}. {s.text}: {s.why}" for n, s in enumerate(self.steps, 1)]
+        return "\n".join([*lines, self.message]) + "\n"
+
+
+def reason_words(reasoner: Reasoner, reason: Sequence[Item], known: dict[Hashable, bool]) -> tuple[
+        list[Hashable], list[str], list[Fact], str]:
+    """A reason split into clues, rule names and facts, and worded: 'as r2c2 is shaded; with
+    clue 3 at r1c2; by the rule "shaded cells do not touch"'."""
+    fmt, puzzle = reasoner.format, reasoner.puzzle
+    clues = [k for kind, k in reason if kind == "clue"]
+    rules = [str(k) for kind, k in reason if kind == "rule"]
+    facts = [(k, known[k]) for kind, k in reason if kind == "fact"]
+    parts = []
+    if facts:
+        parts.append("as " + _listing([fmt.describe(puzzle, k, v) for k, v in facts], 12))
+    if clues:
+        parts.append("with " + _listing([_clue_name(fmt, k, reasoner.clues[k]) for k in clues], 12))
+    if rules:
+        parts.append(f"by the rule{'s' if len(rules) > 1 else ''} " + _listing([f'"{r}"' for r in rules], 12))
+    words = "; ".join(parts) or "the rules alone"
+    return clues, rules, facts, words
+
+
+def forced_facts(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
+                 candidates: Sequence[Fact]) -> tuple[int, list[Fact]]:
+    """The weakest level (0 propagation, 1 probing, 2 search) that forces some of
+    ``candidates`` from ``items`` and ``known``, and the facts it forces (level 2 with none:
+    nothing more is forced)."""
+    lits = list(reasoner._lits(items, known).values())
+    ok, fixed = reasoner.propagated(lits)
+    if not ok:
+        raise SatgridError("the known facts contradict the puzzle")
+    found = [f for f in candidates if reasoner.lit(f) in fixed]
+    if found:
+        return 0, found
+    open_ = [f for f in candidates if -reasoner.lit(f) not in fixed]
+    found = [f for f in open_ if not reasoner.propagated(lits, [-reasoner.lit(f)])[0]]
+    if found:
+        return 1, found
+    return 2, [f for f in open_ if reasoner.unsat([*lits, -reasoner.lit(f)])]
+
+
+def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
+                 fact: Fact, level: int, round_: int = 0,
+                 depths: dict[Hashable, int] | None = None, core: list[int] | None = None) -> Step:
+    """The step that writes ``fact`` from ``items`` and ``known``, with a minimal reason
+    (shrunk from ``core``, a refutation core, when given)."""
+    lits = reasoner._lits(items, known)
+    unproved = reasoner.unproved
+    reason = reasoner.reason(lits, reasoner.lit(fact), core)
+    clues, rules, facts, words = reason_words(reasoner, reason, known)
+    depth = 1 + max(((depths or {}).get(k, 0) for k, _ in facts), default=0)
+    why = f"{words} ({LEVELS[level]})"
+    text = reasoner.format.describe(reasoner.puzzle, *fact)
+    return Step(fact, text, clues, rules, facts, level, round_, depth, why, reasoner.unproved == unproved)
+
+
+#: The most one "is this element needed?" check of a reason may take (seconds); an element whose
+#: check runs out of time is kept, and its step's reason is not proved minimal.
+CHECK_SECONDS = 0.5
+
+#: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
+SEARCH_CANDIDATES = 4
+
+
+def explain(puzzle: Any, solver: str = DEFAULT_SOLVER, connectivity: Connectivity = "lazy") -> Explanation:
+    """``puzzle`` solved by steps (see the module doc): "solved", "multiple" (the forced part
+    explained) or "unsatisfiable"."""
+    start = time.process_time()
+    reasoner = Reasoner(puzzle, solver, connectivity)
+    try:
+        out = _explain(reasoner)
+        out.sat_calls = reasoner.sat_calls
+    finally:
+        reasoner.close()
+    out.time_s = time.process_time() - start
+    return out
+
+
+def _explain(reasoner: Reasoner) -> Explanation:
+    puzzle, fmt = reasoner.puzzle, reasoner.format
+    items = reasoner.items()
+    solution = reasoner.solution(list(items.values()))
+    if solution is None:
+        conflict = reasoner.reason(items, None)
+        _, rules, _, _ = reason_words(reasoner, conflict, {})
+        names = [_clue_name(fmt, k, reasoner.clues[k]) for kind, k in conflict if kind == "clue"]
+        names += [f'the rule "{r}"' for r in rules]
+        return Explanation("unsatisfiable", "the puzzle has no solution: "
+                           + (_listing(names, 12) or "the rules") + " contradict each other",
+                           conflict=names)
+    # counter-models (a reason without one element) are near the solution: searching there first
+    # spares most CEGAR rounds of a global rule
+    reasoner.session.prefer([reasoner.lit(f) for f in solution.items()])
+    shown = fmt.shown(puzzle)
+    todo = [(k, v) for k, v in solution.items() if k not in shown and fmt.decision(k, v)]
+    known: dict[Hashable, bool] = {}
+    depths: dict[Hashable, int] = {}
+    steps: list[Step] = []
+    rounds = 0
+    while todo:
+        level, found = forced_facts(reasoner, items, known, todo)
+        if not found:
+            break
+        rounds += 1
+        made = [explain_step(reasoner, items, known, f, level, rounds, depths, core)
+                for f, core in _smallest_cores(reasoner, items, known, found, level)]
+        made.sort(key=lambda s: s.size)
+        if level == 2:
+            made = made[:1]
+        for step in made:
+            steps.append(step)
+            depths[step.fact[0]] = step.depth
+        known.update(s.fact for s in made)
+        done = {s.fact for s in made}
+        todo = [f for f in todo if f not in done]
+    if todo:
+        return Explanation("multiple", f"the puzzle is not unique: {len(todo)} "
+                           f"{'fact is' if len(todo) == 1 else 'facts are'} left undecided after "
+                           f"{len(steps)} forced {'step' if len(steps) == 1 else 'steps'}",
+                           steps, rounds, len(todo))
+    largest = max((s.size for s in steps), default=0)
+    return Explanation("solved", f"solved in {len(steps)} steps and {rounds} rounds; the largest "
+                       f"reason has {largest} elements, the longest chain of steps is "
+                       f"{max((s.depth for s in steps), default=0)}", steps, rounds)
+
+
+def _smallest_cores(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
+                    found: list[Fact], level: int) -> list[tuple[Fact, list[int]]]:
+    """The facts of ``found`` whose refutation cores (with everything known) are the smallest,
+    with their cores: the next steps to shrink and take. At the search level at most
+    :data:`SEARCH_CANDIDATES` of them (a hard step is taken alone)."""
+    lits = list(reasoner._lits(items, known).values())
+    sized = []
+    for f in found:
+        core = reasoner.core([*lits, -reasoner.lit(f)])
+        if core is None:
+            raise SatgridError("internal error: a forced fact has no refutation")
+        sized.append((len(core), f, core))
+    sized.sort(key=lambda x: x[0])
+    smallest = sized[0][0]
+    chosen = [(f, core) for n, f, core in sized if n <= smallest]
+    return chosen[:SEARCH_CANDIDATES] if level == 2 else chosen
+
+
+# -- drawings -----------------------------------------------------------------------------------
+def _part(key: Hashable, one_hot: set[str]) -> tuple[tuple, str | None] | None:
+    """A primary key as a drawable part (a cell, an edge or a link) and a label (one-hot
+    values), or None."""
+    if not isinstance(key, tuple):
+        return None
+    name, rest = key[0], key[1:]
+    if len(rest) == 3 and rest[0] in ("h", "v"):
+        return rest, None
+    if len(rest) == 3 and name in one_hot:
+        return rest[:2], str(rest[2])
+    if len(rest) == 4:
+        return (rest[:2], rest[2:]), None
+    if len(rest) == 2:
+        return rest, None
+    return None
+
+
+def step_svgs(puzzle: Any, explanation: Explanation) -> list[str]:
+    """One SVG per step: the puzzle with the facts so far (blue), the step's fact (red), the
+    facts of its reason (orange) and the cells of its clues marked (yellow); the title says the
+    step and its reason, the legend its rules."""
+    from . import render_svg as svg
+    from .registry import GENRES
+
+    layers = GENRES[puzzle.genre].encode(puzzle).layers
+    one_hot = {name for name, lits in layers.items() if lits and isinstance(next(iter(lits.values())), dict)}
+    out = []
+    known: list[Fact] = []
+    for n, step in enumerate(explanation.steps, 1):
+        used = set(step.facts)
+
+        def drawn(facts: Iterable[Fact]) -> list[tuple[tuple, bool, str | None]]:
+            parts = []
+            for key, value in facts:
+                part = _part(key, one_hot)
+                if part is not None:
+                    parts.append((part[0], value, part[1]))
+            return parts
+
+        clue_cells = [k for k in step.clues if isinstance(k, tuple) and len(k) == 2
+                      and all(isinstance(x, int) for x in k)]
+        fact_cells = [p for p, _, _ in drawn(step.facts) if len(p) == 2 and all(isinstance(x, int) for x in p)]
+        overlay = [*svg.marked([*clue_cells, *fact_cells]),
+                   *svg.facts(drawn(f for f in known if f not in used), svg.BLUE, "fact"),
+                   *svg.facts(drawn(step.facts), "#e07b00", "fact reason"),
+                   *svg.facts(drawn([step.fact]), svg.RED, "fact step")]
+        legend = ["red = this step; orange, yellow = its reason"] + [f"rule: {r}" for r in step.rules]
+        out.append(svg.svg(puzzle, None, title=f"step {n}: {step.text}", overlay=overlay, legend=legend))
+        known.append(step.fact)
+    return out
