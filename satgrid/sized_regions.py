@@ -245,7 +245,9 @@ class SizedRegionsRule:
         near = self._near
         cuts: list[list[Clause]] = []
         for n, comp in self.components(numbers):
-            if len(comp) == n:
+            if len(comp) == n or n < 1:
+                # n < 1: cells whose number a partial assignment leaves unread (the grading
+                # ladder's), of which no cut speaks
                 continue
             if len(comp) > n:
                 head = [lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]

@@ -106,7 +106,7 @@ def test_every_step_is_forced_by_its_reason_and_the_steps_solve_the_puzzle(name)
 #: Known to fail (reported in encodings/diagnostics.md, "Explanations"): on a blank Fillomino
 #: propagation with the sized-region cuts of a partial assignment conflicts before any step (the
 #: grading ladder's too: a bug of those cuts, not of explanations).
-KNOWN_FAILURES = {("fillomino", "multiple")}
+KNOWN_FAILURES: set[tuple[str, str]] = set()
 
 
 def samples(status: str) -> list:
