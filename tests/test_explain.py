@@ -32,7 +32,9 @@ def first_unique(name: str):
 
 def satisfiable(puzzle, clues, rules, facts, negated=None) -> bool:
     """Whether the genre's rules named ``rules``, the clues ``clues``, the facts ``facts`` (and
-    the fact ``negated`` false) have a solution: the test's own solver and CEGAR loop."""
+    the fact ``negated`` false) have a solution: the test's own solver and CEGAR loop (after
+    200 rounds the global rules' eager CNF goes in too: a relaxed reason's region sizes can take
+    thousands of rounds of cuts)."""
     enc = GENRES[puzzle.genre].encode(puzzle)
     rules = set(rules)
     clauses = [c for name, a, b in enc.spans
@@ -51,7 +53,10 @@ def satisfiable(puzzle, clues, rules, facts, negated=None) -> bool:
         key, value = negated
         lits.append(-enc.primary[key] if value else enc.primary[key])
     with Solver(name="cadical153", bootstrap_with=clauses) as sat:
-        while True:
+        for rounds in range(10**6):
+            if rounds == 200:
+                for rule in active:
+                    sat.append_formula(rule.eager_clauses(enc.pool))
             if not sat.solve(assumptions=lits):
                 return False
             value = Assignment(sat.get_model())
