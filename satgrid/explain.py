@@ -123,6 +123,12 @@ class Reasoner:
         self.sat_calls = 0
         #: Elements kept in reasons because a check ran out of time (not proved needed).
         self.unproved = 0
+        #: Counter-models seen so far, each as the set of its true literals over the primary
+        #: variables and selectors: a model of the whole session (every rule it switches on holds),
+        #: so any assumptions all true in it are satisfiable, with no SAT call.
+        self.witnesses: list[frozenset[int]] = []
+        self.witness_hits = 0
+        self._watched = sorted({*self.primary.values(), *self.clue_lits.values(), *self.rule_lits.values()})
 
     def close(self) -> None:
         self.session.close()
@@ -164,7 +170,19 @@ class Reasoner:
             if seconds is not None:
                 return None
             raise SatgridError("a limit was reached while explaining")
+        if outcome.assignment is not None:
+            model = outcome.assignment.model
+            self.witnesses.append(frozenset(model[v - 1] for v in self._watched if v <= len(model)))
         return outcome.status == "unsat"
+
+    def witnessed(self, lits: Sequence[int]) -> bool:
+        """Whether a counter-model seen before obeys every literal of ``lits`` (so they are
+        satisfiable: an element left out of them is needed, with no SAT call)."""
+        for model in reversed(self.witnesses):  # the latest are the likeliest (near this step)
+            if all(x in model for x in lits):
+                self.witness_hits += 1
+                return True
+        return False
 
     def solution(self, lits: Sequence[int]) -> dict[Hashable, bool] | None:
         """The primary values of one assignment obeying ``lits`` (None: there is none)."""
@@ -204,6 +222,9 @@ class Reasoner:
         i = 0
         while i < len(kept):
             trial = kept[:i] + kept[i + 1:]
+            if self.witnessed([*trial, *extra]):
+                i += 1
+                continue
             if not self.propagated(trial, extra)[0]:
                 kept = trial
                 continue
