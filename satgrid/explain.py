@@ -28,8 +28,9 @@ literals. The questions then are SAT calls under assumptions, the answers UNSAT 
    resumes).
 
 Each new fact's reason starts from the solver's core of "everything known, the fact negated"
-and is shrunk by deletion (an element goes when propagation still conflicts without it, else
-when a SAT call still says UNSAT; a SAT answer proves it needed); the round's steps are taken
+and is shrunk by deletion (an element stays when a counter-model kept from an earlier check
+obeys the rest; it goes when propagation still conflicts without it, else when a SAT call still
+says UNSAT; a SAT answer proves it needed, and its model is kept); the round's steps are taken
 from the smallest reason to the largest. The *difficulty* is the largest reason and the depth:
 the rounds, and the longest chain of steps whose reasons use earlier steps.
 """
@@ -204,9 +205,13 @@ class Reasoner:
                core: list[int] | None = None) -> list[Item]:
         """A minimal subset of ``items`` that, with ``-target`` (None: alone), is unsatisfiable.
 
-        Deletion from the solver's core (or ``core``): an element goes when unit propagation
-        (with cuts) still conflicts without it, or else a SAT call still says UNSAT (then the
-        set shrinks to that call's core); a SAT answer keeps it. The result is a MUS."""
+        Deletion from the solver's core (or ``core``): an element stays at once when a
+        counter-model seen before (of this reason's or an earlier one's checks: a model of the
+        whole session) obeys the rest with ``-target`` (no SAT call; the reuse of models of
+        Marques-Silva and Lynce, "On improving MUS extraction algorithms", SAT 2011); it goes
+        when unit propagation (with cuts) still conflicts without it, or else a SAT call still
+        says UNSAT (then the set shrinks to that call's core); a SAT answer keeps it (and is kept
+        as a counter-model). The result is a MUS."""
         by_lit: dict[int, Item] = {}
         for item, x in items.items():
             by_lit.setdefault(x, item)
