@@ -129,6 +129,8 @@ class Reasoner:
         #: so any assumptions all true in it are satisfiable, with no SAT call.
         self.witnesses: list[frozenset[int]] = []
         self.witness_hits = 0
+        #: The solution's literals, once known: the solver's preferred phases.
+        self.phases: list[int] = []
         self._watched = sorted({*self.primary.values(), *self.clue_lits.values(), *self.rule_lits.values()})
 
     def close(self) -> None:
@@ -233,7 +235,13 @@ class Reasoner:
             if not self.propagated(trial, extra)[0]:
                 kept = trial
                 continue
-            answer = self.unsat([*trial, *extra], CHECK_SECONDS)
+            answer = self.unsat([*trial, *extra], QUICK_SECONDS if self.phases else CHECK_SECONDS)
+            if answer is None and self.phases:  # retry from a blank grid (a counter-model of a
+                self.session.prefer([-v for v in self.primary.values()])  # few clues is near one)
+                try:
+                    answer = self.unsat([*trial, *extra], CHECK_SECONDS - QUICK_SECONDS)
+                finally:
+                    self.session.prefer(self.phases)
             if answer is not True:  # needed, or not settled in time: kept (the reason stays valid)
                 self.unproved += answer is None
                 i += 1
@@ -376,6 +384,7 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
 #: The most one "is this element needed?" check of a reason may take (seconds); an element whose
 #: check runs out of time is kept, and its step's reason is not proved minimal.
 CHECK_SECONDS = 0.5
+QUICK_SECONDS = 0.05
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
 SEARCH_CANDIDATES = 4
@@ -409,7 +418,8 @@ def _explain(reasoner: Reasoner) -> Explanation:
                            conflict=names)
     # counter-models (a reason without one element) are near the solution: searching there first
     # spares most CEGAR rounds of a global rule
-    reasoner.session.prefer([reasoner.lit(f) for f in solution.items()])
+    reasoner.phases = [reasoner.lit(f) for f in solution.items()]
+    reasoner.session.prefer(reasoner.phases)
     shown = fmt.shown(puzzle)
     todo = [(k, v) for k, v in solution.items() if k not in shown and fmt.decision(k, v)]
     known: dict[Hashable, bool] = {}
