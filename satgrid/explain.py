@@ -213,7 +213,10 @@ class Reasoner:
         Marques-Silva and Lynce, "On improving MUS extraction algorithms", SAT 2011); it goes
         when unit propagation (with cuts) still conflicts without it, or else a SAT call still
         says UNSAT (then the set shrinks to that call's core); a SAT answer keeps it (and is kept
-        as a counter-model). The result is a MUS."""
+        as a counter-model). The SAT call searches near the solution first (its phases) for
+        :data:`QUICK_SECONDS`, then from a blank grid (a counter-model of a few clues and a long
+        chain of facts often lies near an empty grid) for the rest of :data:`CHECK_SECONDS`.
+        The result is a MUS."""
         by_lit: dict[int, Item] = {}
         for item, x in items.items():
             by_lit.setdefault(x, item)
@@ -384,6 +387,7 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
 #: The most one "is this element needed?" check of a reason may take (seconds); an element whose
 #: check runs out of time is kept, and its step's reason is not proved minimal.
 CHECK_SECONDS = 0.5
+#: The first part of a check, searched near the solution; the rest is searched from a blank grid.
 QUICK_SECONDS = 0.05
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
