@@ -178,6 +178,28 @@ class Reasoner:
             self.witnesses.append(frozenset(model[v - 1] for v in self._watched if v <= len(model)))
         return outcome.status == "unsat"
 
+    def needed_check(self, lits: Sequence[int]) -> bool | None:
+        """:meth:`unsat` with :data:`CHECK_SECONDS`: first near the solution (its phases, at most
+        :data:`QUICK_CONFLICTS` conflicts a CEGAR round), then from a blank grid."""
+        solver = self.session.solver
+        if not self.phases or not hasattr(solver, "conflict_limit"):
+            return self.unsat(lits, CHECK_SECONDS)
+        start = time.monotonic()
+        solver.conflict_limit = QUICK_CONFLICTS
+        try:
+            answer = self.unsat(lits, CHECK_SECONDS)
+        finally:
+            solver.conflict_limit = None
+        left = CHECK_SECONDS - (time.monotonic() - start)
+        if answer is not None or left <= 0:
+            return answer
+        self.sat_calls -= 1  # one check
+        self.session.prefer([-v for v in self.primary.values()])
+        try:
+            return self.unsat(lits, left)
+        finally:
+            self.session.prefer(self.phases)
+
     def witnessed(self, lits: Sequence[int]) -> bool:
         """Whether a counter-model seen before obeys every literal of ``lits`` (so they are
         satisfiable: an element left out of them is needed, with no SAT call)."""
@@ -214,7 +236,7 @@ class Reasoner:
         when unit propagation (with cuts) still conflicts without it, or else a SAT call still
         says UNSAT (then the set shrinks to that call's core); a SAT answer keeps it (and is kept
         as a counter-model). The SAT call searches near the solution first (its phases) for
-        :data:`QUICK_SECONDS`, then from a blank grid (a counter-model of a few clues and a long
+        :data:`QUICK_CONFLICTS` conflicts a round, then from a blank grid (a counter-model of a few clues and a long
         chain of facts often lies near an empty grid) for the rest of :data:`CHECK_SECONDS`.
         The result is a MUS."""
         by_lit: dict[int, Item] = {}
@@ -238,13 +260,7 @@ class Reasoner:
             if not self.propagated(trial, extra)[0]:
                 kept = trial
                 continue
-            answer = self.unsat([*trial, *extra], QUICK_SECONDS if self.phases else CHECK_SECONDS)
-            if answer is None and self.phases:  # retry from a blank grid (a counter-model of a
-                self.session.prefer([-v for v in self.primary.values()])  # few clues is near one)
-                try:
-                    answer = self.unsat([*trial, *extra], CHECK_SECONDS - QUICK_SECONDS)
-                finally:
-                    self.session.prefer(self.phases)
+            answer = self.needed_check([*trial, *extra])
             if answer is not True:  # needed, or not settled in time: kept (the reason stays valid)
                 self.unproved += answer is None
                 i += 1
@@ -387,8 +403,9 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
 #: The most one "is this element needed?" check of a reason may take (seconds); an element whose
 #: check runs out of time is kept, and its step's reason is not proved minimal.
 CHECK_SECONDS = 0.5
-#: The first part of a check, searched near the solution; the rest is searched from a blank grid.
-QUICK_SECONDS = 0.05
+#: The first part of a check, searched near the solution (conflicts a CEGAR round); the rest is
+#: searched from a blank grid.
+QUICK_CONFLICTS = 1000
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
 SEARCH_CANDIDATES = 4
