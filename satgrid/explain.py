@@ -184,12 +184,12 @@ class Reasoner:
         solver = self.session.solver
         if not self.phases or not hasattr(solver, "conflict_limit"):
             return self.unsat(lits, CHECK_SECONDS)
-        start = time.monotonic()
-        solver.conflict_limit = QUICK_CONFLICTS
+        start, before = time.monotonic(), solver.conflict_limit
+        solver.conflict_limit = QUICK_CONFLICTS if before is None else min(before, QUICK_CONFLICTS)
         try:
             answer = self.unsat(lits, CHECK_SECONDS)
         finally:
-            solver.conflict_limit = None
+            solver.conflict_limit = before
         left = CHECK_SECONDS - (time.monotonic() - start)
         if answer is not None or left <= 0:
             return answer
@@ -235,10 +235,10 @@ class Reasoner:
         Marques-Silva and Lynce, "On improving MUS extraction algorithms", SAT 2011); it goes
         when unit propagation (with cuts) still conflicts without it, or else a SAT call still
         says UNSAT (then the set shrinks to that call's core); a SAT answer keeps it (and is kept
-        as a counter-model). The SAT call searches near the solution first (its phases) for
-        :data:`QUICK_CONFLICTS` conflicts a round, then from a blank grid (a counter-model of a few clues and a long
-        chain of facts often lies near an empty grid) for the rest of :data:`CHECK_SECONDS`.
-        The result is a MUS."""
+        as a counter-model). The SAT call searches near the solution first (its phases) with
+        :data:`QUICK_CONFLICTS` conflicts a round, then from a blank grid (a counter-model of a
+        few clues and a long chain of facts often lies near an empty grid) for the rest of
+        :data:`CHECK_SECONDS`. The result is a MUS."""
         by_lit: dict[int, Item] = {}
         for item, x in items.items():
             by_lit.setdefault(x, item)
