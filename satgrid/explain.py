@@ -28,8 +28,9 @@ literals. The questions then are SAT calls under assumptions, the answers UNSAT 
    resumes).
 
 Each new fact's reason starts from the solver's core of "everything known, the fact negated"
-and is shrunk by deletion (an element goes when propagation still conflicts without it, else
-when a SAT call still says UNSAT; a SAT answer proves it needed); the round's steps are taken
+and is shrunk by deletion (an element stays when a counter-model kept from an earlier check
+obeys the rest; it goes when propagation still conflicts without it, else when a SAT call still
+says UNSAT; a SAT answer proves it needed, and its model is kept); the round's steps are taken
 from the smallest reason to the largest. The *difficulty* is the largest reason and the depth:
 the rounds, and the longest chain of steps whose reasons use earlier steps.
 """
@@ -123,6 +124,14 @@ class Reasoner:
         self.sat_calls = 0
         #: Elements kept in reasons because a check ran out of time (not proved needed).
         self.unproved = 0
+        #: Counter-models seen so far, each as the set of its true literals over the primary
+        #: variables and selectors: a model of the whole session (every rule it switches on holds),
+        #: so any assumptions all true in it are satisfiable, with no SAT call.
+        self.witnesses: list[frozenset[int]] = []
+        self.witness_hits = 0
+        #: The solution's literals, once known: the solver's preferred phases.
+        self.phases: list[int] = []
+        self._watched = sorted({*self.primary.values(), *self.clue_lits.values(), *self.rule_lits.values()})
 
     def close(self) -> None:
         self.session.close()
@@ -164,7 +173,41 @@ class Reasoner:
             if seconds is not None:
                 return None
             raise SatgridError("a limit was reached while explaining")
+        if outcome.assignment is not None:
+            model = outcome.assignment.model
+            self.witnesses.append(frozenset(model[v - 1] for v in self._watched if v <= len(model)))
         return outcome.status == "unsat"
+
+    def needed_check(self, lits: Sequence[int]) -> bool | None:
+        """:meth:`unsat` with :data:`CHECK_SECONDS`: first near the solution (its phases, at most
+        :data:`QUICK_CONFLICTS` conflicts a CEGAR round), then from a blank grid."""
+        solver = self.session.solver
+        if not self.phases or not hasattr(solver, "conflict_limit"):
+            return self.unsat(lits, CHECK_SECONDS)
+        start, before = time.monotonic(), solver.conflict_limit
+        solver.conflict_limit = QUICK_CONFLICTS if before is None else min(before, QUICK_CONFLICTS)
+        try:
+            answer = self.unsat(lits, CHECK_SECONDS)
+        finally:
+            solver.conflict_limit = before
+        left = CHECK_SECONDS - (time.monotonic() - start)
+        if answer is not None or left <= 0:
+            return answer
+        self.sat_calls -= 1  # one check
+        self.session.prefer([-v for v in self.primary.values()])
+        try:
+            return self.unsat(lits, left)
+        finally:
+            self.session.prefer(self.phases)
+
+    def witnessed(self, lits: Sequence[int]) -> bool:
+        """Whether a counter-model seen before obeys every literal of ``lits`` (so they are
+        satisfiable: an element left out of them is needed, with no SAT call)."""
+        for model in reversed(self.witnesses):  # the latest are the likeliest (near this step)
+            if all(x in model for x in lits):
+                self.witness_hits += 1
+                return True
+        return False
 
     def solution(self, lits: Sequence[int]) -> dict[Hashable, bool] | None:
         """The primary values of one assignment obeying ``lits`` (None: there is none)."""
@@ -186,9 +229,16 @@ class Reasoner:
                core: list[int] | None = None) -> list[Item]:
         """A minimal subset of ``items`` that, with ``-target`` (None: alone), is unsatisfiable.
 
-        Deletion from the solver's core (or ``core``): an element goes when unit propagation
-        (with cuts) still conflicts without it, or else a SAT call still says UNSAT (then the
-        set shrinks to that call's core); a SAT answer keeps it. The result is a MUS."""
+        Deletion from the solver's core (or ``core``): an element stays at once when a
+        counter-model seen before (of this reason's or an earlier one's checks: a model of the
+        whole session) obeys the rest with ``-target`` (no SAT call; the reuse of models of
+        Marques-Silva and Lynce, "On improving MUS extraction algorithms", SAT 2011); it goes
+        when unit propagation (with cuts) still conflicts without it, or else a SAT call still
+        says UNSAT (then the set shrinks to that call's core); a SAT answer keeps it (and is kept
+        as a counter-model). The SAT call searches near the solution first (its phases) with
+        :data:`QUICK_CONFLICTS` conflicts a round, then from a blank grid (a counter-model of a
+        few clues and a long chain of facts often lies near an empty grid) for the rest of
+        :data:`CHECK_SECONDS`. The result is a MUS."""
         by_lit: dict[int, Item] = {}
         for item, x in items.items():
             by_lit.setdefault(x, item)
@@ -204,10 +254,13 @@ class Reasoner:
         i = 0
         while i < len(kept):
             trial = kept[:i] + kept[i + 1:]
+            if self.witnessed([*trial, *extra]):
+                i += 1
+                continue
             if not self.propagated(trial, extra)[0]:
                 kept = trial
                 continue
-            answer = self.unsat([*trial, *extra], CHECK_SECONDS)
+            answer = self.needed_check([*trial, *extra])
             if answer is not True:  # needed, or not settled in time: kept (the reason stays valid)
                 self.unproved += answer is None
                 i += 1
@@ -350,6 +403,9 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
 #: The most one "is this element needed?" check of a reason may take (seconds); an element whose
 #: check runs out of time is kept, and its step's reason is not proved minimal.
 CHECK_SECONDS = 0.5
+#: The first part of a check, searched near the solution (conflicts a CEGAR round); the rest is
+#: searched from a blank grid.
+QUICK_CONFLICTS = 1000
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
 SEARCH_CANDIDATES = 4
@@ -383,7 +439,8 @@ def _explain(reasoner: Reasoner) -> Explanation:
                            conflict=names)
     # counter-models (a reason without one element) are near the solution: searching there first
     # spares most CEGAR rounds of a global rule
-    reasoner.session.prefer([reasoner.lit(f) for f in solution.items()])
+    reasoner.phases = [reasoner.lit(f) for f in solution.items()]
+    reasoner.session.prefer(reasoner.phases)
     shown = fmt.shown(puzzle)
     todo = [(k, v) for k, v in solution.items() if k not in shown and fmt.decision(k, v)]
     known: dict[Hashable, bool] = {}
