@@ -14,8 +14,8 @@ For one puzzle, on its shared incremental session (:class:`~satgrid.queries.Puzz
   answer breaks as many as it can; each answer removes the candidates it breaks; UNSAT ends it.
   Once a literal breaks, its parts are undecided and every literal that belongs to undecided
   parts only leaves the candidates too: the report needs the values of decided parts alone, and
-  a one-hot cell's "not 7" would otherwise take its own flip query (9x9 digit grids with 5 clues
-  removed: 56 -> 9 ms, encodings/diagnostics.md);
+  a one-hot cell's "not 7" would otherwise take its own flip query (measured in
+  encodings/diagnostics.md);
 * **parts**: the literals are mapped to the cells or edges a player fills in, generically from
   the encoding's primary layers (:attr:`~satgrid.encoding.Encoding.layers`): a key that is an
   edge ``("h"|"v", i, j)`` is that edge; a link ``((r1, c1), (r2, c2))`` belongs to both its
@@ -104,7 +104,7 @@ class _Candidates(set):
         model = assignment.model
         if len(model) < self.top:  # a model without every primary variable
             broken = [lit for lit in self if not assignment(lit)]
-        else:  # the literals read off the model (3x faster than calling the assignment)
+        else:  # the literals read off the model (cheaper than calling the assignment)
             broken = [lit for lit in self if model[(lit if lit > 0 else -lit) - 1] != lit]
         for lit in broken:
             for part in self.owners[abs(lit)]:
