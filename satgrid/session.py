@@ -211,7 +211,8 @@ class Session:
     def worn(self) -> bool:
         """Whether this session has made more variables since it was built than the rules have:
         every puzzle served leaves retired blocking and activation literals (and learnt clauses
-        over them) in the solver, and each call grows slower (measured in encodings/batch.md). A cache of shared sessions replaces a worn one by a fresh build."""
+        over them) in the solver, and each call grows slower (measured in encodings/batch.md).
+        A cache of shared sessions replaces a worn one by a fresh build."""
         return self.encoding.pool.top - self.built_top > max(self.built_top, MIN_WEAR)
 
     # -- clues ---------------------------------------------------------------------------------
