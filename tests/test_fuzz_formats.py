@@ -14,7 +14,7 @@ numbers, unicode digits and line breaks, overlong lines, empty fields, deep JSON
 valid encodings of random small puzzles in every format (satgrid's JSON result lines included), of the FORMATS.md test vectors and of
 the bundled example files; JSON-level changes of ipuz documents; random text.
 
-Budget: SATGRID_FUZZ_SECONDS (default 60) split between the two tests, run in chunks of
+Budget: SATGRID_FUZZ_SECONDS (default 30) split between the two tests, run in chunks of
 examples with fixed seeds SATGRID_FUZZ_SEED, SATGRID_FUZZ_SEED + 1, ... (default 0, ``random``
 for a random start), so a CI run is reproducible and a failure names its seed. Longer local runs:
 ``SATGRID_FUZZ_SECONDS=900 SATGRID_FUZZ_SEED=random pytest tests/test_fuzz_formats.py``.
@@ -47,7 +47,7 @@ from satgrid.genres.sudoku import DEFAULT_BOX, IPUZ_KIND, PUZZLINK_BOX, SOLO_SID
 from satgrid.registry import GENRES
 
 DATA = Path(api.__file__).resolve().parent / "data"
-SECONDS = float(os.environ.get("SATGRID_FUZZ_SECONDS", "60"))
+SECONDS = float(os.environ.get("SATGRID_FUZZ_SECONDS", "30"))
 _SEED = os.environ.get("SATGRID_FUZZ_SEED", "0")
 BASE_SEED = random.randrange(2**32) if _SEED == "random" else int(_SEED)
 CHUNK = 40  # examples a seed

@@ -86,18 +86,6 @@ def test_rules_with_link_literals_stay_lazy(projections):
 
 
 # -- the clauses, against networkx and brute force ---------------------------------------------
-def holds_in(clause: list[int], lits: list[int], mask: int) -> bool:
-    """Whether ``clause`` is true when exactly the nodes of bit ``mask`` are true (every literal
-    of the clause is a node literal or its negation)."""
-    index = {lit: i for i, lit in enumerate(lits)}
-    for lit in clause:
-        if lit in index and mask >> index[lit] & 1:
-            return True
-        if -lit in index and not mask >> index[-lit] & 1:
-            return True
-    return False
-
-
 def false_under(clause: list[int], lits: list[int], val: list[int]) -> bool:
     index = {lit: i for i, lit in enumerate(lits)}
     return all((lit in index and val[index[lit]] < 0) or (-lit in index and val[index[-lit]] > 0)
@@ -105,7 +93,12 @@ def false_under(clause: list[int], lits: list[int], val: list[int]) -> bool:
 
 
 def implied(clause: list[int], lits: list[int], solutions: set[int]) -> bool:
-    return all(holds_in(clause, lits, m) for m in solutions)
+    """Whether ``clause`` holds in every solution mask: no solution has every node of a positive
+    literal false and every node of a negative literal true (a literal of no node never holds)."""
+    index = {lit: i for i, lit in enumerate(lits)}
+    pos = sum(1 << index[lit] for lit in clause if lit in index)
+    neg = sum(1 << index[-lit] for lit in clause if -lit in index)
+    return not any(not m & pos and m & neg == neg for m in solutions)
 
 
 def open_graph(rows: int, cols: int, val: list[int]) -> tuple[nx.Graph, list[tuple[int, int]]]:

@@ -80,17 +80,20 @@ GRIDS = [Grid.of(1, 5), Grid.of(2, 2), Grid.of(2, 3), Grid.of(3, 3), Grid.of(2, 
 @pytest.mark.parametrize("connectivity", ["lazy", "eager"])
 @pytest.mark.parametrize("grid", GRIDS, ids=lambda g: f"{g.rows}x{g.cols}")
 def test_every_filling_matches_brute_force(grid, connectivity):
+    """Every cap up to 3 and no cap on the small grids; on 3x3 (445 fillings, about 2 s a cap
+    and lowering) a cap of 2 and no cap."""
     expected = brute(grid)
-    for cap in (1, 2, 3, len(grid.cells)):
+    caps = (1, 2, 3) if len(grid.cells) <= 8 else (2,)
+    for cap in (*caps, len(grid.cells)):
         m, regions = model(grid, cap)
         assert solutions(m, regions, {}, connectivity) == expected, cap
 
 
 @pytest.mark.parametrize("connectivity", ["lazy", "eager"])
 def test_every_subset_of_givens(connectivity):
-    """On 2x3 every subset of a solution's numbers; on 3x3 random subsets of two solutions'."""
+    """On 2x3 every subset of a solution's numbers; on 3x3 20 random subsets of two solutions'."""
     rng = random.Random(20)
-    for grid, subsets in ((Grid.of(2, 3), None), (Grid.of(3, 3), 40)):
+    for grid, subsets in ((Grid.of(2, 3), None), (Grid.of(3, 3), 20)):
         every = brute(grid)
         for chosen in sorted(every)[::max(1, len(every) // 2)][:2]:
             m, regions = model(grid, 2)
