@@ -25,11 +25,11 @@ class PuzzleQueries:
         self.session = session
         self.selectors = session.selectors(clues)
         self._blockers: dict[Projection, int] = {}
-        self._primary = list(session.encoding.primary.values())
+        self._primary = session.primary
         self._all: int | None = None
         #: Every clue is a literal (given digits): assumed as they are, no activation literal.
         self._literal = set(self.selectors.values()) <= session.literal_clues
-        self._leading = self._primary == list(range(1, len(self._primary) + 1))
+        self._leading = session.primary_leading
 
     # -- building blocks -----------------------------------------------------------------------
     def assumptions(self, without: Iterable[ClueKey] = ()) -> list[int]:

@@ -16,6 +16,7 @@ chunk goes on.
 """
 from __future__ import annotations
 
+import functools
 import glob
 import hashlib
 import json
@@ -195,7 +196,7 @@ def run_task(verb: Verb, task: Task) -> dict[str, Any]:
     row: dict[str, Any] = {"task_id": task.id, "verb": verb.name, "source": task.source,
                            "line": task.line, "seed": task.seed, "genre": verb.genre,
                            "input": task.text or None, "version": __version__,
-                           "worker": f"{socket.gethostname()}:{os.getpid()}"}
+                           "worker": f"{_host()}:{os.getpid()}"}
     try:
         if verb.name == "generate":
             _generate(verb, task, row)
@@ -207,6 +208,12 @@ def run_task(verb: Verb, task: Task) -> dict[str, Any]:
         row.update(status="error", message=f"internal error: {type(exc).__name__}: {exc}")
     row["task_s"] = time.perf_counter() - started
     return row
+
+
+@functools.lru_cache(maxsize=1)
+def _host() -> str:
+    """This machine's name (asked once a process: a system call a task otherwise)."""
+    return socket.gethostname()
 
 
 def _located(exc: SatgridError, task: Task) -> str:

@@ -91,24 +91,25 @@ _LAYOUT = " \t|+-"
 _NUMBER = re.compile(r"[0-9]+|[._]")
 
 
-def _cells(text: str) -> list[tuple[str, int]]:
+@lru_cache(maxsize=64)
+def _cells(text: str) -> tuple[tuple[str, int], ...]:
     """The cell tokens of a line with their 1-based columns; layout characters are skipped.
 
     Whitespace-separated numbers when every word is a number or blank and some number has two
     digits (16x16 and up), else one symbol a character; ``|``, ``+`` and ``-`` draw box borders
-    and rule lines.
+    and rule lines. (Cached: :func:`split` and :func:`parse` both read each line.)
     """
     words = [(m.group().strip("|+"), m.start() + 1) for m in re.finditer(r"\S+", text)]
     words = [(w, col) for w, col in words if set(w) - set("-|+")]
     if (len(words) > 1 and all(_NUMBER.fullmatch(w) for w, _ in words)
             and any(len(w) > 1 for w, _ in words)):
-        return words
+        return tuple(words)
     cells = []
     for col, ch in enumerate(text):
         if ch not in _LAYOUT:
             signed = col and text[col - 1] in "+-"
             cells.append((text[col - 1] + ch, col) if signed else (ch, col + 1))
-    return cells
+    return tuple(cells)
 
 
 def split(record: Record) -> list[Record]:
