@@ -302,3 +302,13 @@ def test_render_draws_box_borders():
     assert len(lines) == 11
     assert lines[3] == "------+-------+------"
     assert lines[0] == "4 . . | . . . | 8 . 5"
+
+
+def test_with_clues_refuses_values_and_cells_outside_the_grid():
+    from satgrid.errors import SatgridError
+
+    [puzzle] = api.load_text("genre: sudoku\n1 2 . .\n. . 1 2\n. 1 . .\n. . . 1\n")
+    for bad in ({(0, 0): 5}, {(0, 0): 0}, {(4, 0): 1}, {(0, -1): 1}, {(0, 0): True}, {(0, 0): "1"}):
+        with pytest.raises(SatgridError, match="a given is a value 1..4"):
+            puzzle.with_clues(bad)
+    assert puzzle.with_clues({(0, 0): 4}).givens[0][0] == 4

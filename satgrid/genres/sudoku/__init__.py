@@ -26,7 +26,7 @@ from ...grid import Cell
 from ...model import Clue, Model, read_numbers
 from ...puzzle import GivenSolution, Source, cell_name, printable
 from ...reader import Record, is_decimal, number, split_on_blank_lines
-from ...errors import UnsupportedGenre
+from ...errors import SatgridError, UnsupportedGenre
 from ...formats import ipuz, puzzlink, pzprv3, tatham
 
 NAME = "sudoku"
@@ -79,7 +79,13 @@ class SudokuPuzzle:
         return {(r, c): d for r, row in enumerate(self.givens) for c, d in enumerate(row) if d is not None}
 
     def with_clues(self, clues: dict[tuple[int, int], int]) -> "SudokuPuzzle":
+        """The same grid with ``clues`` as its givens (SatgridError: a cell off the grid or a
+        value outside 1..n)."""
         n = self.size
+        for (r, c), d in clues.items():
+            if not (0 <= r < n and 0 <= c < n) or isinstance(d, bool) or d not in range(1, n + 1):
+                raise SatgridError(f"given {d!r} at {(r, c)}: a given is a value 1..{n} in a cell "
+                                   f"of the {n}x{n} grid")
         grid = tuple(tuple(clues.get((r, c)) for c in range(n)) for r in range(n))
         return SudokuPuzzle(grid, self.box_height, self.box_width, self.name, self.source, self.symbols)
 
