@@ -403,3 +403,19 @@ def test_a_worn_session_is_replaced():
         assert result.status == "unique" and result.minimal
     again, _ = api.session_for(puzzle, api.Options())
     assert again is not first and not again.worn()
+
+
+def test_verify_reads_the_inputs_with_the_runs_input_options(tmp_path: Path):
+    """A 6x6 Sudoku with 3x2 boxes (not the default 2x3) solved with --box: verify reads each
+    row back with the box its run recorded, and the solutions pass."""
+    [blank] = api.load_text("genre: sudoku\nbox: 3x2\n" + "." * 36 + "\n")
+    grid = api.solve(blank).solution
+    line = "".join(str(d) for row in grid for d in row)
+    line = "." + line[1:7] + "." + line[8:20] + "." + line[21:]
+    source = _list_file(tmp_path, [line])
+    db = tmp_path / "b.sqlite"
+    out = _run(["solve", str(source), "--lines", "--genre", "sudoku", "--box", "3x2", "--store", str(db)])
+    assert out.exit_code == 0, out.output
+    assert _store_rows(db) == [(_store_rows(db)[0][0], "solved")]
+    out = CliRunner().invoke(main, ["batch", "verify", str(db), "--sample", "10"])
+    assert out.exit_code == 0 and "checked 1 of 1 stored solutions: all pass" in out.output, out.output

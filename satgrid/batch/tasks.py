@@ -288,12 +288,15 @@ def _generate(verb: Verb, task: Task, row: dict[str, Any]) -> None:
 
 def _describe(puzzle: Any, row: dict[str, Any], with_text: bool = False) -> None:
     """The puzzle's columns: genre, name, size, clue count, puzz.link URL (where the genre has
-    one), and, for a puzzle made here, its text."""
+    one and it can write the puzzle), and, for a puzzle made here, its text."""
     g = GENRES[puzzle.genre]
     row.update(genre=g.name, name=puzzle.name or None, rows=puzzle.rows, cols=puzzle.cols,
                clues=len(puzzle.clues()))
     if g.part("PUZZLINK") is not None:
-        row["url"] = formats.write(puzzle, "url").strip()
+        try:
+            row["url"] = formats.write(puzzle, "url").strip()
+        except SatgridError:  # a puzzle puzz.link cannot write (a box shape it lacks): no URL
+            row["url"] = None
     if with_text:
         row["input"] = formats.text_of(puzzle)
 
