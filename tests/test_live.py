@@ -157,9 +157,16 @@ def test_watch_ends_cleanly_on_ctrl_c(tmp_path) -> None:
     try:
         assert proc.stdout is not None and "unique" in proc.stdout.readline()
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=60) == 0
-        err = proc.stderr.read() if proc.stderr else ""
-        assert "watch stopped" in err and "Traceback" not in err
+        # communicate() drains both pipes while waiting (a child blocked on a full pipe would
+        # look like a watch that ignores Ctrl-C)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            pytest.fail(f"watch still running 60 s after Ctrl-C; stdout {out[-500:]!r}, stderr {err[-2000:]!r}")
+        assert proc.returncode == 0, err[-2000:]
+        assert "watch stopped" in err and "Traceback" not in err and len(err) < 1000, err[-2000:]
     finally:
         proc.kill()
 
