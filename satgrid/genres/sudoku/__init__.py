@@ -16,6 +16,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import repeat
 from typing import Any, Callable, ClassVar
 
 from ... import grid as geometry
@@ -150,16 +151,21 @@ def parse(record: Record) -> SudokuPuzzle:
         n = math.isqrt(len(cells))
         if n * n != len(cells) or n < 1:
             raise record.error(f"a one-line Sudoku needs n*n symbols (16, 36, 81, ...); found {len(cells)}", line)
-        grid_cells = [[(line, cells[r * n + c]) for c in range(n)] for r in range(n)]
     else:
         n = len(rows)
         for line, cells in rows:
             if len(cells) != n:
                 raise record.error(f"row has {len(cells)} cells, expected {n} (the grid has {n} rows)", line)
-        grid_cells = [[(line, cell) for cell in cells] for line, cells in rows]
     box = _box(record, n)
     symbols = record.meta.get("symbols")
-    numeric = any(len(tok) > 1 for _, cells in rows for tok, _ in cells)
+    tokens = [tok for _, cells in rows for tok, _ in cells]
+
+    def placed(i: int) -> tuple[int, tuple[str, int]]:
+        """The line and the (token, column) of cell ``i`` in reading order."""
+        line, cells = rows[0] if len(rows) == 1 else rows[i // n]
+        return line, cells[i if len(rows) == 1 else i % n]
+
+    numeric = max(map(len, tokens)) > 1
     if symbols is None and not numeric and n > 9:
         raise record.error(
             f"a {n}x{n} Sudoku written one symbol per cell needs its symbol set "
@@ -169,14 +175,25 @@ def parse(record: Record) -> SudokuPuzzle:
     if problem:
         raise record.error(problem)
     plain = _plain_symbols(n) if symbols is None and not numeric else {}
-    givens = tuple(
-        tuple(plain[tok] if tok in plain else _value(record, line, tok, col, n, symbols, numeric)
-              for line, (tok, col) in row)
-        for row in grid_cells
-    )
+    values = list(map(plain.get, tokens, repeat(_UNREAD)))
+    if _UNREAD in values:
+        for i, value in enumerate(values):
+            if value is _UNREAD:
+                line, (tok, col) = placed(i)
+                values[i] = _value(record, line, tok, col, n, symbols, numeric)
+    givens = tuple(tuple(values[r * n:(r + 1) * n]) for r in range(n))
     puzzle = SudokuPuzzle(givens, box[0], box[1], record.name, Source(record.source, record.line), symbols)
-    _check_duplicates(record, puzzle, grid_cells)
+
+    def error(r: int, c: int, message: str) -> Exception:
+        line, (_, col) = placed(r * n + c)
+        return record.error(message, line, col)
+
+    check_givens(puzzle, error)
     return puzzle
+
+
+#: A token :func:`_plain_symbols` does not know: read by :func:`_value`.
+_UNREAD = object()
 
 
 def parse_solution(record: Record, puzzle: SudokuPuzzle) -> Solution | None:
@@ -276,12 +293,31 @@ def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str |
 
 def duplicate(puzzle: SudokuPuzzle) -> tuple[int, int, str] | None:
     """The first given (in reading order) that repeats a given of its row, column or box, as
-    ``(r, c, message)``; None when no given repeats."""
+    ``(r, c, message)``; None when no given repeats.
+
+    A pass with one bit mask of values per row, column and box answers "none" (a batch reads
+    tens of thousands of grids); only a grid with a repeat is scanned again for the message."""
+    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
+    across = n // w
+    row_seen, col_seen, box_seen = [0] * n, [0] * n, [0] * n
+    for r, row in enumerate(puzzle.givens):
+        for c, d in enumerate(row):
+            if d is not None:
+                bit, b = 1 << d, (r // h) * across + c // w
+                if (row_seen[r] | col_seen[c] | box_seen[b]) & bit:
+                    return _first_duplicate(puzzle)
+                row_seen[r] |= bit
+                col_seen[c] |= bit
+                box_seen[b] |= bit
+    return None
+
+
+def _first_duplicate(puzzle: SudokuPuzzle) -> tuple[int, int, str] | None:
+    """:func:`duplicate`'s answer, with the cell the repeat repeats."""
     n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
     seen: dict[tuple[str, int, int], tuple[int, int]] = {}
-    for r in range(n):
-        for c in range(n):
-            d = puzzle.givens[r][c]
+    for r, row in enumerate(puzzle.givens):
+        for c, d in enumerate(row):
             if d is None:
                 continue
             for kind, index in (("row", r), ("column", c), ("box", (r // h) * (n // w) + c // w)):
@@ -297,14 +333,6 @@ def check_givens(puzzle: SudokuPuzzle, error: Callable[[int, int, str], Exceptio
     if found is not None:
         raise error(*found)
     return puzzle
-
-
-def _check_duplicates(record: Record, puzzle: SudokuPuzzle, grid_cells) -> None:
-    def error(r: int, c: int, message: str) -> Exception:
-        line, (_, col) = grid_cells[r][c]
-        return record.error(message, line, col)
-
-    check_givens(puzzle, error)
 
 
 # -- encoding -----------------------------------------------------------------------------------
