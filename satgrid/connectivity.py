@@ -375,7 +375,8 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
     is the same for every maximum flow, so the search order does not change the answer).
     Every search starts at the sources' neighbours, all false (``sources`` is a component): the
     sources are marked reached once, and the flow from a source into its neighbour is not
-    recorded, since undoing it would only lead back into the sources.
+    recorded, since undoing it would only lead back into the sources. The paths through one
+    false node (a neighbour that is a sink or touches a true one) are taken before any search.
     """
     n = len(neighbours)
     target = [False] * n
@@ -392,6 +393,16 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
                 first.append(2 * w)
     through = [0] * n  # flow through v (in(v) -> out(v))
     into: list = [None] * n  # into[v][u]: flow on out(u) -> in(v), u not a source
+    for state in first:  # paths through one false node, taken with no search
+        w = state >> 1
+        if target[w]:
+            through[w] = 1
+            continue
+        for x in neighbours[w]:
+            if hit[x]:
+                through[w] = 1
+                into[x] = {**(into[x] or {}), w: 1}
+                break
     while True:
         found = -1
         seen = list(first)
