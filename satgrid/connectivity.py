@@ -380,9 +380,10 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
     """
     n = len(neighbours)
     target = [False] * n
+    hit = [False] * n  # a true sink: reached at its in-state
     for v in sinks:
         target[v] = True
-    hit = [t and o for t, o in zip(target, on)]  # a true sink: reached at its in-state
+        hit[v] = on[v]
     parent = [-2] * (2 * n)  # states: 2v = in(v), 2v+1 = out(v); -2 unseen, -1 a start
     inside = set(sources)
     first = []  # the in-states next to the sources, where every search starts
