@@ -28,6 +28,8 @@ document of the genre that first used it):
    ``encodings/rules.md``).
 5. ``all`` (the literal ``("all",)``) holds iff every sized seed's clue is on; behind it, a white
    cell carries the label of some seed that reaches it (cells no seed reaches are not white).
+   The clue :meth:`SeededIslands.sizeless` states one seed without its size and the others with
+   theirs: labels for that seed on its unbounded reach, and the same rule over them.
 6. **Global rule** :class:`Islands`: every white region holds exactly one seed. Lazy: CEGAR cuts
    (a region without a seed grows or vanishes; a labelled cell of such a region has a labelled
    path out while its clue is on; a region with two seeds loses a cell of a shortest path between

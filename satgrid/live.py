@@ -9,7 +9,11 @@ cuts and the clauses the solver learnt stay, and nothing is built again:
   clues behind selectors), so an edit that keeps the key is answered by the session of the
   previous check. An edit that changes the key (a genre whose encoding depends on where the
   clues stand or on their values, as island sizes shape the islands' encoding) gets that key's
-  session: a new one, or the one an earlier check left (putting a removed clue back);
+  session: a new one, or the one an earlier check left (putting a removed clue back). Such a
+  genre may name in its record a ``REMOVED_CLUE`` value: a puzzle that is an earlier checked
+  one with one clue removed is then asked on that puzzle's session, the removed key given that
+  value (a clue that states the puzzle without it, every other clue on), and no encoding is
+  built;
 * **no rebuilding**: a clue's clauses are made once per (key, value) and kept behind its
   selector (:meth:`~satgrid.session.Session.selectors`), so a clue removed and put back, or set
   to a value it had before, costs nothing; a new value adds that one clue's clauses;
