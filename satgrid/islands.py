@@ -237,7 +237,8 @@ class SeededIslands:
         seed without size gets them), spreading like the others, and every white cell that can
         be in an island carries a label, the new ones included. Every solution of the edited
         puzzle labels each island's cells with its seed, so the clauses keep them all; and
-        they force the other sizes on, under which the old labels are exact."""
+        they force the other sizes' selectors on, under which the old labels are exact (so the
+        other size clues must be in the solver: a caller asks this clue beside them)."""
         grid, pool = self.grid, c.pool
         cells, near, white, dark = grid.cells, grid.near, self._white, self._dark
         i = grid.index(seed)
