@@ -371,54 +371,80 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
     node-split graph: ``in(v) -> out(v)`` of capacity 1 for a false node, unbounded for a true
     one; links unbounded). Each augmenting path costs one search of the graph and there are as
     many as the separator has nodes, at most the false neighbours of ``sources`` (a separator
-    itself). The side is what the last search reached (the minimum cut nearest the sources).
+    itself). The side is what the last search reached (the minimum cut nearest the sources; it
+    is the same for every maximum flow, so the search order does not change the answer).
+    Every search starts at the sources' neighbours, all false (``sources`` is a component): the
+    sources are marked reached once, and the flow from a source into its neighbour is not
+    recorded, since undoing it would only lead back into the sources. The paths through one
+    false node (a neighbour that is a sink or touches a true one) are taken before any search.
     """
     n = len(neighbours)
     target = [False] * n
+    hit = [False] * n  # a true sink: reached at its in-state
     for v in sinks:
         target[v] = True
-    start = [2 * v + 1 for v in sources]
+        hit[v] = on[v]
+    parent = [-2] * (2 * n)  # states: 2v = in(v), 2v+1 = out(v); -2 unseen, -1 a start
+    inside = set(sources)
+    first = []  # the in-states next to the sources, where every search starts
+    for s in inside:
+        parent[2 * s] = parent[2 * s + 1] = -1  # the sources: never entered again
+        for w in neighbours[s]:
+            if w not in inside and 2 * w not in first:
+                first.append(2 * w)
     through = [0] * n  # flow through v (in(v) -> out(v))
-    into: list[dict[int, int]] = [{} for _ in range(n)]  # into[v][u]: flow on out(u) -> in(v)
-    parent = [-2] * (2 * n)  # states: 2v = in(v), 2v+1 = out(v); -2 unseen, -1 a source
+    into: list = [None] * n  # into[v][u]: flow on out(u) -> in(v), u not a source
+    for state in first:  # paths through one false node, taken with no search
+        w = state >> 1
+        if target[w]:
+            through[w] = 1
+            continue
+        for x in neighbours[w]:
+            if hit[x]:
+                through[w] = 1
+                into[x] = {**(into[x] or {}), w: 1}
+                break
     while True:
-        for state in start:
+        found = -1
+        seen = list(first)
+        for state in first:
             parent[state] = -1
-        queue, seen, found = list(start), list(start), -1
-        for state in queue:
-            v = state >> 1
-            if state & 1:
-                for w in neighbours[v]:
-                    nxt = 2 * w
-                    if parent[nxt] == -2:
-                        parent[nxt] = state
-                        seen.append(nxt)
-                        if target[w] and on[w]:
-                            found = nxt
-                            break
-                        queue.append(nxt)
-                if found < 0 and through[v] and parent[state - 1] == -2:  # undo flow through v
-                    parent[state - 1] = state
-                    seen.append(state - 1)
-                    queue.append(state - 1)
-            else:
-                if (on[v] or not through[v]) and parent[state + 1] == -2:
-                    parent[state + 1] = state
-                    seen.append(state + 1)
-                    if target[v]:  # a false sink, reached through itself
-                        found = state + 1
-                        break
-                    queue.append(state + 1)
-                for u, units in into[v].items():  # undo flow on out(u) -> in(v)
-                    if units and parent[2 * u + 1] == -2:
-                        parent[2 * u + 1] = state
-                        seen.append(2 * u + 1)
-                        queue.append(2 * u + 1)
-            if found >= 0:
+            if hit[state >> 1]:
+                found = state
                 break
         if found < 0:
-            side = sorted({state >> 1 for state in seen if state & 1})
-            cut = sorted({state >> 1 for state in seen if not state & 1} - set(side))
+            for state in seen:
+                v = state >> 1
+                if state & 1:
+                    for w in neighbours[v]:
+                        nxt = 2 * w
+                        if parent[nxt] == -2:
+                            parent[nxt] = state
+                            seen.append(nxt)
+                            if hit[w]:
+                                found = nxt
+                                break
+                    if found >= 0:
+                        break
+                    if through[v] and parent[state - 1] == -2:  # undo flow through v
+                        parent[state - 1] = state
+                        seen.append(state - 1)
+                elif not hit[v]:
+                    if (on[v] or not through[v]) and parent[state + 1] == -2:
+                        parent[state + 1] = state
+                        seen.append(state + 1)
+                        if target[v]:  # a false sink, reached through itself
+                            found = state + 1
+                            break
+                    flows = into[v]
+                    if flows:
+                        for u, units in flows.items():  # undo flow on out(u) -> in(v)
+                            if units and parent[2 * u + 1] == -2:
+                                parent[2 * u + 1] = state
+                                seen.append(2 * u + 1)
+        if found < 0:
+            side = sorted(inside.union([state >> 1 for state in seen if state & 1]))
+            cut = sorted({state >> 1 for state in seen if not state & 1}.difference(side))
             return side, cut
         state = found
         while parent[state] >= 0:
@@ -427,7 +453,10 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
             if u == v:
                 through[v] += 1 if state & 1 else -1  # in(v) -> out(v), or undone
             elif not state & 1:  # out(u) -> in(v)
-                into[v][u] = into[v].get(u, 0) + 1
+                flows = into[v]
+                if flows is None:
+                    flows = into[v] = {}
+                flows[u] = flows.get(u, 0) + 1
             else:  # in(u) -> out(v): undoing flow on out(v) -> in(u)
                 into[u][v] -= 1
             state = prev

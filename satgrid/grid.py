@@ -185,8 +185,7 @@ class Grid:
     def windows(self, height: int = 2, width: int = 2) -> list[tuple[Cell, ...]]:
         """Every ``height`` x ``width`` block of cells (its cells row-major), blocks ordered by
         their top-left cell in reading order."""
-        return [tuple((r + a, c + b) for a in range(height) for b in range(width))
-                for r in range(self.rows - height + 1) for c in range(self.cols - width + 1)]
+        return list(_windows(self.rows, self.cols, height, width))
 
     def boxes(self, height: int, width: int) -> list[tuple[Cell, ...]]:
         """The ``height`` x ``width`` boxes that tile the grid, row-major, each with
@@ -251,7 +250,7 @@ class Grid:
         listed in reading order."""
         inside = set(cells)
         steps = KING if diagonal else ORTHOGONAL
-        return self._flood(sorted(inside), lambda p, q: q in inside, steps)
+        return self._flood(sorted(inside), None, steps, inside)
 
     def placements(self, size: int) -> list[tuple[Cell, ...]]:
         """Every side-connected set of ``size`` cells inside the grid (each fixed polyomino,
@@ -279,12 +278,14 @@ class Grid:
         border = self.border
         return self._flood(self.cells, lambda p, q: border(p, q) not in walls, ORTHOGONAL)
 
-    def _flood(self, starts: Iterable[Cell], joins: Callable[[Cell, Cell], bool],
-               steps: Sequence[Cell]) -> list[list[Cell]]:
+    def _flood(self, starts: Iterable[Cell], joins: Callable[[Cell, Cell], bool] | None,
+               steps: Sequence[Cell], inside: Collection[Cell] = ()) -> list[list[Cell]]:
         """Groups reached from each not yet grouped start cell over steps between grid cells
-        that ``joins`` accepts (depth-first)."""
+        that ``joins`` accepts (depth-first); ``joins`` None: steps into ``inside``. (Checkers
+        call this for every solution they check: no method call per step.)"""
         seen: set[Cell] = set()
         groups: list[list[Cell]] = []
+        rows, cols = self.rows, self.cols
         for start in starts:
             if start in seen:
                 continue
@@ -294,7 +295,8 @@ class Grid:
                 r, c = p = stack.pop()
                 for dr, dc in steps:
                     q = (r + dr, c + dc)
-                    if q not in seen and q in self and joins(p, q):
+                    if q not in seen and 0 <= q[0] < rows and 0 <= q[1] < cols \
+                            and (q in inside if joins is None else joins(p, q)):
                         seen.add(q)
                         group.append(q)
                         stack.append(q)
@@ -305,6 +307,13 @@ class Grid:
 @lru_cache(maxsize=64)
 def _shared(rows: int, cols: int) -> Grid:
     return Grid(rows, cols)
+
+
+@lru_cache(maxsize=64)
+def _windows(rows: int, cols: int, height: int, width: int) -> tuple[tuple[Cell, ...], ...]:
+    """:meth:`Grid.windows`, made once per size (checkers ask for it per solution)."""
+    return tuple(tuple((r + a, c + b) for a in range(height) for b in range(width))
+                 for r in range(rows - height + 1) for c in range(cols - width + 1))
 
 
 def runs(line: Sequence[Cell], predicate: Callable[[Cell], bool]) -> list[tuple[Cell, ...]]:

@@ -28,6 +28,8 @@ document of the genre that first used it):
    ``encodings/rules.md``).
 5. ``all`` (the literal ``("all",)``) holds iff every sized seed's clue is on; behind it, a white
    cell carries the label of some seed that reaches it (cells no seed reaches are not white).
+   The clue :meth:`SeededIslands.sizeless` states one seed without its size and the others with
+   theirs: labels for that seed on its unbounded reach, and the same rule over them.
 6. **Global rule** :class:`Islands`: every white region holds exactly one seed. Lazy: CEGAR cuts
    (a region without a seed grows or vanishes; a labelled cell of such a region has a labelled
    path out while its clue is on; a region with two seeds loses a cell of a shortest path between
@@ -56,6 +58,8 @@ if TYPE_CHECKING:
     from .model import Clue, Model
 
 Near = Sequence[Sequence[int]]
+#: The clue value of :meth:`SeededIslands.sizeless` (a seed's number read as ``?``).
+SIZELESS = "?"
 #: The most level variables one island's connectivity gets (an island of 994 cells on a 32x32
 #: grid would need a million); beyond it, local connectivity and the lazy cuts.
 LEVELS_LIMIT = 30_000
@@ -125,7 +129,7 @@ class SeededIslands:
         numbers = {grid.index(p): v for p, v in seeds.items()}
         sized = {p: v for p, v in numbers.items() if v is not None}
         self._white = white_lit = [white[p] for p in cells]
-        touch = touching(numbers, near, size)
+        self._touch = touch = touching(numbers, near, size)
         self._dark = dark = [len(touch[q]) >= 2 and q not in numbers for q in range(size)]
         #: Cells touching two seeds: never white.
         self.crowded: list[Cell] = [cells[p] for p in range(size) if dark[p]]
@@ -135,7 +139,7 @@ class SeededIslands:
         # Labels on each seed's reach; a label spreads to white neighbours inside the reach.
         self._reach = reaches = {i: reach_indices(i, sized.get(i), near, touch) for i in numbers}
         self._labels = labels = {}
-        labels_of: list[list[int]] = [[] for _ in range(size)]
+        self._labels_of = labels_of = [[] for _ in range(size)]  # type: list[list[int]]
         clauses: list[Clause] = []
         for i, dist in reaches.items():
             ci = cells[i]
@@ -183,9 +187,13 @@ class SeededIslands:
 
     def size(self, c: "Clue", key: Hashable, value: object) -> None:
         """The clue "the island of seed ``key`` has ``value`` cells" (``value`` at most the size
-        the encoding was built for: a smaller one reaches less far than the labels)."""
+        the encoding was built for: a smaller one reaches less far than the labels); ``value``
+        :data:`SIZELESS`: :meth:`sizeless`."""
         grid = self.grid
         own = self.seeds.get(key) if isinstance(key, tuple) and len(key) == 2 else None
+        if value == SIZELESS and own is not None:
+            self.sizeless(c, key)  # type: ignore[arg-type]
+            return
         if own is None or not isinstance(value, int) or not 1 <= value <= own:
             where = cell_name(*key) if isinstance(key, tuple) and len(key) == 2 else repr(key)
             raise SatgridError(f"{self.name}: clue {value!r} at {where} does not fit this encoding "
@@ -216,6 +224,33 @@ class SeededIslands:
                 [(cells[q], cells[s], None) for q in dist for s in near[q] if s in dist and q < s],
                 anchor=key, max_true=value,
             ).eager_clauses(c.pool)
+        c.require(clauses)
+
+    def sizeless(self, c: "Clue", seed: Cell) -> None:
+        """The clue "``seed`` has no size and every other sized seed has its size": the puzzle
+        with that seed's number replaced by ``?``, on the encoding built with the number (an
+        editor's re-check after removing the number keeps its solver; ``satgrid.live``).
+
+        With ``seed``'s size off the encoding is an exact relaxation already, but the rule
+        behind ``all`` (a white cell carries a label) is off with it, and the islands are held by
+        lazy cuts alone. This clue restores it: labels of ``seed`` on its unbounded reach (as a
+        seed without size gets them), spreading like the others, and every white cell that can
+        be in an island carries a label, the new ones included. Every solution of the edited
+        puzzle labels each island's cells with its seed, so the clauses keep them all; and
+        they force the other sizes' selectors on, under which the old labels are exact (so the
+        other size clues must be in the solver: a caller asks this clue beside them)."""
+        grid, pool = self.grid, c.pool
+        cells, near, white, dark = grid.cells, grid.near, self._white, self._dark
+        i = grid.index(seed)
+        free = {q: pool.var("sizeless label", *seed, *cells[q]) for q in
+                reach_indices(i, None, near, self._touch)}
+        clauses: list[Clause] = [[free[i]], *([s] for p, s in self.selectors.items() if p != seed)]
+        for q, lit in free.items():
+            clauses.append([-lit, white[q]])
+            clauses += ([-lit, -white[s], free[s]] for s in near[q] if s in free)
+        seeds = {grid.index(p) for p in self.seeds}
+        clauses += ([-white[p], *self._labels_of[p], *([free[p]] if p in free else [])]
+                    for p in range(len(cells)) if p not in seeds and not dark[p])
         c.require(clauses)
 
     def _levels(self, i: int, value: int, pool: VarPool) -> list[Clause]:

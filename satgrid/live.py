@@ -9,7 +9,11 @@ cuts and the clauses the solver learnt stay, and nothing is built again:
   clues behind selectors), so an edit that keeps the key is answered by the session of the
   previous check. An edit that changes the key (a genre whose encoding depends on where the
   clues stand or on their values, as island sizes shape the islands' encoding) gets that key's
-  session: a new one, or the one an earlier check left (putting a removed clue back);
+  session: a new one, or the one an earlier check left (putting a removed clue back). Such a
+  genre may name in its record a ``REMOVED_CLUE`` value: a puzzle that is an earlier checked
+  one with one clue removed is then asked on that puzzle's session, the removed key given that
+  value (a clue that states the puzzle without it, every other clue on), and no encoding is
+  built;
 * **no rebuilding**: a clue's clauses are made once per (key, value) and kept behind its
   selector (:meth:`~satgrid.session.Session.selectors`), so a clue removed and put back, or set
   to a value it had before, costs nothing; a new value adds that one clue's clauses;
@@ -48,6 +52,8 @@ from .solver import Assignment
 LIVE_CAP = 2
 #: Proofs of uniqueness kept (the most recent).
 MAX_PROOFS = 16
+#: Puzzles kept as bases of a removed clue's re-check (the most recent).
+MAX_BASES = 4
 
 
 @dataclass
@@ -98,6 +104,8 @@ class Editor:
         self._proofs: list[_Proof] = []
         self._phases: tuple[int, ...] = ()
         self._last: Session | None = None
+        #: Puzzles checked on their own encoding's session, the latest first (see _relaxed).
+        self._bases: list[Any] = []
 
     # -- edits ---------------------------------------------------------------------------------
     def set_clue(self, key: Hashable, value: object) -> None:
@@ -129,7 +137,12 @@ class Editor:
             time.monotonic() + self.options.time_limit
         puzzle = self.puzzle
         try:
-            session = self._session(puzzle, deadline)
+            relaxed = self._relaxed(puzzle, deadline)
+            if relaxed is None:
+                session, clues = self._session(puzzle, deadline), puzzle.clues()
+                self._bases = [puzzle, *(p for p in self._bases if p != puzzle)][:MAX_BASES]
+            else:
+                session, clues = relaxed
         except LimitReached as exc:
             return LiveCheck(Ambiguity(puzzle, "unknown", self.cap, complete=False, note=str(exc)),
                              False, time.perf_counter() - started)
@@ -140,7 +153,7 @@ class Editor:
         self._last = session
         how = "search"
         try:
-            with asking(session, puzzle.clues(), deadline) as queries:
+            with asking(session, clues, deadline) as queries:
                 before = session.stats.copy()
                 kept = self._from_proofs(queries, puzzle) if self.keep_proofs else None
                 if kept is not None:
@@ -166,6 +179,7 @@ class Editor:
         self._seen.clear()
         self._proofs.clear()
         self._last = None
+        self._bases.clear()
 
     def __enter__(self) -> "Editor":
         return self
@@ -183,6 +197,25 @@ class Editor:
         if owned:
             self._owned.append((key, session))
         return session
+
+    def _relaxed(self, puzzle: Any, deadline: float | None) -> tuple[Session, dict] | None:
+        """For a genre whose encoding depends on its clues (``REMOVED_CLUE`` in its record): when
+        ``puzzle`` is an earlier checked puzzle with one clue removed, that puzzle's session and
+        the clues that state ``puzzle`` on it (the removed key given the ``REMOVED_CLUE`` value);
+        else None."""
+        g = GENRES[puzzle.genre]
+        removed = g.part("REMOVED_CLUE")
+        if removed is None:
+            return None
+        clues, key = puzzle.clues(), g.cache_key(puzzle)
+        for base in self._bases:
+            if base.genre != puzzle.genre or g.cache_key(base) == key:
+                continue
+            held = base.clues()
+            gone = [k for k in held if k not in clues]
+            if len(gone) == 1 and _within(clues, held) and base.with_clues(clues) == puzzle:
+                return self._session(base, deadline), {**clues, gone[0]: removed}
+        return None
 
     def _from_proofs(self, queries: PuzzleQueries, puzzle: Any) -> tuple[str, Ambiguity] | None:
         """The report from a kept proof ((1) or (2) of the module doc), else None."""

@@ -120,13 +120,17 @@ class Genre:
 #:   :mod:`satgrid.repair` may add; ``satgrid.puzzle.clues_added`` makes it from ``READ_CLUES``);
 #:   a genre whose puzzle has no clue to add declares None;
 #: * ``CLUE_WORDS``: ``value -> str``, a clue's value in words where its plain ``str`` is not
-#:   ("a black pearl"), for the clues a repair names.
+#:   ("a black pearl"), for the clues a repair names;
+#: * ``REMOVED_CLUE``: for a genre whose encoding depends on its clues (``cache_key``), a clue
+#:   value that, given at a key on the encoding of a puzzle holding a clue there, states that
+#:   puzzle with the clue removed and every other clue on (:class:`satgrid.live.Editor` then
+#:   re-checks a removal on the solver it has).
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
             "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS",
-            "RULES", "CANDIDATES", "CLUE_WORDS")
+            "RULES", "CANDIDATES", "CLUE_WORDS", "REMOVED_CLUE")
 
 
 GENRES: dict[str, Genre] = {

@@ -313,8 +313,7 @@ class Session:
                     return Outcome("sat", value)
                 stats.cegar_iterations += 1
                 stats.cuts += len(cuts)
-                for cut in cuts:
-                    self.solver.add(cut)
+                self.solver.add([clause for cut in cuts for clause in cut])  # one call a round
         finally:
             stats.time_s += time.perf_counter() - start
 

@@ -1,6 +1,7 @@
 """The core rule islands_with_one_seed (satgrid/islands.py) on its own: solution sets against brute
-force on tiny grids, in both lowerings, with every size, some sizes and no size switched on; the
-reach and crowded-cell helpers; a size that does not fit the encoding is refused."""
+force on tiny grids, in both lowerings, with every size, some sizes and no size switched on, and
+with one size replaced by the sizeless clue; the reach and crowded-cell helpers; a size that does
+not fit the encoding is refused."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,8 @@ from satgrid.errors import SatgridError
 from satgrid import islands as islands_module
 from satgrid.grid import Grid
 from satgrid.islands import crowded, reach
-from satgrid.model import Model
+from satgrid.model import Model, read
+from satgrid.session import Session
 
 from .test_model import all_solutions, brute
 
@@ -50,6 +52,35 @@ def test_islands_with_one_seed_match_brute_force(grid, seeds, connectivity, leve
         expected = brute(grid.cells, lambda cells: islands_ok(grid, seeds, on, cells))
         assert expected, on
         assert all_solutions(m, "white", on, connectivity) == expected, on
+
+
+@pytest.mark.parametrize("connectivity", ["lazy", "eager"])
+@pytest.mark.parametrize("grid, seeds", CASES[:3])
+def test_sizeless_clue_matches_brute_force(grid, seeds, connectivity):
+    """The clue "this seed has no size, every other its own" (:meth:`SeededIslands.sizeless`,
+    the value ``SIZELESS``) on the encoding built with the size: the solutions of the seeds with
+    that one size dropped, for each sized seed, with the other sizes assumed or (their clauses
+    loaded) switched on by it."""
+    m = Model(grid)
+    white = m.cells("white")
+    islands = m.islands_with_one_seed("islands with one seed", white, seeds)
+    m.clue(islands.size)
+    sized = {p: n for p, n in seeds.items() if n is not None}
+    for gone in sized:
+        rest = {p: n for p, n in sized.items() if p != gone}
+        expected = brute(grid.cells, lambda cells: islands_ok(grid, seeds, rest, cells))
+        clues = {**rest, gone: islands_module.SIZELESS}
+        assert all_solutions(m, "white", clues, connectivity) == expected, gone
+        # assumed alone, with the other sizes' clauses loaded, it switches them on
+        session = Session(m.build(), connectivity=connectivity)
+        session.selectors(rest)
+        alone = [session.selector(gone, islands_module.SIZELESS)]
+        found = set()
+        while (outcome := session.solve(alone)).status == "sat":
+            values = read(session.encoding, "white", outcome.assignment)
+            found.add(tuple(sorted(p for p, on in values.items() if on)))
+            session.add([[-lit if values[p] else lit for p, lit in session.encoding.layers["white"].items()]])
+        assert found == expected, gone
 
 
 def test_a_size_switched_on_smaller_than_built_and_eager_islands():

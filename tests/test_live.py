@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from satgrid import formats
+from satgrid import api, formats
 from satgrid.ambiguity import report
 from satgrid.cli import main
 from satgrid.errors import SatgridError
@@ -182,3 +182,40 @@ def test_watch_once_json(tmp_path) -> None:
     assert found["same_solver"] in (True, False) and found["answered_by"] == "search"
     missing = CliRunner().invoke(main, ["watch", str(tmp_path / "nothing.txt"), "--once"])
     assert missing.exit_code == 0 and " error: " in missing.output
+
+
+@pytest.mark.parametrize("keep_proofs", [True, False])
+def test_removed_number_on_the_same_solver_against_brute_force(keep_proofs: bool) -> None:
+    """A genre whose encoding depends on its clues (the island puzzle's: its cache key is the
+    grid) re-checks a clue removed on the solver of the puzzle that had it (``REMOVED_CLUE``).
+    For every number of a small grid: the re-check counts (cap 2) and finds the undecided cells
+    as brute force over every shading does, and putting the number back is answered there too."""
+    from itertools import product
+
+    puzzle = api.load_text(". . . 1\n. . . .\n. . . 4\n", genre="nurikabe")[0]
+    g = GENRES[puzzle.genre]
+    assert g.part("REMOVED_CLUE") is not None
+    clues = puzzle.clues()
+    with Editor(puzzle, keep_proofs=keep_proofs) as editor:
+        assert editor.check().status == "unique"
+        for key in clues:
+            editor.remove_clue(key)
+            edited = editor.puzzle
+            numbers = edited.numbers()
+            free = [(r, c) for r in range(edited.rows) for c in range(edited.cols) if (r, c) not in numbers]
+            solutions = []
+            for marks in product(".#", repeat=len(free)):
+                rows = [["."] * edited.cols for _ in range(edited.rows)]
+                for (r, c), mark in zip(free, marks):
+                    rows[r][c] = mark
+                if not g.check(edited, tuple("".join(row) for row in rows)):
+                    solutions.append({p for p, mark in zip(free, marks) if mark == "#"})
+            check = editor.check()
+            assert check.reused  # the solver of the puzzle with the number
+            assert check.status == ("unique" if len(solutions) == 1 else "multiple")
+            assert check.report.count == min(len(solutions), 2)
+            varying = set.union(*solutions) - set.intersection(*solutions)
+            assert set(check.report.undecided) == varying
+            editor.set_clue(key, clues[key])
+            back = editor.check()
+            assert back.reused and back.status == "unique"

@@ -37,7 +37,7 @@ from ... import grid as geometry
 from .checker import check_nurikabe
 from ...cnf import exactly, guarded
 from ...encoding import Encoding
-from ...islands import crowded
+from ...islands import SIZELESS, crowded
 from ...model import Model, read_shading
 from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
@@ -163,6 +163,11 @@ def cache_key(puzzle: NurikabePuzzle) -> tuple:
     """The grid itself: the encoding depends on where the numbers are and on their sizes (the
     reach), so only puzzles with the same grid share one (a later audit reuses the solve's cuts)."""
     return (NAME, puzzle.grid)
+
+
+#: A number removed, on the encoding built with it: its seed without size, every other size on
+#: (:meth:`satgrid.islands.SeededIslands.sizeless`; the registry's ``REMOVED_CLUE``).
+REMOVED_CLUE = SIZELESS
 
 
 @dataclass(frozen=True)
