@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Hashable, Iterable, Sequence
 
 from .cnf import Clause, VarPool, guarded
-from .connectivity import Cut, Keep, Value
+from .connectivity import ConnectedSubgraph, Cut, Keep, Value
 from .errors import SatgridError
 from .grading import LEVELS, Ladder, StateFormat, _clue_name, _listing, state_format
 from .model import DEFINITIONS
@@ -59,6 +59,11 @@ class GuardedRule:
 
     def __init__(self, rule: Any, selector: int):
         self.rule, self.selector, self.name = rule, selector, rule.name
+        connected = getattr(rule, "connected", rule)
+        #: The rule's connected part, if it makes fenced cuts (:meth:`ConnectedSubgraph.fenced_cuts`).
+        self.fenceable = connected if isinstance(connected, ConnectedSubgraph) else None
+        #: The node literals assumed false in the question being asked (set by :class:`Reasoner`).
+        self.off: set[int] = set()
 
     def clauses(self, pool: VarPool) -> list[Clause]:
         return guarded(self.rule.clauses(pool), self.selector)
@@ -69,7 +74,10 @@ class GuardedRule:
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None, **options: Any) -> list[Cut]:
         if not value(self.selector):  # the rule is off: an assignment breaking it is no fault
             return []
-        return [guarded(cut, self.selector) for cut in self.rule.cuts(value, pool, keep, **options)]
+        cuts = self.rule.cuts(value, pool, keep, **options)
+        if keep is None and cuts and self.off and self.fenceable is not None:
+            cuts += self.fenceable.fenced_cuts(value, pool, self.off)
+        return [guarded(cut, self.selector) for cut in cuts]
 
     def __getattr__(self, name: str) -> Any:  # clue_anchor and the like: the rule's own
         return getattr(self.rule, name)
@@ -115,6 +123,7 @@ class Reasoner:
             clauses += guarded([c for i, c in enumerate(enc.clauses) if i not in spanned],
                                selector("the rules"))
         rules = [GuardedRule(rule, selector(rule.name)) for rule in enc.rules]
+        self._fenced = [rule for rule in rules if rule.fenceable is not None]
         self.session = Session(replace(enc, clauses=clauses, rules=rules, spans=[]), solver, connectivity)
         self.primary = enc.primary
         clues = puzzle.clues()
@@ -164,9 +173,14 @@ class Reasoner:
         self.sat_calls += 1
         if seconds is not None:
             self.session.set_time_limit(seconds)
+        off = {-x for x in lits if x < 0}
+        for rule in self._fenced:
+            rule.off = off
         try:
             outcome = self.session.solve([*lits, self.ladder.act], need_model=False)
         finally:
+            for rule in self._fenced:
+                rule.off = set()
             if seconds is not None:
                 self.session.set_deadline(None)
         if outcome.status == "unknown":
