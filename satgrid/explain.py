@@ -169,7 +169,7 @@ class Reasoner:
 
     def unsat(self, lits: Sequence[int], seconds: float | None = None) -> bool | None:
         """A SAT call with the rules' CEGAR loop: are ``lits`` contradictory? With ``seconds``,
-        None when that time runs out first."""
+        None when that time or :data:`CHECK_ROUNDS` CEGAR rounds run out first."""
         self.sat_calls += 1
         if seconds is not None:
             self.session.set_time_limit(seconds)
@@ -177,7 +177,8 @@ class Reasoner:
         for rule in self._fenced:
             rule.off = off
         try:
-            outcome = self.session.solve([*lits, self.ladder.act], need_model=False)
+            outcome = self.session.solve([*lits, self.ladder.act], need_model=False,
+                                         rounds=None if seconds is None else CHECK_ROUNDS)
         finally:
             for rule in self._fenced:
                 rule.off = set()
@@ -417,6 +418,10 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
 #: The most one "is this element needed?" check of a reason may take (seconds); an element whose
 #: check runs out of time is kept, and its step's reason is not proved minimal.
 CHECK_SECONDS = 0.5
+#: The most CEGAR rounds one check may take (in each of its two parts; a check that needs more
+#: is kept like one out of time). A rule that spins without another rule (sized regions without
+#: "one number per cell") otherwise takes all of :data:`CHECK_SECONDS`.
+CHECK_ROUNDS = 200
 #: The first part of a check, searched near the solution (conflicts a CEGAR round); the rest is
 #: searched from a blank grid.
 QUICK_CONFLICTS = 1000
