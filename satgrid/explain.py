@@ -83,6 +83,14 @@ class GuardedRule:
         return getattr(self.rule, name)
 
 
+def _mask(lits: Iterable[int]) -> int:
+    """Literals as one integer, a bit per literal (bit 2v for v, 2v + 1 for -v)."""
+    mask = 0
+    for x in lits:
+        mask |= 1 << (2 * x if x > 0 else 1 - 2 * x)
+    return mask
+
+
 def rule_of(span: str, global_names: Iterable[str]) -> str:
     """The rule a span of clauses belongs to: a global rule's name when the span is one of its
     parts ("R: part"), else the span's own name."""
@@ -137,6 +145,9 @@ class Reasoner:
         #: variables and selectors: a model of the whole session (every rule it switches on holds),
         #: so any assumptions all true in it are satisfiable, with no SAT call.
         self.witnesses: list[frozenset[int]] = []
+        #: The same models as bit masks (:func:`_mask`): a model obeys some literals when their
+        #: mask is inside its own (one AND of two integers, not a set lookup per literal).
+        self._witness_masks: list[int] = []
         self.witness_hits = 0
         #: The solution's literals, once known: the solver's preferred phases.
         self.phases: list[int] = []
@@ -190,7 +201,9 @@ class Reasoner:
             raise SatgridError("a limit was reached while explaining")
         if outcome.assignment is not None:
             model = outcome.assignment.model
-            self.witnesses.append(frozenset(model[v - 1] for v in self._watched if v <= len(model)))
+            true = frozenset(model[v - 1] for v in self._watched if v <= len(model))
+            self.witnesses.append(true)
+            self._witness_masks.append(_mask(true))
         return outcome.status == "unsat"
 
     def needed_check(self, lits: Sequence[int]) -> bool | None:
@@ -218,8 +231,9 @@ class Reasoner:
     def witnessed(self, lits: Sequence[int]) -> bool:
         """Whether a counter-model seen before obeys every literal of ``lits`` (so they are
         satisfiable: an element left out of them is needed, with no SAT call)."""
-        for model in reversed(self.witnesses):  # the latest are the likeliest (near this step)
-            if all(x in model for x in lits):
+        wanted = _mask(lits)
+        for model in reversed(self._witness_masks):  # the latest are the likeliest (near this step)
+            if model & wanted == wanted:
                 self.witness_hits += 1
                 return True
         return False
