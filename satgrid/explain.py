@@ -62,8 +62,10 @@ class GuardedRule:
         connected = getattr(rule, "connected", rule)
         #: The rule's connected part, if it makes fenced cuts (:meth:`ConnectedSubgraph.fenced_cuts`).
         self.fenceable = connected if isinstance(connected, ConnectedSubgraph) else None
-        #: The node literals assumed false in the question being asked (set by :class:`Reasoner`).
-        self.off: set[int] = set()
+        #: The assumptions of the question being asked (set by :class:`Reasoner`), and the CEGAR
+        #: rounds it has taken so far.
+        self.assumed: Sequence[int] = ()
+        self.rounds = 0
 
     def clauses(self, pool: VarPool) -> list[Clause]:
         return guarded(self.rule.clauses(pool), self.selector)
@@ -75,8 +77,11 @@ class GuardedRule:
         if not value(self.selector):  # the rule is off: an assignment breaking it is no fault
             return []
         cuts = self.rule.cuts(value, pool, keep, **options)
-        if keep is None and cuts and self.off and self.fenceable is not None:
-            cuts += self.fenceable.fenced_cuts(value, pool, self.off)
+        self.rounds += keep is None
+        if keep is None and cuts and self.fenceable is not None and self.rounds >= 2:
+            off = {-x for x in self.assumed if x < 0}
+            if off:
+                cuts += self.fenceable.fenced_cuts(value, pool, off)
         return [guarded(cut, self.selector) for cut in cuts]
 
     def __getattr__(self, name: str) -> Any:  # clue_anchor and the like: the rule's own
@@ -184,15 +189,14 @@ class Reasoner:
         self.sat_calls += 1
         if seconds is not None:
             self.session.set_time_limit(seconds)
-        off = {-x for x in lits if x < 0}
         for rule in self._fenced:
-            rule.off = off
+            rule.assumed, rule.rounds = lits, 0
         try:
             outcome = self.session.solve([*lits, self.ladder.act], need_model=False,
                                          rounds=None if seconds is None else CHECK_ROUNDS)
         finally:
             for rule in self._fenced:
-                rule.off = set()
+                rule.assumed = ()
             if seconds is not None:
                 self.session.set_deadline(None)
         if outcome.status == "unknown":
