@@ -211,24 +211,31 @@ class Reasoner:
         return outcome.status == "unsat"
 
     def needed_check(self, lits: Sequence[int]) -> bool | None:
-        """:meth:`unsat` with :data:`CHECK_SECONDS`: first near the solution (its phases, at most
-        :data:`QUICK_CONFLICTS` conflicts a CEGAR round), then from a blank grid."""
+        """:meth:`unsat` for a necessity check: first near the solution (its phases, at most
+        :data:`QUICK_CONFLICTS` conflicts a CEGAR round), then from a blank grid (at most
+        :data:`BLANK_CONFLICTS` a round); :data:`CHECK_ROUNDS` rounds each. Conflicts and rounds
+        are counted, so a check ends alike on a loaded machine; :data:`CHECK_SECONDS` is only a
+        safety net."""
         solver = self.session.solver
         if not self.phases or not hasattr(solver, "conflict_limit"):
             return self.unsat(lits, CHECK_SECONDS)
         start, before = time.monotonic(), solver.conflict_limit
-        solver.conflict_limit = QUICK_CONFLICTS if before is None else min(before, QUICK_CONFLICTS)
-        try:
-            answer = self.unsat(lits, CHECK_SECONDS)
-        finally:
-            solver.conflict_limit = before
+
+        def limited(conflicts: int, seconds: float) -> bool | None:
+            solver.conflict_limit = conflicts if before is None else min(before, conflicts)
+            try:
+                return self.unsat(lits, seconds)
+            finally:
+                solver.conflict_limit = before
+
+        answer = limited(QUICK_CONFLICTS, CHECK_SECONDS)
         left = CHECK_SECONDS - (time.monotonic() - start)
         if answer is not None or left <= 0:
             return answer
         self.sat_calls -= 1  # one check
         self.session.prefer([-v for v in self.primary.values()])
         try:
-            return self.unsat(lits, left)
+            return limited(BLANK_CONFLICTS, left)
         finally:
             self.session.prefer(self.phases)
 
@@ -433,16 +440,18 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
     return Step(fact, text, clues, rules, facts, level, round_, depth, why, reasoner.unproved == unproved)
 
 
-#: The most one "is this element needed?" check of a reason may take (seconds); an element whose
-#: check runs out of time is kept, and its step's reason is not proved minimal.
-CHECK_SECONDS = 0.5
+#: The most one "is this element needed?" check of a reason may take (seconds): a safety net
+#: behind its conflict and round limits. An element whose check runs out of any limit is kept,
+#: and its step's reason is not proved minimal.
+CHECK_SECONDS = 2.0
 #: The most CEGAR rounds one check may take (in each of its two parts; a check that needs more
 #: is kept like one out of time). A rule that spins without another rule (sized regions without
 #: "one number per cell") otherwise takes all of :data:`CHECK_SECONDS`.
 CHECK_ROUNDS = 200
 #: The first part of a check, searched near the solution (conflicts a CEGAR round); the rest is
-#: searched from a blank grid.
+#: searched from a blank grid (:data:`BLANK_CONFLICTS` a round).
 QUICK_CONFLICTS = 1000
+BLANK_CONFLICTS = 10_000
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
 SEARCH_CANDIDATES = 4
