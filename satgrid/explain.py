@@ -78,7 +78,7 @@ class GuardedRule:
             return []
         cuts = self.rule.cuts(value, pool, keep, **options)
         self.rounds += keep is None
-        if keep is None and cuts and self.fenceable is not None and self.rounds >= 2:
+        if keep is None and cuts and self.fenceable is not None and self.rounds >= FENCE_FROM:
             off = {-x for x in self.assumed if x < 0}
             if off:
                 cuts += self.fenceable.fenced_cuts(value, pool, off)
@@ -444,6 +444,10 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
 #: behind its conflict and round limits. An element whose check runs out of any limit is kept,
 #: and its step's reason is not proved minimal.
 CHECK_SECONDS = 2.0
+#: The CEGAR round of a question from which fenced cuts (:meth:`ConnectedSubgraph.fenced_cuts`)
+#: join the rules' own: most questions need one round or two, where a fence costs more than it
+#: saves.
+FENCE_FROM = 2
 #: The most CEGAR rounds one check may take (in each of its two parts; a check that needs more
 #: is kept like one out of time). A rule that spins without another rule (sized regions without
 #: "one number per cell") otherwise takes all of :data:`CHECK_SECONDS`.
