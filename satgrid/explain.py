@@ -18,6 +18,13 @@ auxiliary variables (:data:`satgrid.model.DEFINITIONS`) stay unguarded: they nev
 solution. Clues are behind their selectors (:meth:`Session.selectors`); facts are assumed as
 literals. The questions then are SAT calls under assumptions, the answers UNSAT cores.
 
+**Fenced cuts.** In a SAT call the guarded connected rules (a loop's edges, a connected region)
+add, from the call's second CEGAR round on, cuts through smallest separators in which the nodes
+the call assumes false cost nothing (:meth:`~satgrid.connectivity.ConnectedSubgraph.fenced_cuts`):
+a reason that is a fence of crossed-out edges with a gap or two is then refuted, or its gap
+taken, in a round or two instead of one sub-loop reshaped a round (measured in
+encodings/diagnostics.md, "Explanations").
+
 **Rounds** (the cheap form of the framework's greedy loop). With the facts known so far:
 
 1. unit propagation with the rules' cuts for the partial assignment (the grading ladder's
@@ -277,8 +284,9 @@ class Reasoner:
         says UNSAT (then the set shrinks to that call's core); a SAT answer keeps it (and is kept
         as a counter-model). The SAT call searches near the solution first (its phases) with
         :data:`QUICK_CONFLICTS` conflicts a round, then from a blank grid (a counter-model of a
-        few clues and a long chain of facts often lies near an empty grid) for the rest of
-        :data:`CHECK_SECONDS`. The result is a MUS."""
+        few clues and a long chain of facts often lies near an empty grid) with
+        :data:`BLANK_CONFLICTS` (:meth:`needed_check`). The result is a MUS (an element whose
+        check runs out of its limits is kept: :attr:`unproved`)."""
         by_lit: dict[int, Item] = {}
         for item, x in items.items():
             by_lit.setdefault(x, item)
