@@ -224,7 +224,7 @@ class Reasoner:
         are counted, so a check ends alike on a loaded machine; :data:`CHECK_SECONDS` is only a
         safety net."""
         solver = self.session.solver
-        if not self.phases or not hasattr(solver, "conflict_limit"):
+        if not hasattr(solver, "conflict_limit"):  # a solver without one: the deadline alone
             return self.unsat(lits, CHECK_SECONDS)
         start, before = time.monotonic(), solver.conflict_limit
 
@@ -235,6 +235,8 @@ class Reasoner:
             finally:
                 solver.conflict_limit = before
 
+        if not self.phases:  # no solution to search near (an unsatisfiable puzzle's conflict)
+            return limited(BLANK_CONFLICTS, CHECK_SECONDS)
         answer = limited(QUICK_CONFLICTS, CHECK_SECONDS)
         left = CHECK_SECONDS - (time.monotonic() - start)
         if answer is not None or left <= 0:
