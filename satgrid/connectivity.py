@@ -221,6 +221,35 @@ class ConnectedSubgraph:
                 cuts.append(cut)
         return cuts
 
+    def fenced_cuts(self, value: Value, pool: VarPool, off: set[int]) -> list[Cut]:
+        """Cuts of every component but the largest through a smallest separator in which the
+        nodes whose literal is in ``off`` (known false for the question at hand, for example
+        assumed false) cost nothing: ``t_A & t_B -> OR(guards)``, where A is the component's side
+        of the separator, the guards are A's neighbours outside it (the separator and the nodes
+        of ``off`` round A) and ``t_B`` is implied by every node beyond (so the cut holds
+        whichever literals are false: a path from A to a node beyond leaves A through a guard).
+        A fence of known-false nodes with a few gaps round a part of the grid (a sub-loop on one
+        side of a wall of crossed-out edges) is one cut through its gaps, where cuts round the
+        components alone reshape them one CEGAR round at a time. Plain adjacency only (else
+        none); measured in encodings/diagnostics.md ("Explanations")."""
+        if not self._plain:
+            return []
+        components = self.component_indices(value)
+        if len(components) < 2:
+            return []
+        lits, full = self._node_lits, self._plain_neighbours
+        open_ = [lit not in off for lit in lits]
+        neighbours = [[w for w in near if open_[w]] for near in full]
+        on = self._read_nodes(value)
+        cuts = []
+        for inside in components[1:]:
+            side, _ = separator(neighbours, inside, components[0], on)
+            mark = set(side)
+            rim = {w for u in side for w in full[u] if w not in mark}
+            beyond = [w for w in range(len(lits)) if w not in mark and w not in rim]
+            cuts.append(self._assemble(side, beyond, pool, {lits[w] for w in rim}, None, None))
+        return cuts
+
     def _separator_cut(self, inside: list[int], other: Iterable[int], on: list[bool], pool: VarPool,
                        shared: list[int] | None = None, condition: int | None = None) -> Cut:
         """The cut of ``inside`` through a smallest separator (:func:`separator`): a fewest set

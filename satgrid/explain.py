@@ -18,6 +18,13 @@ auxiliary variables (:data:`satgrid.model.DEFINITIONS`) stay unguarded: they nev
 solution. Clues are behind their selectors (:meth:`Session.selectors`); facts are assumed as
 literals. The questions then are SAT calls under assumptions, the answers UNSAT cores.
 
+**Fenced cuts.** In a SAT call the guarded connected rules (a loop's edges, a connected region)
+add, from the call's second CEGAR round on, cuts through smallest separators in which the nodes
+the call assumes false cost nothing (:meth:`~satgrid.connectivity.ConnectedSubgraph.fenced_cuts`):
+a reason that is a fence of crossed-out edges with a gap or two is then refuted, or its gap
+taken, in a round or two instead of one sub-loop reshaped a round (measured in
+encodings/diagnostics.md, "Explanations").
+
 **Rounds** (the cheap form of the framework's greedy loop). With the facts known so far:
 
 1. unit propagation with the rules' cuts for the partial assignment (the grading ladder's
@@ -41,7 +48,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Hashable, Iterable, Sequence
 
 from .cnf import Clause, VarPool, guarded
-from .connectivity import Cut, Keep, Value
+from .connectivity import ConnectedSubgraph, Cut, Keep, Value
 from .errors import SatgridError
 from .grading import LEVELS, Ladder, StateFormat, _clue_name, _listing, state_format
 from .model import DEFINITIONS
@@ -59,6 +66,13 @@ class GuardedRule:
 
     def __init__(self, rule: Any, selector: int):
         self.rule, self.selector, self.name = rule, selector, rule.name
+        connected = getattr(rule, "connected", rule)
+        #: The rule's connected part, if it makes fenced cuts (:meth:`ConnectedSubgraph.fenced_cuts`).
+        self.fenceable = connected if isinstance(connected, ConnectedSubgraph) else None
+        #: The assumptions of the question being asked (set by :class:`Reasoner`), and the CEGAR
+        #: rounds it has taken so far.
+        self.assumed: Sequence[int] = ()
+        self.rounds = 0
 
     def clauses(self, pool: VarPool) -> list[Clause]:
         return guarded(self.rule.clauses(pool), self.selector)
@@ -69,10 +83,24 @@ class GuardedRule:
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None, **options: Any) -> list[Cut]:
         if not value(self.selector):  # the rule is off: an assignment breaking it is no fault
             return []
-        return [guarded(cut, self.selector) for cut in self.rule.cuts(value, pool, keep, **options)]
+        cuts = self.rule.cuts(value, pool, keep, **options)
+        self.rounds += keep is None
+        if keep is None and cuts and self.fenceable is not None and self.rounds >= FENCE_FROM:
+            off = {-x for x in self.assumed if x < 0}
+            if off:
+                cuts += self.fenceable.fenced_cuts(value, pool, off)
+        return [guarded(cut, self.selector) for cut in cuts]
 
     def __getattr__(self, name: str) -> Any:  # clue_anchor and the like: the rule's own
         return getattr(self.rule, name)
+
+
+def _mask(lits: Iterable[int]) -> int:
+    """Literals as one integer, a bit per literal (bit 2v for v, 2v + 1 for -v)."""
+    mask = 0
+    for x in lits:
+        mask |= 1 << (2 * x if x > 0 else 1 - 2 * x)
+    return mask
 
 
 def rule_of(span: str, global_names: Iterable[str]) -> str:
@@ -115,6 +143,7 @@ class Reasoner:
             clauses += guarded([c for i, c in enumerate(enc.clauses) if i not in spanned],
                                selector("the rules"))
         rules = [GuardedRule(rule, selector(rule.name)) for rule in enc.rules]
+        self._fenced = [rule for rule in rules if rule.fenceable is not None]
         self.session = Session(replace(enc, clauses=clauses, rules=rules, spans=[]), solver, connectivity)
         self.primary = enc.primary
         clues = puzzle.clues()
@@ -128,6 +157,9 @@ class Reasoner:
         #: variables and selectors: a model of the whole session (every rule it switches on holds),
         #: so any assumptions all true in it are satisfiable, with no SAT call.
         self.witnesses: list[frozenset[int]] = []
+        #: The same models as bit masks (:func:`_mask`): a model obeys some literals when their
+        #: mask is inside its own (one AND of two integers, not a set lookup per literal).
+        self._witness_masks: list[int] = []
         self.witness_hits = 0
         #: The solution's literals, once known: the solver's preferred phases.
         self.phases: list[int] = []
@@ -160,13 +192,18 @@ class Reasoner:
 
     def unsat(self, lits: Sequence[int], seconds: float | None = None) -> bool | None:
         """A SAT call with the rules' CEGAR loop: are ``lits`` contradictory? With ``seconds``,
-        None when that time runs out first."""
+        None when that time or :data:`CHECK_ROUNDS` CEGAR rounds run out first."""
         self.sat_calls += 1
         if seconds is not None:
             self.session.set_time_limit(seconds)
+        for rule in self._fenced:
+            rule.assumed, rule.rounds = lits, 0
         try:
-            outcome = self.session.solve([*lits, self.ladder.act], need_model=False)
+            outcome = self.session.solve([*lits, self.ladder.act], need_model=False,
+                                         rounds=None if seconds is None else CHECK_ROUNDS)
         finally:
+            for rule in self._fenced:
+                rule.assumed = ()
             if seconds is not None:
                 self.session.set_deadline(None)
         if outcome.status == "unknown":
@@ -175,36 +212,48 @@ class Reasoner:
             raise SatgridError("a limit was reached while explaining")
         if outcome.assignment is not None:
             model = outcome.assignment.model
-            self.witnesses.append(frozenset(model[v - 1] for v in self._watched if v <= len(model)))
+            true = frozenset(model[v - 1] for v in self._watched if v <= len(model))
+            self.witnesses.append(true)
+            self._witness_masks.append(_mask(true))
         return outcome.status == "unsat"
 
     def needed_check(self, lits: Sequence[int]) -> bool | None:
-        """:meth:`unsat` with :data:`CHECK_SECONDS`: first near the solution (its phases, at most
-        :data:`QUICK_CONFLICTS` conflicts a CEGAR round), then from a blank grid."""
+        """:meth:`unsat` for a necessity check: first near the solution (its phases, at most
+        :data:`QUICK_CONFLICTS` conflicts a CEGAR round), then from a blank grid (at most
+        :data:`BLANK_CONFLICTS` a round); :data:`CHECK_ROUNDS` rounds each. Conflicts and rounds
+        are counted, so a check ends alike on a loaded machine; :data:`CHECK_SECONDS` is only a
+        safety net."""
         solver = self.session.solver
-        if not self.phases or not hasattr(solver, "conflict_limit"):
+        if not hasattr(solver, "conflict_limit"):  # a solver without one: the deadline alone
             return self.unsat(lits, CHECK_SECONDS)
         start, before = time.monotonic(), solver.conflict_limit
-        solver.conflict_limit = QUICK_CONFLICTS if before is None else min(before, QUICK_CONFLICTS)
-        try:
-            answer = self.unsat(lits, CHECK_SECONDS)
-        finally:
-            solver.conflict_limit = before
+
+        def limited(conflicts: int, seconds: float) -> bool | None:
+            solver.conflict_limit = conflicts if before is None else min(before, conflicts)
+            try:
+                return self.unsat(lits, seconds)
+            finally:
+                solver.conflict_limit = before
+
+        if not self.phases:  # no solution to search near (an unsatisfiable puzzle's conflict)
+            return limited(BLANK_CONFLICTS, CHECK_SECONDS)
+        answer = limited(QUICK_CONFLICTS, CHECK_SECONDS)
         left = CHECK_SECONDS - (time.monotonic() - start)
         if answer is not None or left <= 0:
             return answer
         self.sat_calls -= 1  # one check
         self.session.prefer([-v for v in self.primary.values()])
         try:
-            return self.unsat(lits, left)
+            return limited(BLANK_CONFLICTS, left)
         finally:
             self.session.prefer(self.phases)
 
     def witnessed(self, lits: Sequence[int]) -> bool:
         """Whether a counter-model seen before obeys every literal of ``lits`` (so they are
         satisfiable: an element left out of them is needed, with no SAT call)."""
-        for model in reversed(self.witnesses):  # the latest are the likeliest (near this step)
-            if all(x in model for x in lits):
+        wanted = _mask(lits)
+        for model in reversed(self._witness_masks):  # the latest are the likeliest (near this step)
+            if model & wanted == wanted:
                 self.witness_hits += 1
                 return True
         return False
@@ -237,8 +286,9 @@ class Reasoner:
         says UNSAT (then the set shrinks to that call's core); a SAT answer keeps it (and is kept
         as a counter-model). The SAT call searches near the solution first (its phases) with
         :data:`QUICK_CONFLICTS` conflicts a round, then from a blank grid (a counter-model of a
-        few clues and a long chain of facts often lies near an empty grid) for the rest of
-        :data:`CHECK_SECONDS`. The result is a MUS."""
+        few clues and a long chain of facts often lies near an empty grid) with
+        :data:`BLANK_CONFLICTS` (:meth:`needed_check`). The result is a MUS (an element whose
+        check runs out of its limits is kept: :attr:`unproved`)."""
         by_lit: dict[int, Item] = {}
         for item, x in items.items():
             by_lit.setdefault(x, item)
@@ -400,12 +450,22 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
     return Step(fact, text, clues, rules, facts, level, round_, depth, why, reasoner.unproved == unproved)
 
 
-#: The most one "is this element needed?" check of a reason may take (seconds); an element whose
-#: check runs out of time is kept, and its step's reason is not proved minimal.
-CHECK_SECONDS = 0.5
+#: The most one "is this element needed?" check of a reason may take (seconds): a safety net
+#: behind its conflict and round limits. An element whose check runs out of any limit is kept,
+#: and its step's reason is not proved minimal.
+CHECK_SECONDS = 2.0
+#: The CEGAR round of a question from which fenced cuts (:meth:`ConnectedSubgraph.fenced_cuts`)
+#: join the rules' own: most questions need one round or two, where a fence costs more than it
+#: saves.
+FENCE_FROM = 2
+#: The most CEGAR rounds one check may take (in each of its two parts; a check that needs more
+#: is kept like one out of time). A rule that spins without another rule (sized regions without
+#: "one number per cell") otherwise takes all of :data:`CHECK_SECONDS`.
+CHECK_ROUNDS = 200
 #: The first part of a check, searched near the solution (conflicts a CEGAR round); the rest is
-#: searched from a blank grid.
+#: searched from a blank grid (:data:`BLANK_CONFLICTS` a round).
 QUICK_CONFLICTS = 1000
+BLANK_CONFLICTS = 10_000
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
 SEARCH_CANDIDATES = 4

@@ -11,6 +11,7 @@ of every query stops there, and :func:`within` bounds the building of a new sess
 from __future__ import annotations
 
 import gc
+import itertools
 import signal
 import threading
 import time
@@ -286,16 +287,19 @@ class Session:
         """Every query from now on stops (status "unknown") at ``deadline`` (monotonic clock)."""
         self.solver.deadline = deadline
 
-    def solve(self, assumptions: Sequence[int] = (), need_model: bool = True) -> Outcome:
+    def solve(self, assumptions: Sequence[int] = (), need_model: bool = True,
+              rounds: int | None = None) -> Outcome:
         """Find an assignment obeying every clause and global rule under ``assumptions``.
 
         With ``need_model=False`` and no lazy rule, a SAT answer comes without its assignment
-        (reading a model costs more than a small incremental call).
+        (reading a model costs more than a small incremental call). With ``rounds``, at most
+        that many SAT calls (CEGAR rounds), then "unknown": a limit that, unlike a deadline,
+        gives the same answer on a loaded machine.
         """
         start = time.perf_counter()
         pool, stats = self.encoding.pool, self.stats
         try:
-            while True:
+            for _ in itertools.count() if rounds is None else range(rounds):
                 stats.sat_calls += 1
                 answer = self.solver.solve(assumptions)
                 if answer is None:
@@ -314,6 +318,7 @@ class Session:
                 stats.cegar_iterations += 1
                 stats.cuts += len(cuts)
                 self.solver.add([clause for cut in cuts for clause in cut])  # one call a round
+            return Outcome("unknown")
         finally:
             stats.time_s += time.perf_counter() - start
 

@@ -404,3 +404,36 @@ def test_separator_cuts_keep_the_solutions(connectivity):
     expected = brute(grid.cells, lambda black: bool(black) and bool(black & {(0, 0), (2, 3)})
                      and len(grid.components(black)) == 1)
     assert found[0] == found[1] == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_fenced_cuts_keep_every_connected_set_and_exclude_their_model(data) -> None:
+    """``fenced_cuts`` with random known-false nodes (``off``) on random models of 3x3 and smaller
+    grids: each cut is violated by its model (its auxiliaries free) and obeyed by every connected
+    set of nodes (brute force), whichever nodes ``off`` names."""
+    from pysat.solvers import Solver
+
+    from satgrid.solver import Assignment
+
+    rows, cols = data.draw(st.integers(1, 3), label="rows"), data.draw(st.integers(2, 3), label="cols")
+    pool = VarPool()
+    cells, adjacent = grid(rows, cols)
+    nodes = {cell: pool.var("cell", *cell) for cell in cells}
+    rule = ConnectedSubgraph("g", nodes, [(u, v, None) for u, v in adjacent])
+    lits = list(nodes.values())
+    model = [v if data.draw(st.booleans(), label=f"x{v}") else -v for v in lits]
+    off = {v for v in lits if -v in model and data.draw(st.booleans(), label=f"off{v}")}
+    cuts = rule.fenced_cuts(Assignment(model), pool, off)
+    assert (cuts == []) == (len(rule.components(Assignment(model))) < 2)
+    index = {cell: i for i, cell in enumerate(cells)}
+    near = [0] * len(cells)
+    for u, v in adjacent:
+        near[index[u]] |= 1 << index[v]
+        near[index[v]] |= 1 << index[u]
+    connected = [mask for mask in range(1 << len(cells)) if is_connected(mask, near)]
+    for cut in cuts:
+        with Solver(name="minisat22", bootstrap_with=cut) as solver:
+            assert not solver.solve(assumptions=model)
+            for mask in connected:
+                assert solver.solve(assumptions=[v if mask >> i & 1 else -v for i, v in enumerate(lits)])

@@ -32,35 +32,56 @@ def first_unique(name: str):
 
 def satisfiable(puzzle, clues, rules, facts, negated=None) -> bool:
     """Whether the genre's rules named ``rules``, the clues ``clues``, the facts ``facts`` (and
-    the fact ``negated`` false) have a solution: the test's own solver and CEGAR loop (after
-    200 rounds the global rules' eager CNF goes in too: a relaxed reason's region sizes can take
-    thousands of rounds of cuts)."""
-    enc = GENRES[puzzle.genre].encode(puzzle)
-    rules = set(rules)
-    clauses = [c for name, a, b in enc.spans
-               if name in DEFINITIONS or name in rules or name.split(": ", 1)[0] in rules
-               for c in enc.clauses[a:b]]
-    active = [rule for rule in enc.rules if rule.name in rules]
-    for rule in active:
-        clauses += rule.clauses(enc.pool)
-    given = puzzle.clues()
-    lits = [enc.primary[k] if v else -enc.primary[k] for k, v in facts]
-    for key in clues:  # behind its selector, assumed: rules tied to the clue see it on
-        clue = enc.encode_clue(key, given[key])
-        clauses += clue.switched
-        lits.append(clue.selector)
-    if negated is not None:
-        key, value = negated
-        lits.append(-enc.primary[key] if value else enc.primary[key])
-    with Solver(name="cadical153", bootstrap_with=clauses) as sat:
-        for rounds in range(10**6):
-            if rounds == 200:
-                for rule in active:
+    the fact ``negated`` false) have a solution (:class:`Consistency`)."""
+    with Consistency(puzzle, clues, rules, facts) as check:
+        return check(negated)
+
+
+class Consistency:
+    """The test's own solver and CEGAR loop for the genre's rules named ``rules``, the clues
+    ``clues`` and the facts ``facts``; called with a fact ``negated`` (or None), whether they
+    and that fact false have a solution. One solver answers every call (the cuts follow from the
+    rules alone). After 200 rounds the global rules' eager CNF goes in too: a relaxed reason's
+    region sizes can take thousands of rounds of cuts."""
+
+    def __init__(self, puzzle, clues, rules, facts):
+        enc = self.enc = GENRES[puzzle.genre].encode(puzzle)
+        rules = set(rules)
+        clauses = [c for name, a, b in enc.spans
+                   if name in DEFINITIONS or name in rules or name.split(": ", 1)[0] in rules
+                   for c in enc.clauses[a:b]]
+        self.active = [rule for rule in enc.rules if rule.name in rules]
+        for rule in self.active:
+            clauses += rule.clauses(enc.pool)
+        given = puzzle.clues()
+        self.lits = [enc.primary[k] if v else -enc.primary[k] for k, v in facts]
+        for key in clues:  # behind its selector, assumed: rules tied to the clue see it on
+            clue = enc.encode_clue(key, given[key])
+            clauses += clue.switched
+            self.lits.append(clue.selector)
+        self.sat = Solver(name="cadical153", bootstrap_with=clauses)
+        self.rounds = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.sat.delete()
+
+    def __call__(self, negated=None) -> bool:
+        enc, sat, lits = self.enc, self.sat, list(self.lits)
+        if negated is not None:
+            key, value = negated
+            lits.append(-enc.primary[key] if value else enc.primary[key])
+        while True:
+            self.rounds += 1
+            if self.rounds == 200:
+                for rule in self.active:
                     sat.append_formula(rule.eager_clauses(enc.pool))
             if not sat.solve(assumptions=lits):
                 return False
             value = Assignment(sat.get_model())
-            cuts = [cut for rule in active for cut in rule.cuts(value, enc.pool)]
+            cuts = [cut for rule in self.active for cut in rule.cuts(value, enc.pool)]
             if not cuts:
                 return True
             for cut in cuts:
@@ -94,13 +115,13 @@ def test_every_step_is_forced_by_its_reason_and_the_steps_solve_the_puzzle(name)
     enc = GENRES[name].encode(puzzle)
     everything = {r.name for r in enc.rules} | {n for n, _, _ in enc.spans}
     facts = list(explanation.facts.items())
-    assert satisfiable(puzzle, puzzle.clues(), everything, facts)
-    for key in enc.primary:
-        value = dict(facts).get(key)
-        if value is None:  # not a step: implied (a shown fact, a crossed-out candidate)
-            forced = [v for v in (True, False)
-                      if not satisfiable(puzzle, puzzle.clues(), everything, facts, (key, v))]
-            assert len(forced) == 1, f"{key} is left open by the steps"
+    with Consistency(puzzle, puzzle.clues(), everything, facts) as check:
+        assert check()
+        for key in enc.primary:
+            value = dict(facts).get(key)
+            if value is None:  # not a step: implied (a shown fact, a crossed-out candidate)
+                forced = [v for v in (True, False) if not check((key, v))]
+                assert len(forced) == 1, f"{key} is left open by the steps"
     fmt = GENRES[name].part("STATE")
     shown = fmt.shown(puzzle)
     assert all(fmt.decision(k, v) and k not in shown for k, v in facts)
