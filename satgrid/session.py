@@ -217,7 +217,10 @@ class Session:
         """Whether this session has made more variables since it was built than the rules have:
         every puzzle served leaves retired blocking and activation literals (and learnt clauses
         over them) in the solver, and each call grows slower (measured in encodings/batch.md).
-        A cache of shared sessions replaces a worn one by a fresh build."""
+        A cache of shared sessions replaces a worn one by a fresh build. A session whose solver
+        a Ctrl-C broke (:attr:`EmbeddedSolver.broken`) counts as worn too."""
+        if getattr(self.solver, "broken", False):  # interrupted by Ctrl-C: unusable
+            return True
         return self.encoding.pool.top - self.built_top > max(self.built_top, MIN_WEAR)
 
     # -- clues ---------------------------------------------------------------------------------

@@ -9,10 +9,12 @@ from __future__ import annotations
 import math
 import threading
 import time
+from threading import get_ident
 from collections import deque
+from contextlib import contextmanager
 from functools import lru_cache
 from itertools import repeat
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import pysat.solvers as pysat_solvers
 import pysolvers
@@ -44,6 +46,16 @@ DIRECT_ADD = {
     "Cadical153": ("cadical", "cadical153_add_cl"),
     "Cadical195": ("cadical", "cadical195_add_cl"),
     "Glucose4": ("glucose", "glucose41_add_cl"),
+}
+
+#: python-sat solver classes whose C ``solve`` is called directly (the attribute holding the
+#: handle, the ``pysolvers`` function) when no limit is set: python-sat's wrapper spends three
+#: Python calls and a thread lookup a call, and a 9x9 audit makes about 19 calls. The wrapper's
+#: ``status`` and ``prev_assumps`` (which its ``get_model`` and ``get_core`` read) are set as it
+#: sets them.
+DIRECT_SOLVE = {
+    "Cadical153": ("cadical", "cadical153_solve"),
+    "Cadical195": ("cadical", "cadical195_solve"),
 }
 
 #: The largest conflict limit: CaDiCaL (embedded and the binary's ``-c``) reads it as a C ``int``,
@@ -80,6 +92,9 @@ FIRST_SLICE, MAX_SLICE = 1000, 64000
 #: The share of the time left that one slice may take, at the slowest rate seen.
 SLICE_SHARE = 0.25
 
+#: The main thread's id: python-sat installs its own SIGINT handler during a call from it.
+MAIN_THREAD = threading.main_thread().ident
+
 #: Clauses loaded by one C call (a few milliseconds' worth).
 LOAD_CHUNK = 20000
 
@@ -90,13 +105,13 @@ NOT_INCREMENTAL = {
 }
 
 
-def _direct_adder(inner) -> tuple[Callable[[object, Clause], object], object] | None:
-    """The C clause adder of a python-sat solver object (:data:`DIRECT_ADD`) and its handle;
+def _direct(inner, table: dict[str, tuple[str, str]]) -> tuple[Callable[..., object], object] | None:
+    """The C function ``table`` names for a python-sat solver object, and the object's handle;
     None when python-sat lays it out otherwise."""
-    attribute, function = DIRECT_ADD.get(type(inner).__name__, (None, None))
+    attribute, function = table.get(type(inner).__name__, (None, None))
     handle = getattr(inner, attribute, None) if attribute else None
-    add = getattr(pysolvers, function, None) if function else None
-    return (add, handle) if handle is not None and add is not None else None
+    fn = getattr(pysolvers, function, None) if function else None
+    return (fn, handle) if handle is not None and fn is not None else None
 
 
 def embedded_solver_names() -> list[str]:
@@ -143,6 +158,19 @@ class Assignment:
         return value if lit > 0 else not value
 
 
+@contextmanager
+def _interruptible(solver: "EmbeddedSolver") -> Iterator[None]:
+    """python-sat's "Caught keyboard interrupt" error, raised by a call Ctrl-C cut short, as
+    KeyboardInterrupt, the solver marked broken (see :meth:`EmbeddedSolver.solve`)."""
+    try:
+        yield
+    except pysolvers.error as exc:
+        if "keyboard interrupt" not in str(exc).lower():
+            raise
+        solver.broken = True
+        raise KeyboardInterrupt from None
+
+
 class EmbeddedSolver:
     """One python-sat solver, used incrementally."""
 
@@ -164,9 +192,14 @@ class EmbeddedSolver:
             self._solver.configure(TUNED_OPTIONS[canonical])
         self.name = name
         self.deadline: float | None = None
-        self._direct_add = _direct_adder(self._solver.solver)
+        #: Interrupted by Ctrl-C in a call (see :meth:`solve`): unusable from then on.
+        self.broken = False
+        self._direct_add = _direct(self._solver.solver, DIRECT_ADD)
+        self._direct_solve = _direct(self._solver.solver, DIRECT_SOLVE)
 
     def add(self, clauses: Iterable[Clause]) -> None:
+        if self.broken:
+            return  # nothing can be asked of it again (see :meth:`solve`)
         if self._direct_add is None:
             self._solver.append_formula(clauses)
             return
@@ -184,9 +217,28 @@ class EmbeddedSolver:
             deque(map(add, repeat(handle), clauses), 0)
 
     def solve(self, assumptions: Sequence[int] = ()) -> bool | None:
-        """True (SAT), False (UNSAT) or None (a limit was hit)."""
+        """True (SAT), False (UNSAT) or None (a limit was hit).
+
+        Ctrl-C during a call from the main thread: python-sat's own SIGINT handler jumps out of
+        the C solver and raises its ``error``, leaving the solver in a state where any later
+        call aborts the process (CaDiCaL: "invalid API usage"). It becomes KeyboardInterrupt
+        here, and the solver is marked :attr:`broken`: it takes no more clauses, answers no more
+        questions (SolverError), and sessions holding it are rebuilt (``Session.worn``)."""
+        if self.broken:
+            raise SolverError(f"solver {self.name} was interrupted (Ctrl-C) and cannot answer again")
+        with _interruptible(self):
+            return self._solve(assumptions)
+
+    def _solve(self, assumptions: Sequence[int]) -> bool | None:
         if self.deadline is None and self.conflict_limit is None:
-            return self._solver.solve(assumptions=assumptions)
+            if self._direct_solve is None:
+                return self._solver.solve(assumptions=assumptions)
+            solve, handle = self._direct_solve
+            inner = self._solver.solver
+            # the last argument: whether python-sat may take over SIGINT (main thread only)
+            inner.status = solve(handle, assumptions, get_ident() == MAIN_THREAD)
+            inner.prev_assumps = assumptions
+            return inner.status
         if self.deadline is not None and self.deadline - time.monotonic() <= 0:
             return None
         try:
@@ -269,8 +321,11 @@ class EmbeddedSolver:
 
     def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
         """Unit propagation under ``assumptions``: (no conflict, implied literals)."""
+        if self.broken:
+            raise SolverError(f"solver {self.name} was interrupted (Ctrl-C) and cannot answer again")
         try:
-            ok, lits = self._solver.propagate(assumptions=assumptions)
+            with _interruptible(self):
+                ok, lits = self._solver.propagate(assumptions=assumptions)
         except NotImplementedError:
             raise SolverError(f"solver {self.name} has no unit propagation call (python-sat implements "
                               "it in cadical153, cadical195 and the minisat family)") from None

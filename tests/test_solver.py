@@ -173,3 +173,54 @@ def test_direct_clause_adder_is_found_and_answers_alike(name: str) -> None:
     assert [direct.solve([last]), direct.solve([])] == [plain.solve([last]), plain.solve([])] == [False, True]
     direct.close()
     plain.close()
+
+
+INTERRUPTED_CHILD = r"""
+import sys, time
+from pysat.examples.genhard import PHP
+from satgrid.errors import SolverError
+from satgrid.solver import EmbeddedSolver
+
+solver = EmbeddedSolver(sys.argv[1])
+solver.add(PHP(12).clauses)  # far beyond the test's patience
+print("solving", flush=True)
+try:
+    solver.solve()
+    print("finished")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", solver.broken)
+solver.add([[1, 2]])  # ignored, not an abort of the process
+try:
+    solver.solve()
+except SolverError as exc:
+    print("refused:", exc)
+solver.close()
+print("closed")
+"""
+
+
+@pytest.mark.parametrize("name", ["cadical153", "glucose4"])
+def test_ctrl_c_in_a_solver_call_is_a_keyboard_interrupt_and_leaves_the_process_sound(tmp_path, name):
+    """SIGINT while the C solver runs: KeyboardInterrupt (not python-sat's error), the solver
+    marked broken, later calls refused in one line, and the process ends normally (CaDiCaL
+    used to abort it with "invalid API usage" on the next call)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "child.py"
+    script.write_text(INTERRUPTED_CHILD)
+    proc = subprocess.Popen([sys.executable, str(script), name], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "solving"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert out.splitlines() == ["KeyboardInterrupt True",
+                                f"refused: solver {name} was interrupted (Ctrl-C) and cannot answer again",
+                                "closed"], (out, err)

@@ -96,6 +96,8 @@ class SudokuPuzzle:
 #: which _value rejects.
 _LAYOUT = " \t|+-"
 _NUMBER = re.compile(r"[0-9]+|[._]")
+#: A character that makes :func:`_cells` look closer: whitespace or a layout character.
+_SPACED = re.compile(r"[\s|+-]")
 
 
 @lru_cache(maxsize=64)
@@ -106,6 +108,8 @@ def _cells(text: str) -> tuple[tuple[str, int], ...]:
     digits (16x16 and up), else one symbol a character; ``|``, ``+`` and ``-`` draw box borders
     and rule lines. (Cached: :func:`split` and :func:`parse` both read each line.)
     """
+    if not _SPACED.search(text):  # one symbol a character, no layout: the common one-line form
+        return tuple(zip(text, range(1, len(text) + 1)))
     words = [(m.group().strip("|+"), m.start() + 1) for m in re.finditer(r"\S+", text)]
     words = [(w, col) for w, col in words if set(w) - set("-|+")]
     if (len(words) > 1 and all(_NUMBER.fullmatch(w) for w, _ in words)
