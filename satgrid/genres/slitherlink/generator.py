@@ -34,83 +34,9 @@ solver per puzzle.
    encoding (:func:`~satgrid.genres.slitherlink.encode`), and loops round at most three cells
    are barred up front (:func:`~satgrid.genres.slitherlink.small_loop_lemma`); a sub-loop is
    cut by one clause, "not all of its edges" (:data:`CUT_FORM`), and positive numbers anchor
-   the cuts through their selectors (no anchor variables). 10x10 hard: about 60 SAT calls; in
-   ``bench/bench_generate.py`` (100 puzzles made back to back, as sgt-loopy's batch is, nine
-   rounds taking turns with sgt-loopy's hard level) the median of the rounds' means was
-   7.7-11.3 ms a puzzle against loopy's 7.9-13.2 ms, at or below it in each of six runs (the
-   machine's speed drifts), and the median of the rounds' ratios 0.85-0.98; with the driver's
-   audit between puzzles 7.7-9.4 ms (summing a list of two million ints between puzzles slows
-   generation about as much: the generator's data leave the CPU caches).
-   Paired runs, same puzzles unless said: the one-clause cut:
-   2.5-4.5%; numbers as anchors, no anchor variable per cell: ~3%; flips over cached index
-   arrays, a move's numbers tested as one subset: witnesses 1.1 -> 0.6 ms; clauses loaded by
-   ``map``: 0.35 -> 0.28 us a clause; growth tables per rule: ~10% of growth; the change of a
-   cell written out in :meth:`Region.apply`: growth 1.05 -> 0.85 ms. Earlier: the loop
-   rule over edges, no dot variables: ~10%;
-   small loops barred: 79 -> 63 calls, ~10%; minisat-gh (:data:`OPTIONS`): 3%; a growth try
-   from one random draw: growth ~12% (puzzles change); leaner lazy-cut bookkeeping: ~3%;
-   python-sat's C clause adder called directly: 1.5%. Earlier: two-cell moves: 83 -> 75 calls,
-   ~4%; the copied encoding: set-up 4.2 -> 1.5 ms; breaking instead of blocking: 2-5%;
-   minisat22 instead of cadical153: 15%; growth in one loop: ~15%.
-   Measured and dropped: clauses that forbid 1x1 to 2x2 sub-loops beside a far clue (CEGAR
-   rounds 36 -> 29 a puzzle, but 20% slower); loops round four cells barred too (fewer calls,
-   more clauses to load: 2.5-7% slower); verifying several removals per call while the
-   witnesses simulate the rest (40 instead of 60 queries, no faster: sparser clue sets cost more
-   per call); unsatisfiable cores (they hold 46 of 53 clues on average, so almost no clue is
-   spared a call); one assumption for all undecided numbers through a chain of activation
-   literals (removal 12.4 -> 15-16 ms); runs that step over numbers a witness keeps (30 -> 25
-   UNSAT calls, but longer runs fail more: 6% slower); no first uniqueness check, the first run
-   that goes proving it (the first query then pays for what the check learnt: no faster);
-   cutting the largest loop too (63 -> 59 calls, 8% slower; only from a query's third round:
-   within noise); anchoring cuts on numbers already kept (3 fewer calls, no faster); cuts on
-   the sub-loop's bounding box or a ring of dots round it besides its own (fewer calls, 5-12%
-   slower); the loop check as an IPASIR-UP propagator on cadical195 (every assignment of an
-   observed edge calls into Python: 2x slower); CaDiCaL options (lucky phases, chronological
-   backtracking, incremental lazy backtracking: within noise); phases reset to the loop before
-   each query or round (within noise: minisat's phase saving overwrites them); the Euler
-   characteristic as a constraint (inside colouring, convex minus concave corners = 4 as
-   native cardinality in minicard: CEGAR rounds 33 -> 9, but 2x slower); one solver for
-   successive puzzles (fresh selectors, kept numbers behind a puzzle literal, all retired
-   after: answers right, but cuts, learnt clauses and retired variables pile up: 12% slower
-   renewed every 5 puzzles, 39% every 20); the blocking clause beside the breaker (no fewer
-   calls); witnesses from the main loop of models the cuts reject (no call saved); a
-   unit-propagation pre-test (it settles 8 of 18 removable single numbers a puzzle, the ones
-   the solver answers fastest); a first run of 4, 8 or 16 numbers instead of 1 (a simulation
-   of the deletion on recorded puzzles promised 4-6% fewer queries; measured: 2 fewer calls,
-   time within noise); other run-size rules after a kept number or a failed run (simulated:
-   all as many queries or more). A simulation with an oracle that knows which numbers stay
-   needs 28 queries a puzzle against the greedy's 47: most of the remaining gap is numbers
-   that must stay and that no one- or two-cell move shows (for three quarters of them no move
-   of up to four cells within three steps of the number works either); the largest loop of a
-   rejected model cut too from a question's second or fourth round (within noise); the inside
-   colouring (5% slower); Glucose 3 and 4, also in their incremental mode (6-9% slower); one
-   propagation call before each question that drops the run of next numbers it shows fixed
-   (7 fewer UNSAT calls, but the ones the solver answers fastest: 8% slower); a run asked as
-   "one of its numbers is broken" through their breakers instead of the blocker (4% slower);
-   the run size kept or halved, not reset, after a number a witness keeps (55 instead of 60
-   calls, time within noise); the breaker or the numbers reversed in the assumptions (within
-   noise); loops round one or two cells barred instead of three (1-5% slower); witnesses from
-   moves of the other loop a kept number's question returns (simulated: 2.2 numbers a puzzle,
-   3 calls, about what the moves cost to find); a rejected model mended into one loop by
-   moving one cell (1 of 14 rejected models could be); the "exit" cut for questions about one
-   number only (8% slower); runs that stop before a number a move nearly vouches for (4-6%
-   slower); python-sat's C solve and model functions called directly, past its Python
-   wrappers (within noise); python-sat's warm-start mode (5% faster, but other puzzles: its
-   answers are not those of a fresh search, so it is unusable here); the "exit" cut from a
-   question's second, third or fifth round on (within noise to 4% slower), or for sub-loops of
-   at most 12, 20 or 40 edges (1-6% slower); loops round four cells barred too, with blocks of
-   two or three cells so that the guard can hold (2 fewer calls, 5-6% slower: the clauses cost
-   more to load than the calls they save); maplesat, mergesat3, maplechrono, maplecm,
-   minicard, glucose 4.2 and gluecard 4 (7% to 15x slower; minisat22 ties). Kept: the
-   largest loop cut too when it recurs (:class:`~satgrid.loop.SingleLoop`): 10x10 ~1%, the
-   puzzles with 130-160 calls fall to 60-100, and 20x20 went from 708 to 322 calls and from
-   163 to 101 ms mean over 10 puzzles (medians equal). Later, paired runs on the same puzzles
-   unless said: one-loop models walked on the model itself (a model's loops: 15 -> 9 us);
-   witnesses as clue sets, tested without a set union (~1%); the breaker of a decided number
-   switched off (10% fewer decisions, ~1.5%); clauses loaded with the handle by ``repeat``
-   (2,351 clauses: 0.84 -> 0.74 ms); the cells a two-cell move alters read off a layout
-   (flips 0.3 -> 0.15 ms); growth picks by ``getrandbits`` (growth 1.43 -> 1.05 ms, other
-   puzzles, same distributions).
+   the cuts through their selectors (no anchor variables). Each of these choices, and the
+   solver, was kept because it made generation faster; the ideas tried and dropped are logged
+   with their figures (figures: encodings/slitherlink.md, section "Generation: measured").
 4. Flavours: "hard" accepts any unique puzzle; "normal" also undoes removals after which the
    puzzle is no longer solved by the propagation ladder's levels 0-1 (:mod:`satgrid.grading`:
    propagation and failed-literal probing, the loop rule's cuts included). Grades only fall as
@@ -135,16 +61,15 @@ from ...session import Session
 from ...solver import DEFAULT_SOLVER
 
 RATIOS = (33, 33, 34)
-#: The generator's options unless the caller gives some: minisat22 answered the removal
-#: questions 12-15% faster than cadical153 (the default elsewhere) on 5x5 to 20x20 hard
-#: puzzles (paired runs, same puzzles); on 6x6 normal ones 4%. MiniSat's GitHub version
-#: (minisat-gh) then took fewer SAT calls still: 10x10 hard 3% faster than minisat22, 16x16
-#: 20% (6x6 within noise).
+#: The generator's options unless the caller gives some: MiniSat's GitHub version answers the
+#: removal questions faster than cadical153 (the default elsewhere) and minisat22, with fewer
+#: SAT calls (figures: encodings/slitherlink.md, section "Generation: measured").
 OPTIONS = api.Options(solver="minisat-gh")
 #: The loop rule's lazy cut in generation (:class:`~satgrid.loop.SingleLoop`): "whole", one
 #: clause "S is not whole" per sub-loop, where solving keeps the stronger "exit" cut. The
-#: sub-loops a removal question meets are mostly splits of the known loop, 10 to 46 edges long,
-#: rarely met twice: 10x10 hard generation 2.5-4.5% faster (paired runs, same puzzles).
+#: sub-loops a removal question meets are mostly splits of the known loop, rarely met twice, so
+#: the one clause costs less than the stronger cut (figures: encodings/slitherlink.md, section
+#: "Generation: measured").
 CUT_FORM = "whole"
 #: Lowering of the loop rule while grading "normal" removals; the audit grades with the same
 #: default (lazy), so the grade a generated puzzle reports is the one the generator checked.
@@ -208,7 +133,8 @@ class Region:
         self.cells: list[int] = [first]
         self.where: dict[int, int] = {first: 0}
         #: Each cell's ring pattern (:meth:`ring`), kept up to date by :meth:`apply`: the growth
-        #: rules read a pattern per try, a change updates eight (10x10 grow 1.6 -> 1.4 ms).
+        #: rules read a pattern per try, a change updates eight (figures: encodings/slitherlink.md,
+        #: section "Generation: measured").
         self.rings = [0] * len(self.inside)
         for off, bit in self._ring_back:  # the one region cell is in its neighbours' rings
             self.rings[first + off] = bit
@@ -230,10 +156,10 @@ class Region:
         One loop for all the steps (a 10x10 grid takes a thousand), the change of a cell written
         out in it: ``cells`` and ``where`` (a cell's place in ``cells``), ``inside`` and
         ``closed``, and the eight rings around the cell. A changed cell is a grid cell, so its
-        eight neighbours lie inside the padded frame. 10x10 growth 1.05 -> 0.85 ms against a
-        method call per change, same random draws. A random pick is ``getrandbits`` of just
-        enough bits, drawn again while too large (uniform, like ``int(random() * n)``, which costs
-        about 0.1 us more a pick): 10x10 growth ~20% faster, other draws."""
+        eight neighbours lie inside the padded frame (faster than a method call per change). A
+        random pick is ``getrandbits`` of just enough bits, drawn again while too large (uniform,
+        like ``int(random() * n)``, and cheaper) (figures: encodings/slitherlink.md, section
+        "Generation: measured")."""
         cells, where, inside, closed, rings = self.cells, self.where, self.inside, self.closed, self.rings
         orthogonal, draw = self.orthogonal, rng.getrandbits
         (o0, b0), (o1, b1), (o2, b2), (o3, b3), (o4, b4), (o5, b5), (o6, b6), (o7, b7) = self._ring_back
@@ -327,7 +253,8 @@ def grow(rows: int, cols: int, rng: random.Random, ratios: tuple[int, int, int] 
 def _rule_draws(rng: random.Random, ratios: tuple[int, int, int], steps: int) -> list[int]:
     """``steps`` growth rules (1, 2 or 3) drawn with the weights ``ratios``. Integer weights
     that add up to at most 4096 index a table by random bits (entries past their sum are drawn
-    again), in C-level loops: a thousand rules in 45 us against random.choices' 115 us."""
+    again), in C-level loops, faster than ``random.choices`` (figures: encodings/slitherlink.md,
+    section "Generation: measured")."""
     total = sum(ratios)
     if not all(isinstance(w, int) for w in ratios) or total > 4096:
         return rng.choices((1, 2, 3), weights=ratios, k=steps)
@@ -360,8 +287,8 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
         raise SatgridError(f"flavour must be one of {', '.join(FLAVOURS)}, not {flavour!r}")
     template = SlitherlinkPuzzle(tuple(tuple([None] * cols) for _ in range(rows)))
     # A solver of its own per puzzle: on a solver shared from puzzle to puzzle the cuts of every
-    # earlier loop pile up, and generation was slower (20x20: 880 against 430 ms a puzzle, the
-    # new solver's set-up included; 10x10: 43 against 34 ms; 5x5 even: 2.7 against 3.3 ms).
+    # earlier loop pile up, and generation was slower (figures: encodings/slitherlink.md,
+    # section "Generation: measured").
     session = Session(encode(template, CUT_FORM), options.solver, options.connectivity,
                       options.conflict_limit)
     grader = grading_session(template, DEFAULT_SOLVER, GRADE_CONNECTIVITY)[0] if flavour == "normal" else None
@@ -462,7 +389,8 @@ def flips(region: Region) -> dict[tuple[Cell, ...], Sequence[Cell]]:
     line, x moves first (legal alone), then y (legal once x has moved: a diagonal move changes
     y's ring); their sides are disjoint, so the count changes add up, and a shared neighbour
     keeps its count when it was on x's side and not on y's or the other way round. The cells
-    a move alters are read off the grid's :class:`_MoveLayout` (10x10: about 0.3 -> 0.15 ms).
+    a move alters are read off the grid's :class:`_MoveLayout`, made once per size (figures:
+    encodings/slitherlink.md, section "Generation: measured").
     """
     layout = _move_layout(region.rows, region.cols)
     keys, padded, partners = layout.keys, layout.padded, layout.partners
@@ -532,8 +460,8 @@ def _remove(queries: PuzzleQueries, projection: tuple[int, ...], region: Region,
             rng: random.Random, grader) -> tuple[dict, int, int]:
     """Greedy removal in shuffled order (see the module doc) by the core's
     :meth:`~satgrid.queries.PuzzleQueries.minimal_clue_set`; the kept clues, the SAT calls made
-    and the grades computed. (A unit-propagation pre-test per clue was measured slower than the
-    SAT call it saves: 10x10 hard, 57-67 against 50 ms a puzzle.)"""
+    and the grades computed. (No unit-propagation pre-test per clue: it was slower than the SAT
+    call it saves; figures: encodings/slitherlink.md, section "Generation: measured".)"""
     order = sorted(clues)
     rng.shuffle(order)
     graded = 0
