@@ -254,8 +254,9 @@ def _base(rows: int, cols: int, cut_form: Literal["exit", "whole"]) -> Encoding:
 def encode(puzzle: SlitherlinkPuzzle, cut_form: Literal["exit", "whole"] = "exit") -> Encoding:
     """A copy of the base encoding of the puzzle's size, made once per size
     (:func:`~satgrid.model.made_once`: copies draw clue selectors from pools of their own, so
-    a solver holds only the variables its clues use; 1000 unused variables made 10x10
-    generation 20% slower). ``cut_form``: the loop rule's lazy cut."""
+    a solver holds only the variables its clues use, since unused variables slow every SAT
+    call; figures: encodings/slitherlink.md, section "Clause families"). ``cut_form``: the loop
+    rule's lazy cut."""
     return _base(puzzle.rows, puzzle.cols, cut_form)
 
 

@@ -6,7 +6,7 @@ easy to evil" (2009), on one shared incremental solver per size.
    budget). Every valid grid has a positive chance; like the paper's Las Vegas start (11 random
    givens, then a solver's completion) it is not exactly uniform, but it is driven by the seed
    alone, so a seed always gives the same grid (a solver's completion would depend on what the
-   shared solver learnt before). 9x9 takes about a millisecond, 25x25 a fraction of a second.
+   shared solver learnt before) (figures: encodings/sudoku.md, section "Generation: measured").
 2. Dig holes in the level's order (below). A cell is dug when the puzzle stays unique, which is
    asked by *reduction to absurdity*: after digging cell (r, c) with value v the puzzle is unique
    iff it has no solution with (r, c) != v, one SAT call with the remaining givens and -v as
@@ -15,9 +15,9 @@ easy to evil" (2009), on one shared incremental solver per size.
 3. Pruning as in the paper: each cell is tried once; a cell that cannot go is never retried (with
    fewer givens it still could not: removing clues only relaxes a puzzle) and a dug cell is never
    refilled. So the hardest level, which has no bound, ends clue-minimal.
-   ``make(..., prune=False)`` is the unpruned search the paper times against it (1088 ms per evil
-   puzzle with pruning, 55106 ms without): it sweeps the dig order again and again, asking every
-   cell that is still a given, the ones that failed before included, and stops after a pass that
+   ``make(..., prune=False)`` is the unpruned search the paper times against it (the paper's
+   timings: encodings/sudoku.md, section "Generation: measured"): it sweeps the dig order
+   again and again, asking every cell that is still a given, the ones that failed before included, and stops after a pass that
    digs nothing (or once the givens bound is reached). Its first pass is the pruned run itself.
    After it, a cell that failed still fails: the puzzle only lost clues since, every solution of
    the earlier puzzle without that cell is one of the later puzzle without it, so a second
