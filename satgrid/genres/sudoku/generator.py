@@ -17,8 +17,9 @@ easy to evil" (2009), on one shared incremental solver per size.
    refilled. So the hardest level, which has no bound, ends clue-minimal.
    ``make(..., prune=False)`` is the unpruned search the paper times against it (the paper's
    timings: encodings/sudoku.md, section "Generation: measured"): it sweeps the dig order
-   again and again, asking every cell that is still a given, the ones that failed before included, and stops after a pass that
-   digs nothing (or once the givens bound is reached). Its first pass is the pruned run itself.
+   again and again, asking every cell that is still a given, the ones that failed before
+   included, and stops after a pass that digs nothing (or once the givens bound is reached).
+   Its first pass is the pruned run itself.
    After it, a cell that failed still fails: the puzzle only lost clues since, every solution of
    the earlier puzzle without that cell is one of the later puzzle without it, so a second
    solution stays a second solution. A cell skipped at its line bound stays at it (counts only
