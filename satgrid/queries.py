@@ -42,10 +42,10 @@ class PuzzleQueries:
     def all_clues(self) -> int:
         """One activation literal that switches every clue on (``all -> selector`` clauses).
 
-        Assuming it instead of every selector keeps the solver at one assumption level: on a
-        60x60 loop puzzle (about 2,000 clue selectors) solve+unique ran several times faster.
-        Literal clues (given digits) are facts, not switches, and are assumed as they are
-        (with the activation literal 9x9 solve+unique was measured 0.40 against 0.30 ms)."""
+        Assuming it instead of every selector keeps the solver at one assumption level, which
+        pays off when there are many clue selectors. Literal clues (given digits) are facts, not
+        switches, and are assumed as they are: for them the activation literal only costs
+        (figures: encodings/queries.md, section "One activation literal for all clues")."""
         if self._all is None:
             self._all = self.session.encoding.pool.fresh("all")
             self.session.add([[-self._all, lit] for lit in self.selectors.values()])
@@ -81,10 +81,10 @@ class PuzzleQueries:
 
     def _prefer(self, projection: Projection) -> None:
         """Branch towards the known solution in clue queries that block it: a needed clue then
-        shows with a solution close to this one, found in fewer conflicts and CEGAR rounds
-        (the audit of a 7x7 island puzzle: 708 -> 289 SAT calls). Literal clues are asked by
-        reduction to absurdity, mostly UNSAT, where the hint only costs (audits of given digits
-        ~10% slower)."""
+        shows with a solution close to this one, found in fewer conflicts and CEGAR rounds.
+        Literal clues are asked by reduction to absurdity, mostly UNSAT, where the hint only
+        costs, so it is not set for them (figures: encodings/queries.md, section "Branching
+        towards the known solution")."""
         if not self._literal:
             self.session.prefer(projection)
 
@@ -109,8 +109,9 @@ class PuzzleQueries:
         to absurdity": every solution without the clue that satisfies it is a solution of the
         unique puzzle), and it starts the search at the clue. For a literal clue (a given digit)
         it is the literal's negation; for a clue whose genre states when it is broken, its
-        :meth:`~satgrid.session.Session.breaker` (10x10 loop puzzle generation ~2-5% faster
-        than with the blocker). Otherwise: the blocker of ``projection``.
+        :meth:`~satgrid.session.Session.breaker` (faster than the blocker; figures:
+        encodings/queries.md, section "A clue's breaker instead of the blocker"). Otherwise: the
+        blocker of ``projection``.
         """
         lit = self.selectors[key]
         if lit in self.session.literal_clues:
@@ -143,9 +144,9 @@ class PuzzleQueries:
         """
         redundant, unknown = [], []
         self._prefer(projection)
-        # One question (:meth:`one_more_gone`) per clue, the assumptions sliced from one list (a
-        # 9x9 audit asks 28 questions of ~28 us each; rebuilding the list per question cost
-        # ~0.1 ms an audit).
+        # One question (:meth:`one_more_gone`) per clue, the assumptions sliced from one list:
+        # the questions are short, and rebuilding the list per question was a visible share of
+        # an audit (figures: encodings/queries.md, section "Assumptions sliced from one list").
         keys, lits = list(self.selectors), list(self.selectors.values())
         for i, key in enumerate(keys):
             last = self.one_more_gone(projection, key)
@@ -194,8 +195,8 @@ class PuzzleQueries:
         clause (a kept clue's selector, a dropped clue's negated selector; a dropped literal
         clue just stops being assumed), the breaker of a clue asked about alone is switched off,
         and only the undecided clues are assumed. The answers are
-        the same; the solver re-propagates fewer assumptions after each conflict (10x10
-        loop puzzle generation ~5-10% faster). The session must not serve other clue sets
+        the same; the solver re-propagates fewer assumptions after each conflict (figures:
+        encodings/queries.md, section "Settled clues"). The session must not serve other clue sets
         afterwards: its kept selectors are forced on.
         """
         keys = list(order) if order is not None else list(self.selectors)
@@ -258,7 +259,8 @@ class PuzzleQueries:
             if status == "unknown":
                 return None
             # a settled clue is asked about no more: its breaker goes for good (fewer free
-            # variables for the solver to branch on; 10x10 loop puzzles: 10% fewer decisions)
+            # variables for the solver to branch on; figures: encodings/queries.md, section
+            # "Settled clues")
             if settle and len(run) == 1:
                 settled += self.session.retire_breaker(sel[run[0]])
             if status == "unsat" and (accept is None or accept(trial)):

@@ -28,9 +28,8 @@ DEFAULT_SOLVER = "cadical153"
 
 #: Options set on a new embedded solver. CaDiCaL's inprocessing (variable elimination above all)
 #: reruns on every incremental call and undoes itself whenever a new cut mentions an eliminated
-#: variable: off, 60x60 loop puzzles' solve+unique took 0.69-0.86 s instead of 0.92-1.03 s
-#: (cadical153; cadical195 0.72-1.03 s instead of 1.22-1.34 s), the other genres unchanged
-#: within noise, eager one-shot solves too (10x10 loop puzzles 253 against 245 ms).
+#: variable: it is turned off, which speeds up many incremental calls and leaves one-shot solves
+#: as they were (figures: encodings/solver.md, section "CaDiCaL without inprocessing").
 TUNED_OPTIONS: dict[str, dict[str, int]] = {
     "cadical153": {"inprocessing": 0},
     "cadical195": {"inprocessing": 0},
@@ -39,7 +38,8 @@ TUNED_OPTIONS: dict[str, dict[str, int]] = {
 #: python-sat solver classes whose C clause adder ``add`` calls itself: (the attribute holding
 #: the solver's handle, the ``pysolvers`` function). python-sat's ``append_formula`` spends two
 #: Python calls a clause around it; a generator loads a few thousand clauses per puzzle
-#: (10x10 loop puzzle generation ~1.5% faster). Other solvers go through ``append_formula``.
+#: (figures: encodings/solver.md, section "python-sat's C clause adder called directly").
+#: Other solvers go through ``append_formula``.
 DIRECT_ADD = {
     "Minisat22": ("minisat", "minisat22_add_cl"),
     "MinisatGH": ("minisat", "minisatgh_add_cl"),
@@ -50,7 +50,8 @@ DIRECT_ADD = {
 
 #: python-sat solver classes whose C ``solve`` is called directly (the attribute holding the
 #: handle, the ``pysolvers`` function) when no limit is set: python-sat's wrapper spends three
-#: Python calls and a thread lookup a call, and a 9x9 audit makes about 19 calls. The wrapper's
+#: Python calls and a thread lookup a call, and an audit makes many short calls (figures:
+#: encodings/solver.md, section "python-sat's C solve called directly"). The wrapper's
 #: ``status`` and ``prev_assumps`` (which its ``get_model`` and ``get_core`` read) are set as it
 #: sets them.
 DIRECT_SOLVE = {
@@ -203,10 +204,9 @@ class EmbeddedSolver:
         if self._direct_add is None:
             self._solver.append_formula(clauses)
             return
-        # map drained by a zero-length deque: no Python loop body per clause (loading ~20%
-        # faster than a for loop, 0.28 against 0.35 us a clause), and the handle passed by
-        # ``repeat``, not bound by ``partial`` (the 2,351 first clauses of a 10x10 loop puzzle
-        # generator: 0.84 -> 0.74 ms)
+        # map drained by a zero-length deque: no Python loop body per clause, and the handle
+        # passed by ``repeat``, not bound by ``partial``: both load faster (figures:
+        # encodings/solver.md, section "python-sat's C clause adder called directly")
         # A list is loaded in chunks: one C loop over it all would hold off a signal handler
         # (the time limit on building an encoding, satgrid.session.within) until it ends.
         add, handle = self._direct_add
