@@ -18,8 +18,9 @@ Key = Hashable
 #: Up to this many literals, cardinality constraints are written out directly (no auxiliaries):
 #: exactly-k of 4 needs at most 8 clauses, the fastest form for clue cells and dot degrees.
 DIRECT_LIMIT = 6
-#: At-most-one is pairwise up to this many literals (measured faster than sequential counters for
-#: the digit cells of grids up to 16x16), and a sequential counter beyond (linear size for 25x25).
+#: At-most-one is pairwise up to this many literals (faster than sequential counters at these
+#: sizes), and a sequential counter beyond (linear size) (figures: encodings/rules.md, section
+#: "Measured choices of the builder").
 PAIRWISE_AMO_LIMIT = 16
 
 
@@ -117,8 +118,8 @@ def _card(method, lits: list[int], k: int, pool: VarPool) -> list[Clause]:
     """A PySAT cardinality encoding, chosen by size.
 
     Sequential counter (Sinz 2005) for small bounds; the modulo totalizer (Ogawa et al. 2013,
-    ``kmtotalizer``) once ``k * n`` grows, where it was measured 10-100x smaller than seqcounter
-    (e.g. 500 of 1600: 146k clauses against 2.2M).
+    ``kmtotalizer``) once ``k * n`` grows, where it is much smaller than seqcounter (figures:
+    encodings/rules.md, section "Measured choices of the builder").
     """
     encoding = EncType.seqcounter if k * len(lits) <= 2000 else EncType.kmtotalizer
     return method(lits=lits, bound=k, vpool=pool.idpool, encoding=encoding).clauses

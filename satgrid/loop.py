@@ -8,15 +8,14 @@ rule, lowered two ways:
 * lazily (subtour cuts), over the *edges*: the chosen edges, two of them adjacent when they share
   a vertex, form one component. A sub-loop S then gets the cut "S and another sub-loop (or an
   anchor S misses) cannot both be present unless an edge next to S is chosen". No variable per
-  vertex: on a 10x10 grid that is 121 variables and 561 clauses fewer than stating the rule
-  over vertices, and generation on the 10x10 dot lattice was about 10% faster (measured in the
-  loop genre's encodings/ page). With ``cut_form="whole"`` the cut is instead one clause: "S and
+  vertex: fewer variables and clauses than stating the rule over vertices, and faster
+  generation (figures: encodings/rules.md, section "The single loop rule: measured"). With ``cut_form="whole"`` the cut is instead one clause: "S and
   another sub-loop (or an anchor S misses) cannot both be present unless S is not whole", that
   is, not every edge of S is chosen. It is sound because a whole cycle S in a graph whose
   vertices have degree 0 or 2 is a component by itself. It is weaker (it bars this one cycle,
   where the default acts as soon as one edge of S is chosen) but has no variable and no clause
   per edge of S: generation, whose sub-loops are splits of a loop it already knows, runs faster
-  with it;
+  with it (figures: same section);
 * eagerly (parent pointers with ranks), over the *vertices*: ``on_v <-> some incident edge is
   chosen``, and the vertices on the loop, linked by the edge literals, are connected. Over
   vertices the ranks are shorter and there are fewer links than over edges (a vertex of degree 4
@@ -148,9 +147,9 @@ class SingleLoop:
         """Whether a model of two or more loops has the largest loop of the previous such model
         cut with ``pool`` (then it is cut too). A search that keeps one loop and varies the
         others would otherwise spend a round on each variant: the kept loop obeys every clue it
-        passes, and the cuts of the others only reshape them (measured on published 20x36
-        puzzles and in 20x20 generation in the dot-lattice loop genre's encodings/ page). The
-        memory only chooses which sound cuts to add."""
+        passes, and the cuts of the others only reshape them (figures: encodings/rules.md,
+        section "The single loop rule: measured"). The memory only chooses which sound cuts to
+        add."""
         if len(loops) < 2:
             return False
         last = self._last_largest.get(pool)
@@ -183,8 +182,8 @@ class SingleLoop:
         table lookup and at most three reads), and the walk stops once the variables of the
         loops found add up to those of every chosen edge: the sum of the first n entries (+v
         chosen, -v not, summed in C) is twice that minus 1 + ... + n. Python reads no edge
-        beyond the first chosen one and the loops' neighbours (a 10x10 model of one loop: 15 ->
-        9 us)."""
+        beyond the first chosen one and the loops' neighbours (figures: encodings/rules.md,
+        section "The single loop rule: measured")."""
         model = value.model
         n = len(self._ends)
         if not (self._after and self._read_edges.leading and len(model) >= n):
