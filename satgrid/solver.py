@@ -205,7 +205,7 @@ class EmbeddedSolver:
             self._solver.append_formula(clauses)
             return
         # map drained by a zero-length deque: no Python loop body per clause, and the handle
-        # passed by ``repeat``, not bound by ``partial``: both load faster (figures:
+        # passed by ``repeat``, not bound by ``partial``; both make loading cheaper (figures:
         # encodings/solver.md, section "python-sat's C clause adder called directly")
         # A list is loaded in chunks: one C loop over it all would hold off a signal handler
         # (the time limit on building an encoding, satgrid.session.within) until it ends.
