@@ -323,7 +323,8 @@ def test_anchor_literals(projections, mode: str) -> None:
 def test_separator_is_a_minimum_false_node_cut_against_networkx():
     """``separator`` on random grids and assignments: it holds only false nodes, parts the two
     components in the grid graph, its side is closed (a side node's neighbours are side or
-    separator), and its size is networkx's maximum flow with unit capacities on false nodes."""
+    separator), its size is networkx's maximum flow with unit capacities on false nodes, and its
+    side is what the residual graph of networkx's maximum flow reaches from the sources."""
     import random
 
     import networkx as nx
@@ -361,7 +362,18 @@ def test_separator_is_a_minimum_false_node_cut_against_networkx():
             flow.add_edge("s", ("in", v), capacity=n)
         for v in b:
             flow.add_edge(("out", v), "t", capacity=n)
-        assert len(cut) == nx.maximum_flow_value(flow, "s", "t")
+        value, flows = nx.maximum_flow(flow, "s", "t")
+        assert len(cut) == value
+        # the side is the minimum cut nearest the sources, what the residual graph of networkx's
+        # flow reaches from "s", whatever paths the flow took
+        residual = nx.DiGraph()
+        for u, v, data in flow.edges(data=True):
+            if flows[u][v] < data["capacity"]:
+                residual.add_edge(u, v)
+            if flows[u][v] > 0:
+                residual.add_edge(v, u)
+        near = nx.descendants(residual, "s")
+        assert side == sorted(v for v in range(n) if ("out", v) in near)
 
 
 def test_separator_may_cut_a_false_sink():
