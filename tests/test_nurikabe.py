@@ -365,7 +365,7 @@ def test_rules_are_short_and_name_their_clauses():
     encoding = nk.encode(puzzle)
     names = [name for name, _, _ in encoding.spans]
     assert names[:2] == ["numbered cells are white", "no 2x2 block is all black"]
-    assert "with every size on, a black cell has a black neighbour" in names
+    assert "with every size on, a black cell or pair has a black neighbour" in names
     assert [rule.name for rule in encoding.rules] == ["each island holds one number, and has its size",
                                                       "the black cells form one wall"]
     assert set(encoding.layers) == {"black"} and len(encoding.primary) == 25
@@ -388,6 +388,23 @@ def test_audit_is_the_same_with_and_without_the_islands_levels(index, monkeypatc
         assert (result.status, result.solution) == ("unique", solution)
         results.append(result.redundant_clues)
     assert results[0] == results[1]
+
+
+def test_audit_is_the_same_with_and_without_closed_pieces(monkeypatch):
+    """The wall's closed-piece clauses (no black cell or pair walled in, behind ``all``) are a
+    deduction the audit must not feel: on n6 the same redundant clues with pieces of up to 2, 1
+    and 0 (off) cells."""
+    puzzle, solution = essay_puzzles()[5]
+    results = []
+    for most in (2, 1, 0):
+        monkeypatch.setattr(nk.encode, "__defaults__", (nk.Variant(black_degree=most),))
+        for _, session in api._SESSIONS.values():
+            session.close()
+        api._SESSIONS.clear()
+        result = api.solve(puzzle, audit=True, grade=False)
+        assert (result.status, result.solution) == ("unique", solution)
+        results.append(result.redundant_clues)
+    assert results[0] == results[1] == results[2]
 
 
 @pytest.mark.parametrize("numbers", [{(0, 0): 15}, {(1, 1): 14, (3, 3): 1}, {(0, 0): 14, (2, 2): 1}])
