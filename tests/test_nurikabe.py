@@ -381,13 +381,19 @@ def test_audit_is_the_same_with_and_without_the_islands_levels(index, monkeypatc
     results = []
     for limit in (islands.LEVELS_LIMIT, 0):
         monkeypatch.setattr(islands, "LEVELS_LIMIT", limit)
-        for _, session in api._SESSIONS.values():
-            session.close()
-        api._SESSIONS.clear()
-        result = api.solve(puzzle, audit=True, grade=False)
-        assert (result.status, result.solution) == ("unique", solution)
-        results.append(result.redundant_clues)
+        results.append(fresh_audit(puzzle, solution))
     assert results[0] == results[1]
+
+
+def fresh_audit(puzzle, solution):
+    """The redundant clues of a full audit on a new session (the puzzle is unique with
+    ``solution``)."""
+    for _, session in api._SESSIONS.values():
+        session.close()
+    api._SESSIONS.clear()
+    result = api.solve(puzzle, audit=True, grade=False)
+    assert (result.status, result.solution) == ("unique", solution)
+    return result.redundant_clues
 
 
 def test_audit_is_the_same_with_and_without_closed_pieces(monkeypatch):
@@ -398,12 +404,7 @@ def test_audit_is_the_same_with_and_without_closed_pieces(monkeypatch):
     results = []
     for most in (2, 1, 0):
         monkeypatch.setattr(nk.encode, "__defaults__", (nk.Variant(black_degree=most),))
-        for _, session in api._SESSIONS.values():
-            session.close()
-        api._SESSIONS.clear()
-        result = api.solve(puzzle, audit=True, grade=False)
-        assert (result.status, result.solution) == ("unique", solution)
-        results.append(result.redundant_clues)
+        results.append(fresh_audit(puzzle, solution))
     assert results[0] == results[1] == results[2]
 
 
