@@ -220,6 +220,28 @@ class Model:
         self.require(name, ([-lits[a], -lits[c], -lits[b], -lits[d]] for a, b, c, d in self.grid.windows()
                             if a in lits and b in lits and c in lits and d in lits))
 
+    def no_closed_pieces(self, name: str, lits: Lits, most: int, guard: int | None = None) -> None:
+        """While ``guard`` holds (always, if None), no 4-connected set of at most ``most`` cells
+        of ``lits`` is true and closed off: some side neighbour of it in ``lits`` is true too.
+        Sound for a connected region known to have more than ``most`` cells; the lazy cuts of
+        :meth:`connected` would find such a piece one CEGAR round later, this keeps the search
+        from building it (``most = 1``: a true cell has a true neighbour). Lowering: per set,
+        singles in the order of ``lits`` then pairs and so on, one clause ``-guard | -cells |
+        neighbours`` (measured in encodings/connectivity.md)."""
+        near = self.grid.adjacency
+        clauses: list[Clause] = []
+        pieces = [(p,) for p in lits]
+        for size in range(1, most + 1):
+            if size > 1:
+                grown = {tuple(sorted((*piece, q), key=self.grid.index)) for piece in pieces
+                         for p in piece for q in near[p] if q in lits and q not in piece}
+                pieces = sorted(grown, key=lambda piece: [self.grid.index(p) for p in piece])
+            for piece in pieces:
+                around = dict.fromkeys(q for p in piece for q in near[p] if q in lits and q not in piece)
+                clauses.append([*(-lits[p] for p in piece), *([] if guard is None else [-guard]),
+                                *(lits[q] for q in around)])
+        self.require(name, clauses)
+
     def all_different(self, name: str, numbers: Mapping[Cell, Mapping[int, int]],
                       units: Iterable[Sequence[Cell]]) -> None:
         """In each unit no value repeats: at most one cell per value. When a unit has as many

@@ -278,3 +278,32 @@ def test_a_switch_only_clue_switches_its_tied_rules_on():
     assert clue.selector == switch and clue.plain() == [[switch]]
     assert all_solutions(m, "shaded", {(0, 0): 1}) == {((0, 0),), ((0, 0), (0, 1))}
     assert len(all_solutions(m, "shaded")) == 4
+
+
+@pytest.mark.parametrize("most", [1, 2, 3])
+def test_no_closed_pieces_against_brute_force(most):
+    """``no_closed_pieces``: behind a guard, no connected piece of up to ``most`` true cells has
+    every neighbour false; the guard off, any set (3x3 grid, brute force over every set). With the
+    connected rule and more than ``most`` true cells it removes no solution."""
+    grid = Grid.of(3, 3)
+    m = Model(grid)
+    cells = m.cells()
+    guard = m.pool.var("guard")
+    m.require("guard on", [[guard]])
+    m.no_closed_pieces("pieces have a way out", cells, most, guard)
+
+    def closed(on):
+        return any(len(part) <= most for part in grid.components(on))
+
+    assert all_solutions(m, "shaded") == brute(grid.cells, lambda on: not closed(on))
+    m = Model(grid)
+    cells = m.cells()
+    m.no_closed_pieces("pieces have a way out", cells, most, -m.true())  # guard always false
+    assert all_solutions(m, "shaded") == brute(grid.cells, lambda on: True)
+    m = Model(grid)
+    cells = m.cells()
+    m.at_least("more than most", list(cells.values()), most + 1)
+    m.no_closed_pieces("pieces have a way out", cells, most)
+    m.connected("connected", cells)
+    assert all_solutions(m, "shaded") == brute(
+        grid.cells, lambda on: len(on) > most and len(grid.components(on)) == 1)

@@ -365,7 +365,7 @@ def test_rules_are_short_and_name_their_clauses():
     encoding = nk.encode(puzzle)
     names = [name for name, _, _ in encoding.spans]
     assert names[:2] == ["numbered cells are white", "no 2x2 block is all black"]
-    assert "with every size on, a black cell has a black neighbour" in names
+    assert "with every size on, a black cell or pair has a black neighbour" in names
     assert [rule.name for rule in encoding.rules] == ["each island holds one number, and has its size",
                                                       "the black cells form one wall"]
     assert set(encoding.layers) == {"black"} and len(encoding.primary) == 25
@@ -381,12 +381,30 @@ def test_audit_is_the_same_with_and_without_the_islands_levels(index, monkeypatc
     results = []
     for limit in (islands.LEVELS_LIMIT, 0):
         monkeypatch.setattr(islands, "LEVELS_LIMIT", limit)
-        for _, session in api._SESSIONS.values():
-            session.close()
-        api._SESSIONS.clear()
-        result = api.solve(puzzle, audit=True, grade=False)
-        assert (result.status, result.solution) == ("unique", solution)
-        results.append(result.redundant_clues)
+        results.append(fresh_audit(puzzle, solution))
+    assert results[0] == results[1]
+
+
+def fresh_audit(puzzle, solution):
+    """The redundant clues of a full audit on a new session (the puzzle is unique with
+    ``solution``)."""
+    for _, session in api._SESSIONS.values():
+        session.close()
+    api._SESSIONS.clear()
+    result = api.solve(puzzle, audit=True, grade=False)
+    assert (result.status, result.solution) == ("unique", solution)
+    return result.redundant_clues
+
+
+def test_audit_is_the_same_with_and_without_closed_pieces(monkeypatch):
+    """The wall's closed-piece clauses (no black cell or pair walled in, behind ``all``) are a
+    deduction the audit must not feel: on n6 the same redundant clues with pieces of up to 2
+    cells and with none."""
+    puzzle, solution = essay_puzzles()[5]
+    results = []
+    for most in (2, 0):
+        monkeypatch.setattr(nk.encode, "__defaults__", (nk.Variant(black_degree=most),))
+        results.append(fresh_audit(puzzle, solution))
     assert results[0] == results[1]
 
 

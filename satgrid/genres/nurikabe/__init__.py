@@ -176,12 +176,12 @@ class Variant:
 
     ``eager_from``: islands of this size and up stay connected inside their reach by the core's
     parent pointers rather than by the local "a labelled cell has a labelled neighbour" clauses
-    (the lazy cuts do the rest). ``black_degree``: with every size on and no ``?``, a black cell
-    has a black neighbour.
+    (the lazy cuts do the rest). ``black_degree``: with every size on and no ``?``, no piece of up
+    to this many black cells is closed off (1: a black cell has a black neighbour; 0: off).
     """
 
     eager_from: int = 10**9
-    black_degree: bool = True
+    black_degree: int = 2
 
 
 def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> None:
@@ -204,11 +204,10 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Non
 
     wall = {p: x for p, x in black.items() if p not in numbers}
     sizes = [v for v in numbers.values() if v != UNKNOWN]
-    if variant.black_degree and len(sizes) == len(numbers) and len(black) - sum(sizes) >= 2:
-        m.require("with every size on, a black cell has a black neighbour",
-                  ([-x, -islands.all, *(wall[q] for q in m.grid.adjacency[p] if q in wall)]
-                   for p, x in wall.items()))
     left = len(black) - sum(sizes)
+    if variant.black_degree and len(sizes) == len(numbers) and left >= 2:
+        m.no_closed_pieces("with every size on, a black cell or pair has a black neighbour", wall,
+                           min(left - 1, variant.black_degree), islands.all)
     if len(sizes) == len(numbers) and 0 <= left * SMALL_WALL <= len(black):
         m.require("with every size on, a small wall has the cells the islands leave",
                   guarded(exactly(list(wall.values()), left, m.pool), islands.all))
