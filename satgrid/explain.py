@@ -144,7 +144,14 @@ class Reasoner:
                                selector("the rules"))
         rules = [GuardedRule(rule, selector(rule.name)) for rule in enc.rules]
         self._fenced = [rule for rule in rules if rule.fenceable is not None]
+        #: Reasons are first shrunk by QuickXplain (:meth:`_quickxplain`) when every lazy rule is
+        #: a connected one: its counter-models are kept, so most of the many checks cost no SAT
+        #: call, and they are solutions whatever other rules are off (a sized-region rule's
+        #: cuts accept a "model" with two numbers in a cell once "one number per cell" is off).
+        self._halving = False
         self.session = Session(replace(enc, clauses=clauses, rules=rules, spans=[]), solver, connectivity)
+        lazy = self.session.lazy_rules
+        self._halving = bool(lazy) and all(rule.fenceable is not None for rule in lazy)
         self.primary = enc.primary
         clues = puzzle.clues()
         self.clues = clues
@@ -301,6 +308,11 @@ class Reasoner:
         # clues first (the first tried are the first to go): a step that follows from the facts
         # just found reads as the next link of a chain, as a player finds it
         kept.sort(key=lambda x: by_lit[x][0] == "fact")
+        if self._halving:
+            unproved = self.unproved
+            inside = set(self._quickxplain(kept[::-1], extra))  # facts preferred, as below
+            kept = [x for x in kept if x in inside]
+            self.unproved = unproved  # the deletion below proves each element needed
         i = 0
         while i < len(kept):
             trial = kept[:i] + kept[i + 1:]
@@ -319,6 +331,33 @@ class Reasoner:
             inside = set(smaller)
             kept = [x for x in trial if x in inside]
         return [by_lit[x] for x in kept]
+
+    def _satisfiable(self, lits: list[int], extra: list[int]) -> bool:
+        """Whether ``lits`` and ``extra`` may hold together, as :meth:`reason` asks it (a kept
+        counter-model, propagation, then :meth:`needed_check`); a check out of its limits
+        counts as satisfiable."""
+        if self.witnessed([*lits, *extra]):
+            return True
+        if not self.propagated(lits, extra)[0]:
+            return False
+        return self.needed_check([*lits, *extra]) is not True
+
+    def _quickxplain(self, order: list[int], extra: list[int]) -> list[int]:
+        """Junker's QuickXplain ("QUICKXPLAIN: preferred explanations and relaxations for
+        over-constrained problems", AAAI 2004): a subset of ``order`` that with ``extra`` is
+        unsatisfiable (``order`` with ``extra`` is), by halving: the first half is kept as
+        background while the second is searched, so runs of unneeded elements go in one check.
+        Earlier elements are preferred. A wrong "satisfiable" (a check out of its limits) only
+        keeps more elements; the result is still unsatisfiable."""
+        def qx(base: list[int], check: bool, candidates: list[int]) -> list[int]:
+            if check and not self._satisfiable(base, extra):
+                return []
+            if len(candidates) == 1:
+                return candidates
+            half = len(candidates) // 2
+            later = qx(base + candidates[:half], True, candidates[half:])
+            return qx(base + later, bool(later), candidates[:half]) + later
+        return qx([], False, order)
 
 
 @dataclass
