@@ -35,7 +35,7 @@ encodings/diagnostics.md, "Explanations").
    resumes).
 
 Each new fact's reason starts from the solver's core of "everything known, the fact negated"
-and is shrunk by deletion (an element stays when a counter-model kept from an earlier check
+and is shrunk (QuickXplain first where the lazy rules are connected ones, then) by deletion (an element stays when a counter-model kept from an earlier check
 obeys the rest; it goes when propagation still conflicts without it, else when a SAT call still
 says UNSAT; a SAT answer proves it needed, and its model is kept); the round's steps are taken
 from the smallest reason to the largest. The *difficulty* is the largest reason and the depth:
@@ -295,7 +295,12 @@ class Reasoner:
         :data:`QUICK_CONFLICTS` conflicts a round, then from a blank grid (a counter-model of a
         few clues and a long chain of facts often lies near an empty grid) with
         :data:`BLANK_CONFLICTS` (:meth:`needed_check`). The result is a MUS (an element whose
-        check runs out of its limits is kept: :attr:`unproved`)."""
+        check runs out of its limits is kept: :attr:`unproved`).
+
+        Where every lazy rule is a connected one (:attr:`_halving`), the core is first shrunk
+        by :meth:`_quickxplain` (facts preferred, clues and rules the first to go), which drops
+        a run of unneeded elements of a long core in one check; the deletion then only proves
+        each element left needed, nearly always by a kept counter-model."""
         by_lit: dict[int, Item] = {}
         for item, x in items.items():
             by_lit.setdefault(x, item)
@@ -310,7 +315,9 @@ class Reasoner:
         kept.sort(key=lambda x: by_lit[x][0] == "fact")
         if self._halving:
             unproved = self.unproved
-            inside = set(self._quickxplain(kept[::-1], extra))  # facts preferred, as below
+            # facts preferred (kept), as below; clues and rules last (the first to go)
+            order = [x for x in kept if by_lit[x][0] == "fact"] + [x for x in kept if by_lit[x][0] != "fact"]
+            inside = set(self._quickxplain(order, extra))
             kept = [x for x in kept if x in inside]
             self.unproved = unproved  # the deletion below proves each element needed
         i = 0
