@@ -35,8 +35,8 @@ encodings/diagnostics.md, "Explanations").
    resumes).
 
 Each new fact's reason starts from the solver's core of "everything known, the fact negated"
-and is shrunk (QuickXplain first where the lazy rules are connected ones, then) by deletion (an element stays when a counter-model kept from an earlier check
-obeys the rest; it goes when propagation still conflicts without it, else when a SAT call still
+and is shrunk (QuickXplain first where the lazy rules are connected ones, then) by deletion
+(an element stays when a counter-model kept from an earlier check obeys the rest; it goes when propagation still conflicts without it, else when a SAT call still
 says UNSAT; a SAT answer proves it needed, and its model is kept); the round's steps are taken
 from the smallest reason to the largest. The *difficulty* is the largest reason and the depth:
 the rounds, and the longest chain of steps whose reasons use earlier steps.
@@ -144,13 +144,12 @@ class Reasoner:
                                selector("the rules"))
         rules = [GuardedRule(rule, selector(rule.name)) for rule in enc.rules]
         self._fenced = [rule for rule in rules if rule.fenceable is not None]
+        self.session = Session(replace(enc, clauses=clauses, rules=rules, spans=[]), solver, connectivity)
+        lazy = self.session.lazy_rules
         #: Reasons are first shrunk by QuickXplain (:meth:`_quickxplain`) when every lazy rule is
         #: a connected one: its counter-models are kept, so most of the many checks cost no SAT
         #: call, and they are solutions whatever other rules are off (a sized-region rule's
         #: cuts accept a "model" with two numbers in a cell once "one number per cell" is off).
-        self._halving = False
-        self.session = Session(replace(enc, clauses=clauses, rules=rules, spans=[]), solver, connectivity)
-        lazy = self.session.lazy_rules
         self._halving = bool(lazy) and all(rule.fenceable is not None for rule in lazy)
         self.primary = enc.primary
         clues = puzzle.clues()
@@ -313,7 +312,7 @@ class Reasoner:
         # clues first (the first tried are the first to go): a step that follows from the facts
         # just found reads as the next link of a chain, as a player finds it
         kept.sort(key=lambda x: by_lit[x][0] == "fact")
-        if self._halving:
+        if self._halving and len(kept) > 1:
             unproved = self.unproved
             # facts preferred (kept), as below; clues and rules last (the first to go)
             order = [x for x in kept if by_lit[x][0] == "fact"] + [x for x in kept if by_lit[x][0] != "fact"]
