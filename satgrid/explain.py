@@ -338,33 +338,41 @@ class Reasoner:
             kept = [x for x in trial if x in inside]
         return [by_lit[x] for x in kept]
 
-    def _satisfiable(self, lits: list[int], extra: list[int]) -> bool:
-        """Whether ``lits`` and ``extra`` may hold together, as :meth:`reason` asks it (a kept
-        counter-model, propagation, then :meth:`needed_check`); a check out of its limits
-        counts as satisfiable."""
+    def _refuted(self, lits: list[int], extra: list[int]) -> tuple[bool, set[int] | None]:
+        """Whether ``lits`` and ``extra`` are contradictory, as :meth:`reason` asks it (a kept
+        counter-model, propagation, then :meth:`needed_check`; a check out of its limits counts
+        as not contradictory), with the solver's core when a SAT call said so."""
         if self.witnessed([*lits, *extra]):
-            return True
+            return False, None
         if not self.propagated(lits, extra)[0]:
-            return False
-        return self.needed_check([*lits, *extra]) is not True
+            return True, None
+        if self.needed_check([*lits, *extra]) is True:
+            return True, set(self.session.core())
+        return False, None
 
     def _quickxplain(self, order: list[int], extra: list[int]) -> list[int]:
         """Junker's QuickXplain ("QUICKXPLAIN: preferred explanations and relaxations for
         over-constrained problems", AAAI 2004): a subset of ``order`` that with ``extra`` is
         unsatisfiable (``order`` with ``extra`` is), by halving: the first half is kept as
         background while the second is searched, so runs of unneeded elements go in one check.
-        Earlier elements are preferred. A wrong "satisfiable" (a check out of its limits) only
-        keeps more elements; the result is still unsatisfiable."""
-        def qx(base: list[int], check: bool, candidates: list[int]) -> list[int]:
-            if check and not self._satisfiable(base, extra):
-                return []
-            if len(candidates) == 1:
-                return candidates
+        Earlier elements are preferred. When the background with the first half is refuted by a
+        SAT call, the first half is cut to that call's core before it is searched. A wrong "not
+        contradictory" (a check out of its limits) only keeps more elements; the result is
+        still unsatisfiable."""
+        def qx(base: list[int], check: bool, candidates: list[int]) -> tuple[list[int], set[int] | None]:
+            if check:
+                refuted, core = self._refuted(base, extra)
+                if refuted:
+                    return [], core
+            if len(candidates) <= 1:  # none: the base was refuted by a core (below)
+                return candidates, None
             half = len(candidates) // 2
-            later = qx(base + candidates[:half], True, candidates[half:])
-            return qx(base + later, bool(later), candidates[:half]) + later
-        return qx([], False, order)
-
+            first = candidates[:half]
+            later, core = qx(base + first, True, candidates[half:])
+            if not later and core is not None:  # base + first is contradictory: only its core counts
+                first = [x for x in first if x in core]
+            return qx(base + later, bool(later), first)[0] + later, None
+        return qx([], False, order)[0]
 
 @dataclass
 class Step:
