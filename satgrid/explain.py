@@ -35,8 +35,8 @@ encodings/diagnostics.md, "Explanations").
    resumes).
 
 Each new fact's reason starts from the solver's core of "everything known, the fact negated"
-and is shrunk by deletion (an element stays when a counter-model kept from an earlier check
-obeys the rest; it goes when propagation still conflicts without it, else when a SAT call still
+and is shrunk (QuickXplain first where the lazy rules are connected ones, then) by deletion
+(an element stays when a counter-model kept from an earlier check obeys the rest; it goes when propagation still conflicts without it, else when a SAT call still
 says UNSAT; a SAT answer proves it needed, and its model is kept); the round's steps are taken
 from the smallest reason to the largest. The *difficulty* is the largest reason and the depth:
 the rounds, and the longest chain of steps whose reasons use earlier steps.
@@ -145,6 +145,12 @@ class Reasoner:
         rules = [GuardedRule(rule, selector(rule.name)) for rule in enc.rules]
         self._fenced = [rule for rule in rules if rule.fenceable is not None]
         self.session = Session(replace(enc, clauses=clauses, rules=rules, spans=[]), solver, connectivity)
+        lazy = self.session.lazy_rules
+        #: Reasons are first shrunk by QuickXplain (:meth:`_quickxplain`) when every lazy rule is
+        #: a connected one: its counter-models are kept, so most of the many checks cost no SAT
+        #: call, and they are solutions whatever other rules are off (a sized-region rule's
+        #: cuts accept a "model" with two numbers in a cell once "one number per cell" is off).
+        self._halving = bool(lazy) and all(rule.fenceable is not None for rule in lazy)
         self.primary = enc.primary
         clues = puzzle.clues()
         self.clues = clues
@@ -288,7 +294,12 @@ class Reasoner:
         :data:`QUICK_CONFLICTS` conflicts a round, then from a blank grid (a counter-model of a
         few clues and a long chain of facts often lies near an empty grid) with
         :data:`BLANK_CONFLICTS` (:meth:`needed_check`). The result is a MUS (an element whose
-        check runs out of its limits is kept: :attr:`unproved`)."""
+        check runs out of its limits is kept: :attr:`unproved`).
+
+        Where every lazy rule is a connected one (:attr:`_halving`), the core is first shrunk
+        by :meth:`_quickxplain` (facts preferred, clues and rules the first to go), which drops
+        a run of unneeded elements of a long core in one check; the deletion then only proves
+        each element left needed, nearly always by a kept counter-model."""
         by_lit: dict[int, Item] = {}
         for item, x in items.items():
             by_lit.setdefault(x, item)
@@ -301,6 +312,13 @@ class Reasoner:
         # clues first (the first tried are the first to go): a step that follows from the facts
         # just found reads as the next link of a chain, as a player finds it
         kept.sort(key=lambda x: by_lit[x][0] == "fact")
+        if self._halving and len(kept) > 1:
+            unproved = self.unproved
+            # facts preferred (kept), as below; clues and rules last (the first to go)
+            order = [x for x in kept if by_lit[x][0] == "fact"] + [x for x in kept if by_lit[x][0] != "fact"]
+            inside = set(self._quickxplain(order, extra))
+            kept = [x for x in kept if x in inside]
+            self.unproved = unproved  # the deletion below proves each element needed
         i = 0
         while i < len(kept):
             trial = kept[:i] + kept[i + 1:]
@@ -320,6 +338,41 @@ class Reasoner:
             kept = [x for x in trial if x in inside]
         return [by_lit[x] for x in kept]
 
+    def _refuted(self, lits: list[int], extra: list[int]) -> tuple[bool, set[int] | None]:
+        """Whether ``lits`` and ``extra`` are contradictory, as :meth:`reason` asks it (a kept
+        counter-model, propagation, then :meth:`needed_check`; a check out of its limits counts
+        as not contradictory), with the solver's core when a SAT call said so."""
+        if self.witnessed([*lits, *extra]):
+            return False, None
+        if not self.propagated(lits, extra)[0]:
+            return True, None
+        if self.needed_check([*lits, *extra]) is True:
+            return True, set(self.session.core())
+        return False, None
+
+    def _quickxplain(self, order: list[int], extra: list[int]) -> list[int]:
+        """Junker's QuickXplain ("QUICKXPLAIN: preferred explanations and relaxations for
+        over-constrained problems", AAAI 2004): a subset of ``order`` that with ``extra`` is
+        unsatisfiable (``order`` with ``extra`` is), by halving: the first half is kept as
+        background while the second is searched, so runs of unneeded elements go in one check.
+        Earlier elements are preferred. When the background with the first half is refuted by a
+        SAT call, the first half is cut to that call's core before it is searched. A wrong "not
+        contradictory" (a check out of its limits) only keeps more elements; the result is
+        still unsatisfiable."""
+        def qx(base: list[int], check: bool, candidates: list[int]) -> tuple[list[int], set[int] | None]:
+            if check:
+                refuted, core = self._refuted(base, extra)
+                if refuted:
+                    return [], core
+            if len(candidates) <= 1:  # none: the base was refuted by a core (below)
+                return candidates, None
+            half = len(candidates) // 2
+            first = candidates[:half]
+            later, core = qx(base + first, True, candidates[half:])
+            if not later and core is not None:  # base + first is contradictory: only its core counts
+                first = [x for x in first if x in core]
+            return qx(base + later, bool(later), first)[0] + later, None
+        return qx([], False, order)[0]
 
 @dataclass
 class Step:
