@@ -11,10 +11,9 @@ import threading
 import time
 from threading import get_ident
 from collections import deque
-from contextlib import contextmanager
 from functools import lru_cache
 from itertools import repeat
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 import pysat.solvers as pysat_solvers
 import pysolvers
@@ -159,19 +158,6 @@ class Assignment:
         return value if lit > 0 else not value
 
 
-@contextmanager
-def _interruptible(solver: "EmbeddedSolver") -> Iterator[None]:
-    """python-sat's "Caught keyboard interrupt" error, raised by a call Ctrl-C cut short, as
-    KeyboardInterrupt, the solver marked broken (see :meth:`EmbeddedSolver.solve`)."""
-    try:
-        yield
-    except pysolvers.error as exc:
-        if "keyboard interrupt" not in str(exc).lower():
-            raise
-        solver.broken = True
-        raise KeyboardInterrupt from None
-
-
 class EmbeddedSolver:
     """One python-sat solver, used incrementally."""
 
@@ -226,8 +212,18 @@ class EmbeddedSolver:
         questions (SolverError), and sessions holding it are rebuilt (``Session.worn``)."""
         if self.broken:
             raise SolverError(f"solver {self.name} was interrupted (Ctrl-C) and cannot answer again")
-        with _interruptible(self):
+        try:
             return self._solve(assumptions)
+        except pysolvers.error as exc:
+            raise self._interrupted(exc) from None
+
+    def _interrupted(self, exc: Exception) -> BaseException:
+        """python-sat's "Caught keyboard interrupt" error (a call Ctrl-C cut short) as
+        KeyboardInterrupt, the solver marked broken; any other of its errors as it is."""
+        if "keyboard interrupt" not in str(exc).lower():
+            return exc
+        self.broken = True
+        return KeyboardInterrupt()
 
     def _solve(self, assumptions: Sequence[int]) -> bool | None:
         if self.deadline is None and self.conflict_limit is None:
@@ -324,8 +320,9 @@ class EmbeddedSolver:
         if self.broken:
             raise SolverError(f"solver {self.name} was interrupted (Ctrl-C) and cannot answer again")
         try:
-            with _interruptible(self):
-                ok, lits = self._solver.propagate(assumptions=assumptions)
+            ok, lits = self._solver.propagate(assumptions=assumptions)
+        except pysolvers.error as exc:
+            raise self._interrupted(exc) from None
         except NotImplementedError:
             raise SolverError(f"solver {self.name} has no unit propagation call (python-sat implements "
                               "it in cadical153, cadical195 and the minisat family)") from None
