@@ -31,8 +31,9 @@ Clue anchors: a clue whose own clauses already force one of some nodes true whil
 is on (a number above 0 counting a cell's loop sides puts a side of the cell on the loop)
 anchors the cuts with no clause and no variable of its own. The session passes such
 ``(selector, clue_anchor(nodes))`` pairs to :meth:`ConnectedSubgraph.cuts` (``anchors``), where
-they act like the rule's own anchors. (10x10 loop puzzle generation: 100 variables and 200
-clauses fewer than an anchor variable per cell implied by the clue, and ~3% faster.)
+they act like the rule's own anchors, with fewer variables and clauses than an anchor variable
+per cell implied by the clue (figures: encodings/connectivity.md, "Figures moved out of the
+code").
 
 Eager form: a root (the anchor, or the first true node in a fixed order), a parent pointer from
 every other true node to a true neighbour over a usable link, and binary ranks that strictly
@@ -84,7 +85,8 @@ class ConnectedSubgraph:
             self._adjacent[u].append((v, lit))
             self._adjacent[v].append((u, lit))
         # Index arrays for :meth:`components`, which runs once per CEGAR iteration: a plain
-        # search over them is 10-20x faster than building a networkx graph on 60x60 grids.
+        # search over them is much faster than building a networkx graph (figures:
+        # encodings/connectivity.md, "Figures moved out of the code").
         # Node i is the i-th key of ``nodes`` (:meth:`component_indices` speaks of these).
         self._keys = list(self.nodes)
         index = {n: i for i, n in enumerate(self._keys)}

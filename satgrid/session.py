@@ -229,8 +229,8 @@ class Session:
         return self.selectors({key: value})[key]
 
     def selectors(self, clues: dict[ClueKey, object]) -> dict[ClueKey, int]:
-        """:meth:`selector` for every clue, the new clues' clauses added in one call (a 10x10
-        loop puzzle's hundred clues: ~0.1 ms less than one call per clue)."""
+        """:meth:`selector` for every clue, the new clues' clauses added in one call (cheaper than
+        one call per clue; figures: encodings/solver.md, "Figures moved out of the code")."""
         out, known, made = {}, self._selectors, []
         # Building big clues can take long (the islands' levels on a 40x57 grid): the deadline
         # holds here too, and a clue counts as known only once its clauses are in the solver (a

@@ -151,8 +151,9 @@ def check_request(genre: str, rows: int, cols: int, level: int | None, flavour: 
 def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection inside: generation makes many short-lived lists (clauses,
     models) that reference counting frees, and full collections walking the long-lived ones
-    (cached encodings, the audit's solvers) cost the generation of 10x10 loop puzzles about 8%
-    of its mean time, interleaved with audits as in the driver. Collection resumes afterwards."""
+    (cached encodings, the audit's solvers) cost generation a visible share of its time
+    (figures: encodings/solver.md, "Figures moved out of the code"). Collection resumes
+    afterwards."""
     enabled = gc.isenabled()
     gc.disable()
     try:
