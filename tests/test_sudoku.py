@@ -287,6 +287,8 @@ def test_6x6_boxes_are_two_tall_three_wide():
         ("44" + LINE[2:], "given 4 twice in row 1"),
         ("4" + LINE[1:9] + "4" + LINE[10:], "given 4 twice in column 1"),
         ("4" + LINE[1:10] + "4" + LINE[11:], "given 4 twice in box 1"),
+        ("." * 31 + "7" + "." * 16 + "7" + "." * 32, r"given 7 twice in box 5 \(r4c5 and r6c4\)"),
+        ("7" + "." * 12 + "7" + "." * 35 + "7" + "." * 31, r"given 7 twice in column 5 \(r2c5 and r6c5\)"),
         ("1 2 3 4\n1 2\n. . . .\n. . . .", "row has 2 cells, expected 4"),
     ],
 )

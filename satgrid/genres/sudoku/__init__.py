@@ -299,35 +299,31 @@ def duplicate(puzzle: SudokuPuzzle) -> tuple[int, int, str] | None:
     """The first given (in reading order) that repeats a given of its row, column or box, as
     ``(r, c, message)``; None when no given repeats.
 
-    A pass with one bit mask of values per row, column and box answers "none" (a batch reads
-    tens of thousands of grids); only a grid with a repeat is scanned again for the message."""
+    One pass with a bit mask of values per row, column and box (a batch reads tens of thousands
+    of grids); at the first repeat the unit's earlier cell with that value, the only one, is
+    looked up for the message."""
     n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
     across = n // w
+    givens = puzzle.givens
     row_seen, col_seen, box_seen = [0] * n, [0] * n, [0] * n
-    for r, row in enumerate(puzzle.givens):
-        for c, d in enumerate(row):
-            if d is not None:
-                bit, b = 1 << d, (r // h) * across + c // w
-                if (row_seen[r] | col_seen[c] | box_seen[b]) & bit:
-                    return _first_duplicate(puzzle)
-                row_seen[r] |= bit
-                col_seen[c] |= bit
-                box_seen[b] |= bit
-    return None
-
-
-def _first_duplicate(puzzle: SudokuPuzzle) -> tuple[int, int, str] | None:
-    """:func:`duplicate`'s answer, with the cell the repeat repeats."""
-    n, h, w = puzzle.size, puzzle.box_height, puzzle.box_width
-    seen: dict[tuple[str, int, int], tuple[int, int]] = {}
-    for r, row in enumerate(puzzle.givens):
+    for r, row in enumerate(givens):
         for c, d in enumerate(row):
             if d is None:
                 continue
-            for kind, index in (("row", r), ("column", c), ("box", (r // h) * (n // w) + c // w)):
-                other = seen.setdefault((kind, index, d), (r, c))
-                if other != (r, c):
-                    return r, c, f"given {d} twice in {kind} {index + 1} ({cell_name(*other)} and {cell_name(r, c)})"
+            bit, b = 1 << d, (r // h) * across + c // w
+            if (row_seen[r] | col_seen[c] | box_seen[b]) & bit:
+                if row_seen[r] & bit:
+                    kind, index, unit = "row", r, [(r, j) for j in range(n)]
+                elif col_seen[c] & bit:
+                    kind, index, unit = "column", c, [(i, c) for i in range(n)]
+                else:
+                    top, left = (b // across) * h, (b % across) * w
+                    kind, index, unit = "box", b, [(top + i, left + j) for i in range(h) for j in range(w)]
+                other = next(cell for cell in unit if givens[cell[0]][cell[1]] == d)
+                return r, c, f"given {d} twice in {kind} {index + 1} ({cell_name(*other)} and {cell_name(r, c)})"
+            row_seen[r] |= bit
+            col_seen[c] |= bit
+            box_seen[b] |= bit
     return None
 
 
