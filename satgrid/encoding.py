@@ -84,6 +84,17 @@ class Encoding:
     #: Optional: ``(rule name, first clause, end)`` over :attr:`clauses`: which rule made which.
     spans: list[tuple[str, int, int]] = field(default_factory=list)
 
+    @cached_property
+    def primary_vars(self) -> list[int]:
+        """The primary variables in order, made once (every puzzle's queries read them)."""
+        return list(self.primary.values())
+
+    @cached_property
+    def primary_leading(self) -> bool:
+        """Whether the primary variables are 1..n: a model's first n entries are then their
+        literals."""
+        return self.primary_vars == list(range(1, len(self.primary_vars) + 1))
+
     def copy(self) -> "Encoding":
         """An encoding for one more solver: its own pool (cuts, blocking clauses and, through
         ``rebind``, clue selectors draw variables from it), everything else shared. Safe when

@@ -25,11 +25,11 @@ class PuzzleQueries:
         self.session = session
         self.selectors = session.selectors(clues)
         self._blockers: dict[Projection, int] = {}
-        self._primary = session.primary
+        self._primary = session.encoding.primary_vars
         self._all: int | None = None
         #: Every clue is a literal (given digits): assumed as they are, no activation literal.
         self._literal = set(self.selectors.values()) <= session.literal_clues
-        self._leading = session.primary_leading
+        self._leading = session.encoding.primary_leading
 
     # -- building blocks -----------------------------------------------------------------------
     def assumptions(self, without: Iterable[ClueKey] = ()) -> list[int]:

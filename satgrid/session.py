@@ -208,10 +208,6 @@ class Session:
         self.literal_clues: set[int] = set()
         #: The variables once the rules are loaded (see :meth:`worn`).
         self.built_top = enc.pool.top
-        #: The primary variables in order, and whether they are 1..n (then a model's first n
-        #: entries are their literals); made once here, read by every puzzle's queries.
-        self.primary = list(enc.primary.values())
-        self.primary_leading = self.primary == list(range(1, len(self.primary) + 1))
 
     def worn(self) -> bool:
         """Whether this session has made more variables since it was built than the rules have:
