@@ -70,12 +70,14 @@ class PropagatorStats:
     propagated: int = 0
     model_checks: int = 0
     model_cuts: int = 0
+    splits: int = 0
+    split_s: float = 0.0
 
 
 class _Rule:
     """One connected rule's arrays: node i has literal ``lits[i]``, neighbours ``near[i]``, value
-    ``val[i]`` (1 true, -1 false, 0 open) and ``stamp[i]`` (== ``main`` when in the true component
-    of the last search)."""
+    ``val[i]`` (1 true, -1 false, 0 open) and ``home[i]`` (in C, the believed open component of the
+    true nodes; module doc)."""
 
     def __init__(self, rule: ConnectedSubgraph):
         self.name = rule.name
@@ -83,11 +85,17 @@ class _Rule:
         self.near: list[list[int]] = [list(n) for n in rule._plain_neighbours]
         index = {n: i for i, n in enumerate(rule.nodes)}
         self.anchor: int | None = None if rule.anchor is None else index.get(rule.anchor, -1)
-        self.val = [0] * len(self.lits)
-        self.fixed = [False] * len(self.lits)
-        self.stamp = [0] * len(self.lits)
-        self.main = 0  # stamp of the true component; 0 = no search yet
-        self.stale = True
+        n = len(self.lits)
+        self.val = [0] * n
+        self.fixed = [False] * n
+        self.stamp = [0] * n  # scratch marks of :meth:`analyse`
+        self.label = [0] * n  # scratch marks of :meth:`split`
+        self.home = [True] * n
+        #: C may not be the open component of the true nodes: the next change searches it whole.
+        self.loose = True
+        self.trues = 0  # true nodes now
+        self.true_list: list[int] = []  # every node assigned true, newest last (some no more)
+        self.removed: list[int] = []  # nodes of C assigned false since the last search
 
     def component(self, start: int, val: list[int], mark: list[int], gen: int) -> tuple[list[int], list[int]]:
         """The open component of ``start`` (stamped ``gen`` in ``mark``) and its false neighbours."""
@@ -112,7 +120,6 @@ class _Rule:
         false, the base of their reason clauses). Stamps the true component with ``gen``."""
         lits, stamp = self.lits, self.stamp
         anchor = self.anchor
-        self.main = gen  # nothing stamped yet: every node is outside the true component
         if anchor is not None:
             if anchor < 0 or val[anchor] < 0:
                 start = None
@@ -146,6 +153,91 @@ class _Rule:
             base.insert(0, -lits[start])
         return None, forced, base
 
+    def split(self, gen: int) -> list[tuple[list[int], list[int], list[int]]] | None:
+        """The pieces that the nodes of :attr:`removed` cut off C: open components of C, each as
+        (members, false neighbours, true members), found by one search per open neighbour of a
+        removed node, run in turn one node at a time and joined where they meet, until at most
+        one is unfinished (the rest of C, never searched to its end). So the cost is about the
+        size of the pieces cut off, not of C (breadth-first: searches on the two sides of a
+        short cycle meet after a few steps). None when a search meets an open node outside C (C
+        is stale: search it whole)."""
+        val, near, home, label = self.val, self.near, self.home, self.label
+        starts: list[int] = []
+        base = gen * (len(val) + 1)  # label[i] - base = the search that reached i (this call)
+        for v in self.removed:
+            for w in near[v]:
+                if val[w] >= 0 and label[w] < base:
+                    if not home[w]:
+                        return None
+                    label[w] = base + len(starts)
+                    starts.append(w)
+        self.removed = []
+        if len(starts) < 2:
+            return []
+        root = list(range(len(starts)))
+        queues = [[s] for s in starts]  # a search's queue is also its piece's members
+        heads = [0] * len(starts)
+        rims: list[list[int]] = [[] for _ in starts]
+        trues = [[s] if val[s] > 0 else [] for s in starts]
+        done: list[int] = []
+        live = len(starts)
+
+        def find(k: int) -> int:
+            while root[k] != k:
+                root[k] = root[root[k]]
+                k = root[k]
+            return k
+
+        while live > 1:
+            for g in range(len(starts)):
+                if root[g] != g or heads[g] < 0:
+                    continue
+                queue = queues[g]
+                if heads[g] == len(queue):
+                    heads[g] = -1  # finished: a piece cut off
+                    done.append(g)
+                    live -= 1
+                    if live <= 1:
+                        break
+                    continue
+                x = queue[heads[g]]
+                heads[g] += 1
+                for w in near[x]:
+                    v = val[w]
+                    if v < 0:
+                        rims[g].append(w)
+                        continue
+                    if not home[w]:
+                        return None
+                    k = label[w] - base
+                    if k < 0:
+                        label[w] = base + g
+                        queue.append(w)
+                        if v > 0:
+                            trues[g].append(w)
+                    else:
+                        h = find(k)
+                        if h != g:  # the searches met: one piece (h is unfinished, see below)
+                            root[h] = g
+                            # g's queue keeps its order: h's members go before its head
+                            queues[g] = queue = queues[h][:heads[h]] + queue[:heads[g]] + \
+                                queues[h][heads[h]:] + queue[heads[g]:]
+                            heads[g] += heads[h]
+                            rims[g] += rims[h]
+                            trues[g] += trues[h]
+                            heads[h] = -1
+                            live -= 1
+        # A finished search never meets an unfinished one: it has looked at every open
+        # neighbour of its piece, and would have joined the other search there.
+        return [(queues[g], rims[g], trues[g]) for g in done]
+
+    def some_true(self, outside: set[int]) -> int | None:
+        """A true node not in ``outside`` (None if there is none)."""
+        val, trues = self.val, self.true_list
+        while trues and val[trues[-1]] <= 0:
+            trues.pop()
+        return next((t for t in reversed(trues) if val[t] > 0 and t not in outside), None)
+
 
 class ConnectivityPropagator(Propagator):
     """An IPASIR-UP propagator for connected rules (module doc)."""
@@ -162,6 +254,9 @@ class ConnectivityPropagator(Propagator):
         self.watch = {v: tuple(w) for v, w in watch.items()}
         self.trail: list[tuple[_Rule, int]] = []
         self.marks: list[int] = []  # trail length at the start of each decision level
+        #: Changes of ``home`` and ``loose`` to undo on backtrack: (rule, node or -1, old value).
+        self.undo: list[tuple[_Rule, int, bool]] = []
+        self.undo_marks: list[int] = []  # undo length at the start of each decision level
         self.dirty: set[_Rule] = set()
         self.gen = 0
         self.pending: list[list[int]] = []  # clauses for add_clause
@@ -177,18 +272,29 @@ class ConnectivityPropagator(Propagator):
         self.stats.assignments += 1
         positive = lit > 0
         for rule, i, sign in self.watch[lit if positive else -lit]:
-            truth = positive == sign
             if fixed:
                 rule.fixed[i] = True
-            if rule.val[i] == 0:
+            before = rule.val[i]
+            if before == 0:
                 self.trail.append((rule, i))
-            rule.val[i] = 1 if truth else -1
-            inside = rule.stamp[i] == rule.main
-            if rule.stale or (inside if not truth else not inside):
-                self.dirty.add(rule)
+            elif before == (1 if positive == sign else -1):  # told again (now fixed)
+                continue
+            if positive == sign:
+                rule.val[i] = 1
+                rule.trues += 1
+                rule.true_list.append(i)
+                if rule.loose or not rule.home[i]:
+                    rule.loose = True
+                    self.dirty.add(rule)
+            else:
+                rule.val[i] = -1
+                if rule.home[i]:
+                    rule.removed.append(i)
+                    self.dirty.add(rule)
 
     def on_new_level(self) -> None:
         self.marks.append(len(self.trail))
+        self.undo_marks.append(len(self.undo))
 
     def on_backtrack(self, to: int) -> None:
         if to >= len(self.marks):
@@ -200,26 +306,107 @@ class ConnectivityPropagator(Propagator):
         for rule, i in trail[cut:]:
             if rule.fixed[i]:
                 kept.append((rule, i))
+                rule.loose = True  # C was found with it unfixed above: search again
+                self.dirty.add(rule)
             else:
+                if rule.val[i] > 0:
+                    rule.trues -= 1
                 rule.val[i] = 0
-                rule.stale = True
         del trail[cut:]
         if to == 0:
             trail.extend(kept)
         else:  # fixed at a level above ``to``: keep it with the lowest level's entries
             trail[0:0] = kept
             self.marks = [m + len(kept) for m in self.marks]
+        undo = self.undo
+        for rule, i, old in reversed(undo[self.undo_marks[to]:]):
+            if i < 0:
+                rule.loose = old
+            else:
+                rule.home[i] = old
+        del undo[self.undo_marks[to]:]
+        del self.undo_marks[to:]
+        for rule in self.rules:
+            if rule.removed:
+                rule.removed = [i for i in rule.removed if rule.val[i] < 0]
 
-    # -- the search ----------------------------------------------------------------------------
+    # -- the searches --------------------------------------------------------------------------
     def _run(self, rule: _Rule, val: list[int], partial: bool) -> tuple[list[int] | None, list[int], list[int]]:
         self.gen += 1
         started = time.perf_counter()
         out = rule.analyse(val, self.gen, partial)
         self.stats.searches += 1
         self.stats.search_s += time.perf_counter() - started
-        if partial:
-            rule.stale = False
         return out
+
+    def _set_home(self, rule: _Rule, i: int, value: bool) -> None:
+        self.undo.append((rule, i, rule.home[i]))
+        rule.home[i] = value
+
+    def _whole(self, rule: _Rule, out: list[int]) -> list[int] | None:
+        """Search ``rule`` whole; C becomes the true component. A conflict clause, or None with
+        the forced literals appended to ``out``."""
+        conflict, forced, base = self._run(rule, rule.val, True)
+        rule.removed = []
+        if conflict is not None:
+            rule.loose = True  # search again once the conflict is resolved
+            return conflict
+        stamp, gen, home = rule.stamp, self.gen, rule.home
+        for i, inside in enumerate(home):
+            if inside != (stamp[i] == gen):
+                self._set_home(rule, i, not inside)
+        if rule.loose:
+            self.undo.append((rule, -1, True))
+            rule.loose = False
+        for i in forced:
+            lit = -rule.lits[i]
+            self.reasons[lit] = base
+            out.append(lit)
+        return None
+
+    def _cut_off(self, rule: _Rule, out: list[int]) -> list[int] | None:
+        """The pieces the removed nodes cut off C (:meth:`_Rule.split`): a conflict clause when
+        true nodes lie in two of them (or in one and the rest of C), else the open nodes of the
+        pieces without a true node forced false; one search whole when the true nodes all lie
+        in one piece or C was stale."""
+        self.gen += 1
+        started = time.perf_counter()
+        batch = rule.removed
+        pieces = rule.split(self.gen)
+        self.stats.splits += 1
+        self.stats.split_s += time.perf_counter() - started
+        if pieces is None:
+            return self._whole(rule, out)
+        if not pieces:
+            return None
+        held = [p for p in pieces if p[2]]
+        rest = rule.trues - sum(len(p[2]) for p in held)
+        lits = rule.lits
+        if len(held) + (rest > 0) > 1:  # true nodes cut apart
+            members, rim, trues = held[0]
+            other = held[1][2][0] if len(held) > 1 else rule.some_true(set(members))
+            if other is None:
+                return self._whole(rule, out)
+            # C is left as it was: once the solver has backtracked, the removed nodes still
+            # false are searched from again
+            rule.removed = batch
+            return [-lits[trues[0]], -lits[other], *(lits[s] for s in set(rim))]
+        if not held:
+            outside = {i for p in pieces for i in p[0]}
+            t = rule.some_true(outside)
+            if t is None:
+                return self._whole(rule, out)
+            val = rule.val
+            for members, rim, _ in pieces:
+                base = [-lits[t], *(lits[s] for s in set(rim))]
+                for i in members:
+                    self._set_home(rule, i, False)
+                    if val[i] == 0:
+                        lit = -lits[i]
+                        self.reasons[lit] = base
+                        out.append(lit)
+            return None
+        return self._whole(rule, out)
 
     def propagate(self) -> list[int]:
         self.stats.propagate_calls += 1
@@ -228,16 +415,20 @@ class ConnectivityPropagator(Propagator):
         out: list[int] = []
         for rule in list(self.dirty):
             self.dirty.discard(rule)
-            conflict, forced, base = self._run(rule, rule.val, True)
+            if rule.anchor is None and not rule.trues:
+                if rule.removed:  # C may fall apart while no node is true: search it whole later
+                    rule.removed = []
+                    rule.loose = True
+                continue
+            if rule.loose or rule.anchor is not None:
+                conflict = self._whole(rule, out)
+            else:
+                conflict = self._cut_off(rule, out)
             if conflict is not None:
                 self.stats.conflicts += 1
                 self.pending.append(conflict)
-                self.dirty.add(rule)  # search again once the conflict is resolved
+                self.dirty.add(rule)
                 return []
-            for i in forced:
-                lit = -rule.lits[i]
-                self.reasons[lit] = base
-                out.append(lit)
         self.stats.propagated += len(out)
         return out
 
@@ -254,7 +445,6 @@ class ConnectivityPropagator(Propagator):
         for rule in self.rules:
             val = [1 if (lit in true if lit > 0 else -lit not in true) else -1 for lit in rule.lits]
             conflict, _, _ = self._run(rule, val, False)
-            rule.stale = True
             if conflict is not None:
                 self.stats.model_cuts += 1
                 self.pending.append(conflict)
