@@ -74,6 +74,22 @@ class PropagatorStats:
     split_s: float = 0.0
 
 
+def grid_rings(rule: ConnectedSubgraph) -> list[tuple[int, ...]] | None:
+    """For a rule over grid cells ``(row, col)`` joined exactly by side adjacency: per node, the
+    nodes of the eight cells around it (N, NE, E, SE, S, SW, W, NW; -1 for no node); else None."""
+    index = {n: i for i, n in enumerate(rule.nodes)}
+    if not all(isinstance(n, tuple) and len(n) == 2 and all(isinstance(x, int) for x in n)
+               for n in index):
+        return None
+    linked = {frozenset((u, v)) for u, v, _ in rule.links if u in index and v in index}
+    sides = {frozenset(((r, c), (r + dr, c + dc))) for r, c in index for dr, dc in ((0, 1), (1, 0))
+             if (r + dr, c + dc) in index}
+    if linked != sides:
+        return None
+    around = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+    return [tuple(index.get((r + dr, c + dc), -1) for dr, dc in around) for r, c in index]
+
+
 class _Rule:
     """One connected rule's arrays: node i has literal ``lits[i]``, neighbours ``near[i]``, value
     ``val[i]`` (1 true, -1 false, 0 open) and ``home[i]`` (in C, the believed open component of the
@@ -96,6 +112,19 @@ class _Rule:
         self.trues = 0  # true nodes now
         self.true_list: list[int] = []  # every node assigned true, newest last (some no more)
         self.removed: list[int] = []  # nodes of C assigned false since the last search
+        self.ring = grid_rings(rule)
+
+    def local_ok(self, v: int) -> bool:
+        """Whether the open neighbours of grid node ``v`` in C are joined around it (through its
+        eight surrounding cells), so that taking ``v`` out of C cannot split C."""
+        val, home = self.val, self.home
+        o = [j >= 0 and val[j] >= 0 and home[j] for j in self.ring[v]]  # type: ignore[index]
+        sides = o[0] + o[2] + o[4] + o[6]
+        if sides <= 1:
+            return True
+        joins = (o[0] and o[1] and o[2]) + (o[2] and o[3] and o[4]) + (o[4] and o[5] and o[6]) + \
+            (o[6] and o[7] and o[0])
+        return sides - joins <= 1
 
     def component(self, start: int, val: list[int], mark: list[int], gen: int) -> tuple[list[int], list[int]]:
         """The open component of ``start`` (stamped ``gen`` in ``mark``) and its false neighbours."""
@@ -153,8 +182,8 @@ class _Rule:
             base.insert(0, -lits[start])
         return None, forced, base
 
-    def split(self, gen: int) -> list[tuple[list[int], list[int], list[int]]] | None:
-        """The pieces that the nodes of :attr:`removed` cut off C: open components of C, each as
+    def split(self, removed: list[int], gen: int) -> list[tuple[list[int], list[int], list[int]]] | None:
+        """The pieces that the nodes ``removed`` cut off C: open components of C, each as
         (members, false neighbours, true members), found by one search per open neighbour of a
         removed node, run in turn one node at a time and joined where they meet, until at most
         one is unfinished (the rest of C, never searched to its end). So the cost is about the
@@ -164,14 +193,13 @@ class _Rule:
         val, near, home, label = self.val, self.near, self.home, self.label
         starts: list[int] = []
         base = gen * (len(val) + 1)  # label[i] - base = the search that reached i (this call)
-        for v in self.removed:
+        for v in removed:
             for w in near[v]:
                 if val[w] >= 0 and label[w] < base:
                     if not home[w]:
                         return None
                     label[w] = base + len(starts)
                     starts.append(w)
-        self.removed = []
         if len(starts) < 2:
             return []
         root = list(range(len(starts)))
@@ -365,47 +393,59 @@ class ConnectivityPropagator(Propagator):
         return None
 
     def _cut_off(self, rule: _Rule, out: list[int]) -> list[int] | None:
-        """The pieces the removed nodes cut off C (:meth:`_Rule.split`): a conflict clause when
-        true nodes lie in two of them (or in one and the rest of C), else the open nodes of the
-        pieces without a true node forced false; one search whole when the true nodes all lie
-        in one piece or C was stale."""
-        self.gen += 1
-        started = time.perf_counter()
-        batch = rule.removed
-        pieces = rule.split(self.gen)
-        self.stats.splits += 1
-        self.stats.split_s += time.perf_counter() - started
-        if pieces is None:
-            return self._whole(rule, out)
-        if not pieces:
-            return None
-        held = [p for p in pieces if p[2]]
-        rest = rule.trues - sum(len(p[2]) for p in held)
-        lits = rule.lits
-        if len(held) + (rest > 0) > 1:  # true nodes cut apart
-            members, rim, trues = held[0]
-            other = held[1][2][0] if len(held) > 1 else rule.some_true(set(members))
-            if other is None:
-                return self._whole(rule, out)
-            # C is left as it was: once the solver has backtracked, the removed nodes still
-            # false are searched from again
-            rule.removed = batch
-            return [-lits[trues[0]], -lits[other], *(lits[s] for s in set(rim))]
-        if not held:
-            outside = {i for p in pieces for i in p[0]}
-            t = rule.some_true(outside)
-            if t is None:
-                return self._whole(rule, out)
-            val = rule.val
-            for members, rim, _ in pieces:
-                base = [-lits[t], *(lits[s] for s in set(rim))]
-                for i in members:
-                    self._set_home(rule, i, False)
-                    if val[i] == 0:
-                        lit = -lits[i]
-                        self.reasons[lit] = base
-                        out.append(lit)
-            return None
+        """The pieces the removed nodes cut off C, taken out one by one (the later ones still
+        open), each first by :meth:`_Rule.local_ok` on grids, then by :meth:`_Rule.split`: a
+        conflict clause when true nodes lie in two pieces (or in one and the rest of C), else
+        the open nodes of the pieces without a true node forced false; one search whole when the
+        true nodes all lie in one piece or C was stale."""
+        batch, rule.removed = rule.removed, []
+        val, home, lits = rule.val, rule.home, rule.lits
+        for v in batch:  # all false: open again until their turn
+            val[v] = 0
+        try:
+            for k, v in enumerate(batch):
+                val[v] = -1
+                if not home[v] or (rule.ring is not None and rule.local_ok(v)):
+                    continue
+                self.gen += 1
+                started = time.perf_counter()
+                pieces = rule.split([v], self.gen)
+                self.stats.splits += 1
+                self.stats.split_s += time.perf_counter() - started
+                if pieces is None:
+                    break
+                if not pieces:
+                    continue
+                held = [p for p in pieces if p[2]]
+                rest = rule.trues - sum(len(p[2]) for p in held)
+                if len(held) + (rest > 0) > 1:  # true nodes cut apart
+                    members, rim, trues = held[0]
+                    other = held[1][2][0] if len(held) > 1 else rule.some_true(set(members))
+                    if other is None:
+                        break
+                    # C is left as it was: once the solver has backtracked, the removed nodes
+                    # still false are searched from again
+                    rule.removed = batch[k:]
+                    return [-lits[trues[0]], -lits[other], *(lits[s] for s in set(rim))]
+                if held:  # every true node in one piece: C is that piece
+                    break
+                later = set(batch[k + 1:])
+                t = rule.some_true({i for p in pieces for i in p[0]})
+                if t is None:
+                    break
+                for members, rim, _ in pieces:
+                    base = [-lits[t], *(lits[s] for s in set(rim))]
+                    for i in members:
+                        self._set_home(rule, i, False)
+                        if val[i] == 0 and i not in later:
+                            lit = -lits[i]
+                            self.reasons[lit] = base
+                            out.append(lit)
+            else:
+                return None
+        finally:
+            for v in batch:
+                val[v] = -1
         return self._whole(rule, out)
 
     def propagate(self) -> list[int]:
@@ -429,6 +469,8 @@ class ConnectivityPropagator(Propagator):
                 self.pending.append(conflict)
                 self.dirty.add(rule)
                 return []
+        if len(out) > 1:
+            out = list(dict.fromkeys(out))  # a search whole after pieces may force them again
         self.stats.propagated += len(out)
         return out
 
