@@ -238,15 +238,18 @@ def test_other_solvers_are_refused_in_one_line(tmp_path):
 
 
 # -- the incremental state, driven as the solver drives it --------------------------------------
-@pytest.mark.parametrize("rows,cols,anchor,negative", [(3, 4, None, False), (4, 4, None, True),
-                                                       (3, 4, (1, 1), False)])
-def test_callbacks_against_networkx(rows, cols, anchor, negative):
+@pytest.mark.parametrize("rows,cols,anchor,negative,every", [
+    (3, 4, None, False, 0), (4, 4, None, True, 0), (3, 4, (1, 1), False, 0), (3, 4, None, False, 1),
+    (4, 4, None, True, 2)])
+def test_callbacks_against_networkx(rows, cols, anchor, negative, every):
     """The callbacks driven as CaDiCaL drives them (decisions on new levels, the propagated
     literals assigned, backtracks to random levels after a conflict and at random, fixed literals
     at level 0): every conflict clause is false now and holds in every connected solution, every
     reason holds in every solution with its other literals false, and at each fixpoint the
     propagator is complete: true cells split in the open graph (networkx) give a conflict, and
-    every open cell outside the true cells' component (the anchor's) is false or forced."""
+    every open cell outside the true cells' component (the anchor's) is false or forced; with
+    articulation points looked for at every fixpoint (``every`` 1), no open cell separates two
+    true cells there either."""
     rule, _ = region(rows, cols, anchor=anchor, negative=negative)
     cells, expected = brute(rows, cols)
     lits = list(rule.nodes.values())
@@ -256,8 +259,9 @@ def test_callbacks_against_networkx(rows, cols, anchor, negative):
         solutions = {m for m in expected if m & bit} | {0}
     rng = random.Random(f"callbacks {rows}x{cols}{anchor}{negative}")
     checked = {"conflict": 0, "forced": 0, "fixpoint": 0}
-    for _ in range(100):
+    for _ in range(60):
         prop = ConnectivityPropagator([rule])
+        prop.articulation_every = every
         val = [0] * len(cells)  # the solver's view: 1 node true, -1 false
         level_of = [-1] * len(cells)
         level = 0
@@ -292,12 +296,12 @@ def test_callbacks_against_networkx(rows, cols, anchor, negative):
             if forced:
                 for lit in forced:
                     reason = prop.provide_reason(lit)
-                    i = lits.index(-lit)
+                    i = lits.index(lit if lit in lits else -lit)
                     assert reason[0] == lit and val[i] == 0
                     assert false_under(reason[1:], lits, val) and implied(reason, lits, solutions)
                     checked["forced"] += 1
                 for lit in forced:
-                    assign(lits.index(-lit), False)
+                    assign(lits.index(lit if lit in lits else -lit), lit in lits)
                 continue
             checked["fixpoint"] += 1
             g, _ = open_graph(rows, cols, val)
@@ -311,6 +315,12 @@ def test_callbacks_against_networkx(rows, cols, anchor, negative):
                 assert all(home is not None and c in home for c in true), val
             if home is not None:
                 assert all(x != 0 or c in home for c, x in zip(cells, val)), val
+            if every == 1 and len(true) > 1:
+                for c, x in zip(cells, val):
+                    if x == 0:
+                        rest = g.subgraph(n for n in g if n != c)
+                        assert len({frozenset(nx.node_connected_component(rest, t))
+                                    for t in true}) == 1, (val, c)
             if level and rng.random() < 0.2:
                 backtrack(rng.randint(0, level - 1))
                 continue
@@ -318,4 +328,6 @@ def test_callbacks_against_networkx(rows, cols, anchor, negative):
             prop.on_new_level()
             free = [i for i, x in enumerate(val) if x == 0]
             assign(rng.choice(free), rng.random() < 0.4)
+    if every:  # the articulation points forced true leave few decisions that split them
+        del checked["conflict"]
     assert min(checked.values()) > 30, checked
