@@ -192,7 +192,7 @@ class _Rule:
         one is unfinished (the rest of C, never searched to its end). So the cost is about the
         size of the pieces cut off, not of C (breadth-first: searches on the two sides of a
         short cycle meet after a few steps). None when a search meets an open node outside C (C
-        is stale: search it whole)."""
+        is stale) or the searches grow past half the nodes: search it whole."""
         val, near, home, label = self.val, self.near, self.home, self.label
         starts: list[int] = []
         base = gen * (len(val) + 1)  # label[i] - base = the search that reached i (this call)
@@ -219,7 +219,11 @@ class _Rule:
                 k = root[k]
             return k
 
+        budget = len(val) // 2  # beyond it one search whole costs less (no turns, no joins)
         while live > 1:
+            budget -= 1
+            if budget < 0:
+                return None
             for g in range(len(starts)):
                 if root[g] != g or heads[g] < 0:
                     continue
