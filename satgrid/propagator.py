@@ -22,21 +22,33 @@ propagator does (semiexp/cspuz_core):
 * **Models.** ``check_model`` runs the same search on the full assignment; the clause is then
   the usual connectivity cut (all the cut's nodes are false).
 
-Cost control (the callbacks are Python, called by C for every assignment of a watched variable):
-``on_assignment`` only records the value, pushes the node on a trail and decides whether the
-search must run again; ``propagate`` runs one breadth-first search per rule whose state changed
-and nothing otherwise. After a search the nodes of the true component C carry its stamp, so:
+* **Articulation points** (optional, :attr:`ConnectivityPropagator.articulation_every`): an open
+  node of C whose removal separates two true nodes is forced true, found with Tarjan's lowlink
+  (as cspuz_core does), reason in :meth:`_Rule.articulations`.
 
-* a node turning true inside C, or false outside C, cannot create a conflict or a new
-  propagation: no search. A node turning false inside C may split it; one turning true outside
-  C is a conflict (or, after a backtrack, see below, may have merged into C): search.
-* After a backtrack the open graph only grew, so "in C" stays true while "outside C" may be
-  stale: the rule is marked stale and its next change searches again.
+Cost control (the callbacks are Python, called by C for every assignment of a watched variable):
+the propagator keeps C, the open component of the true nodes, between calls (``home``), and a
+change costs about what it touches:
+
+* ``on_assignment`` records the value. A node turning true inside C, or false outside C, changes
+  nothing. One turning true outside C means C is stale (a conflict, or C must be found again):
+  one search whole at the next fixpoint.
+* A node of C turning false may split C. At the next fixpoint the removed nodes are taken one by
+  one: on a grid a look at the eight cells around the node first (its open neighbours joined
+  around it: no split); else :meth:`_Rule.split` searches from its open neighbours in turn,
+  breadth-first, joining searches that meet, until at most one is unfinished: every finished
+  search is a piece cut off C (without a true node: its open nodes forced false; with one: a
+  conflict, or C is that piece), at a cost of about the pieces' size, not C's (the idea of
+  Even and Shiloach's decremental connectivity, "An on-line edge-deletion problem", JACM 1981).
+* Every change to C is logged per decision level and undone on backtrack, so a backtrack costs
+  what it undoes, and C stays exact at every fixpoint (the callbacks test checks it against
+  networkx). A search whole runs only when C is stale: the first true node, a true node outside
+  C, a fixed literal kept through a backtrack, or a conflict clause found by a search whole.
 
 Rules with several nodes on one variable, anchors of :attr:`ConnectedSubgraph.anchors` and clue
 anchors are taken as plain connectivity (the anchors' clauses are loaded as ever; they only
-strengthen lazy cuts). Not done: propagating the articulation points of C that must be true
-between two true nodes (cspuz_core does); measured figures in ``encodings/connectivity.md``.
+strengthen lazy cuts). Anchored rules search whole at every change. Measured figures in
+``encodings/connectivity.md``.
 """
 from __future__ import annotations
 
