@@ -109,6 +109,18 @@ def open_graph(rows: int, cols: int, val: list[int]) -> tuple[nx.Graph, list[tup
     return g, cells
 
 
+def rule_and_solutions(rows: int, cols: int, anchor=None, negative: bool = False):
+    """:func:`region`'s rule, its cells, node literals and solution masks (brute force; anchored:
+    the connected sets holding the anchor, and the empty set)."""
+    rule, _ = region(rows, cols, anchor=anchor, negative=negative)
+    cells, expected = brute(rows, cols)
+    solutions = set(expected)
+    if anchor is not None:
+        bit = 1 << cells.index(anchor)
+        solutions = {m for m in expected if m & bit} | {0}
+    return rule, cells, list(rule.nodes.values()), solutions
+
+
 @pytest.mark.parametrize("rows,cols,anchor", [(3, 3, None), (3, 4, None), (3, 3, (1, 1)),
                                               (3, 4, (0, 3)), (4, 4, None)])
 def test_partial_assignments_against_networkx(rows, cols, anchor):
@@ -118,13 +130,7 @@ def test_partial_assignments_against_networkx(rows, cols, anchor):
     exactly the open cells outside the true component are forced false (none while an anchor is
     false), each with a reason that holds in every solution and whose other literals are false
     now."""
-    rule, _ = region(rows, cols, anchor=anchor)
-    cells, expected = brute(rows, cols)
-    lits = list(rule.nodes.values())
-    solutions = set(expected)
-    if anchor is not None:
-        bit = 1 << cells.index(anchor)
-        solutions = {m for m in expected if m & bit} | {0}
+    rule, cells, lits, solutions = rule_and_solutions(rows, cols, anchor)
     state = _Rule(rule)
     rng = random.Random(f"{rows}x{cols}{anchor}")
     conflicts = forcings = 0
@@ -250,13 +256,7 @@ def test_callbacks_against_networkx(rows, cols, anchor, negative, every):
     every open cell outside the true cells' component (the anchor's) is false or forced; with
     articulation points looked for at every fixpoint (``every`` 1), no open cell separates two
     true cells there either."""
-    rule, _ = region(rows, cols, anchor=anchor, negative=negative)
-    cells, expected = brute(rows, cols)
-    lits = list(rule.nodes.values())
-    solutions = set(expected)
-    if anchor is not None:
-        bit = 1 << cells.index(anchor)
-        solutions = {m for m in expected if m & bit} | {0}
+    rule, cells, lits, solutions = rule_and_solutions(rows, cols, anchor, negative)
     rng = random.Random(f"callbacks {rows}x{cols}{anchor}{negative}")
     checked = {"conflict": 0, "forced": 0, "fixpoint": 0}
     for _ in range(40):
