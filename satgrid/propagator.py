@@ -447,6 +447,9 @@ class ConnectivityPropagator(Propagator):
         for rule in self.rules:
             if rule.removed:
                 rule.removed = [i for i in rule.removed if rule.val[i] < 0]
+            val, trues = rule.val, rule.true_list  # drop the nodes no more true from its end
+            while trues and val[trues[-1]] <= 0:
+                trues.pop()
 
     # -- the searches --------------------------------------------------------------------------
     def _run(self, rule: _Rule, val: list[int], partial: bool) -> tuple[list[int] | None, list[int], list[int]]:
