@@ -40,9 +40,6 @@ change costs about what it touches:
   search is a piece cut off C (without a true node: its open nodes forced false; with one: a
   conflict, or C is that piece), at a cost of about the pieces' size, not C's (the idea of
   Even and Shiloach's decremental connectivity, "An on-line edge-deletion problem", JACM 1981).
-  The clauses of a piece S name, instead of all of S's false neighbours, a fewest set of false
-  nodes between S and the other true node (a maximum flow, as the lazy lowering's separator
-  cuts): shorter clauses, valid by the same path argument.
 * Every change to C is logged per decision level and undone on backtrack, so a backtrack costs
   what it undoes, and C stays exact at every fixpoint (the callbacks test checks it against
   networkx). A search whole runs only when C is stale: the first true node, a true node outside
@@ -61,7 +58,7 @@ from typing import Iterable, Sequence
 
 from pysat.engines import Propagator
 
-from .connectivity import ConnectedSubgraph, separator
+from .connectivity import ConnectedSubgraph
 
 #: The solver names (python-sat's) that take an external propagator.
 PROPAGATOR_SOLVERS = ("cadical195",)
@@ -346,16 +343,6 @@ class _Rule:
             out.append((a, [-lits[t1], -lits[t2], *(lits[w] for w in rim)]))
         return out
 
-    def fence(self, piece: list[int], rim: list[int], sink: int) -> list[int]:
-        """False nodes that every path from ``piece`` (an open component) to ``sink`` passes:
-        the fewest (:func:`~satgrid.connectivity.separator`, open nodes uncuttable) when
-        :attr:`ConnectivityPropagator.smallest_fences` is on, else the piece's false
-        neighbours ``rim``."""
-        if not ConnectivityPropagator.smallest_fences:
-            return list(set(rim))
-        _, cut = separator(self.near, piece, [sink], [x >= 0 for x in self.val])
-        return cut
-
     def some_true(self, outside: set[int]) -> int | None:
         """A true node not in ``outside`` (None if there is none)."""
         val, trues = self.val, self.true_list
@@ -370,8 +357,6 @@ class ConnectivityPropagator(Propagator):
     #: Look for articulation points (:meth:`_Rule.articulations`) at every n-th propagation
     #: fixpoint where something changed (0: never).
     articulation_every = 0
-    #: Clauses of pieces cut off through their fewest false nodes (:meth:`_Rule.fence`).
-    smallest_fences = True
 
     def __init__(self, rules: Sequence[ConnectedSubgraph]):
         super().__init__()
@@ -535,8 +520,7 @@ class ConnectivityPropagator(Propagator):
                     # C is left as it was: once the solver has backtracked, the removed nodes
                     # still false are searched from again
                     rule.removed = batch[k:]
-                    fence = rule.fence(members, rim, other)
-                    return [-lits[trues[0]], -lits[other], *(lits[s] for s in fence)]
+                    return [-lits[trues[0]], -lits[other], *(lits[s] for s in set(rim))]
                 if held:  # every true node in one piece: C is that piece
                     break
                 later = set(batch[k + 1:])
@@ -544,7 +528,7 @@ class ConnectivityPropagator(Propagator):
                 if t is None:
                     break
                 for members, rim, _ in pieces:
-                    base = [-lits[t], *(lits[s] for s in rule.fence(members, rim, t))]
+                    base = [-lits[t], *(lits[s] for s in set(rim))]
                     for i in members:
                         self._set_home(rule, i, False)
                         if val[i] == 0 and i not in later:
