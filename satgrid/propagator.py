@@ -379,7 +379,7 @@ class ConnectivityPropagator(Propagator):
         self.reasons: dict[int, list[int]] = {}  # propagated literal -> reason base
         self.stats = PropagatorStats()
         self.tick = 0
-        self.changed = False  # an assignment or backtrack since the last articulation pass
+        self.changed = False  # an assignment since the last articulation pass
 
     def variables(self) -> Iterable[int]:
         """The variables to :meth:`observe`."""
@@ -425,8 +425,6 @@ class ConnectivityPropagator(Propagator):
         for rule, i in trail[cut:]:
             if rule.fixed[i]:
                 kept.append((rule, i))
-                rule.loose = True  # C was found with it unfixed above: search again
-                self.dirty.add(rule)
             else:
                 if rule.val[i] > 0:
                     rule.trues -= 1
@@ -445,6 +443,9 @@ class ConnectivityPropagator(Propagator):
                 rule.home[i] = old
         del undo[self.undo_marks[to]:]
         del self.undo_marks[to:]
+        for rule, _ in kept:  # C at level ``to`` was found with these open: search again
+            rule.loose = True
+            self.dirty.add(rule)
         for rule in self.rules:
             if rule.removed:
                 rule.removed = [i for i in rule.removed if rule.val[i] < 0]
