@@ -379,7 +379,7 @@ class ConnectivityPropagator(Propagator):
         self.reasons: dict[int, list[int]] = {}  # propagated literal -> reason base
         self.stats = PropagatorStats()
         self.tick = 0
-        self.changed = False  # an assignment since the last articulation pass
+        self.changed = False  # an assignment (or one kept fixed) since the last articulation pass
 
     def variables(self) -> Iterable[int]:
         """The variables to :meth:`observe`."""
@@ -445,8 +445,10 @@ class ConnectivityPropagator(Propagator):
         del self.undo_marks[to:]
         for rule, _ in kept:  # C at level ``to`` was found with these open: search again
             rule.loose = True
-            self.dirty.add(rule)
+            self.changed = True
         for rule in self.rules:
+            if rule.loose:  # stale at level ``to`` (or made so above): search it at the fixpoint
+                self.dirty.add(rule)
             if rule.removed:
                 rule.removed = [i for i in rule.removed if rule.val[i] < 0]
             val, trues = rule.val, rule.true_list  # drop the nodes no more true from its end

@@ -250,7 +250,7 @@ def test_other_solvers_are_refused_in_one_line(tmp_path):
 def test_callbacks_against_networkx(rows, cols, anchor, negative, every):
     """The callbacks driven as CaDiCaL drives them (decisions on new levels, the propagated
     literals assigned, backtracks to random levels after a conflict and at random, fixed literals
-    at level 0): every conflict clause is false now and holds in every connected solution, every
+    at level 0, assigned literals told again as fixed above it): every conflict clause is false now and holds in every connected solution, every
     reason holds in every solution with its other literals false, and at each fixpoint the
     propagator is complete: true cells split in the open graph (networkx) give a conflict, and
     every open cell outside the true cells' component (the anchor's) is false or forced; with
@@ -321,6 +321,11 @@ def test_callbacks_against_networkx(rows, cols, anchor, negative, every):
                         rest = g.subgraph(n for n in g if n != c)
                         assert len({frozenset(nx.node_connected_component(rest, t))
                                     for t in true}) == 1, (val, c)
+            if level and rng.random() < 0.1:  # an assigned literal becomes fixed (told again)
+                i = rng.choice([i for i, lv in enumerate(level_of) if lv > 0] or [None])
+                if i is not None:
+                    level_of[i] = 0
+                    prop.on_assignment(lits[i] if val[i] > 0 else -lits[i], True)
             if level and rng.random() < 0.2:
                 backtrack(rng.randint(0, level - 1))
                 continue
