@@ -78,8 +78,10 @@ def prop_cell(m: dict[str, Any]) -> str:
     if s is None:
         return "-"
     per = 1e6 * s.search_s / s.searches if s.searches else 0.0
+    split = 1e6 * s.split_s / s.splits if s.splits else 0.0
     return (f"{s.assignments} asg, {s.propagate_calls} prop, {s.searches} searches "
-            f"({per:.0f} us each, {s.search_s:.2f} s), {s.conflicts} confl, {s.propagated} forced")
+            f"({per:.0f} us each, {s.search_s:.2f} s), {s.splits} splits ({split:.0f} us each, "
+            f"{s.split_s:.2f} s), {s.conflicts} confl, {s.propagated} forced")
 
 
 def compare(title: str, puzzles: list[tuple[str, Any]], lowerings: list[str], limit: float | None,

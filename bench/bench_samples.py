@@ -2,7 +2,9 @@
 in one run. Prints tables.
 
     .venv/bin/python bench/bench_samples.py [FILE] [--old REV] [--time-limit S] [--only IDS]
-                                            [--audit N] [--connectivity lazy|eager]
+                                            [--audit N] [--connectivity lazy|eager|propagator]
+                                            [--solver NAME] [--old-solver NAME]
+                                            [--old-connectivity C] [--clock wall|cpu]
 
 FILE defaults to ``../shared/external/nurikabe/janko_nurikabe_sample.txt`` (194 janko.at
 Nurikabes, 3x3 to 50x50; SATGRID_SHARED points elsewhere). Each puzzle runs ``api.solve(unique=
@@ -11,7 +13,9 @@ process per tree: with ``--old REV`` a second worker runs the tree of REV (``git
 two alternate puzzle by puzzle, so both see the same machine load. Printed: one row per puzzle
 (status, wall ms, SAT calls, cuts; old beside new), then per size band the count settled, the
 median and the worst; the slowest puzzles; and with ``--audit N`` a full audit (every clue's
-necessity, no grade) of the N largest puzzles, new tree only.
+necessity, no grade) of the N largest puzzles, new tree only. ``--old-solver`` and
+``--old-connectivity`` run the old tree with other options (default: the new tree's);
+``--clock cpu`` prints and ranks CPU ms instead of wall ms (the machine is shared).
 
 A status other than unique, or a solution other than the published one (``given_solution``), is
 printed in the row: the table is also a correctness check against the published solutions.
@@ -33,7 +37,7 @@ DEFAULT = SHARED / "external" / "nurikabe" / "janko_nurikabe_sample.txt"
 BANDS = ((0, 100), (101, 400), (401, 10**9))
 
 
-def worker(tree: str, path: str, connectivity: str) -> None:
+def worker(tree: str, path: str, connectivity: str, solver: str | None) -> None:
     """Answer one JSON line per request line ``name<TAB>query<TAB>limit`` on stdin."""
     sys.path.insert(0, tree)
     import time
@@ -44,7 +48,8 @@ def worker(tree: str, path: str, connectivity: str) -> None:
     for line in sys.stdin:
         name, query, limit = line.rstrip("\n").split("\t")
         puzzle = puzzles[name]
-        options = api.Options(time_limit=float(limit), connectivity=connectivity)
+        options = api.Options(time_limit=float(limit), connectivity=connectivity,
+                              **({} if solver is None else {"solver": solver}))
         for _, session in api._SESSIONS.values():  # a fresh session: each run pays its encoding
             session.close()
         api._SESSIONS.clear()
@@ -61,10 +66,10 @@ def worker(tree: str, path: str, connectivity: str) -> None:
 
 
 class Worker:
-    def __init__(self, tree: Path, path: Path, connectivity: str):
+    def __init__(self, tree: Path, path: Path, connectivity: str, solver: str | None):
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), str(path), "--worker", str(tree),
-             "--connectivity", connectivity],
+             "--connectivity", connectivity, *(() if solver is None else ("--solver", solver))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tree)
 
     def ask(self, name: str, query: str, limit: float) -> dict:
@@ -82,9 +87,12 @@ class Worker:
         self.proc.wait()
 
 
+CLOCK = "wall_ms"  # or "cpu_ms" (--clock cpu)
+
+
 def cell(r: dict) -> str:
     flag = "" if r["given"] in (None, "matches", "unchecked") else f" given {r['given']}"
-    return f"{r['status']:<8} {r['wall_ms']:9.1f} {r['calls']:6} {r['cuts']:6}{flag}"
+    return f"{r['status']:<8} {r[CLOCK]:9.1f} {r['calls']:6} {r['cuts']:6}{flag}"
 
 
 def bands(rows: list[tuple], label: str, key: int) -> None:
@@ -95,11 +103,11 @@ def bands(rows: list[tuple], label: str, key: int) -> None:
         if not inside:
             continue
         done = [r for r in inside if r[key]["status"] == "unique"]
-        worst = max(inside, key=lambda r: r[key]["wall_ms"])
+        worst = max(inside, key=lambda r: r[key][CLOCK])
         print(f"{f'{lo}-{hi}' if hi < 10**9 else f'{lo}+':<10} {len(inside):>7} {len(done):>7} "
-              f"{statistics.median(r[key]['wall_ms'] for r in inside):>10.1f} "
-              f"{worst[key]['wall_ms']:>10.1f}  {worst[0]}")
-    every = [r[key]["wall_ms"] for r in rows]
+              f"{statistics.median(r[key][CLOCK] for r in inside):>10.1f} "
+              f"{worst[key][CLOCK]:>10.1f}  {worst[0]}")
+    every = [r[key][CLOCK] for r in rows]
     print(f"{'all':<10} {len(rows):>7} {sum(r[key]['status'] == 'unique' for r in rows):>7} "
           f"{statistics.median(every):>10.1f} {max(every):>10.1f}")
 
@@ -112,11 +120,17 @@ def main() -> None:
     ap.add_argument("--only", help="comma-separated parts of puzzle ids")
     ap.add_argument("--audit", type=int, default=0, help="full audit of the N largest puzzles")
     ap.add_argument("--connectivity", default="lazy")
+    ap.add_argument("--solver", default=None, help="default: the tree's default solver")
+    ap.add_argument("--old-connectivity", default=None, help="default: --connectivity")
+    ap.add_argument("--old-solver", default=None, help="default: --solver")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        worker(args.worker, args.file, args.connectivity)
+        worker(args.worker, args.file, args.connectivity, args.solver)
         return
+    global CLOCK
+    CLOCK = f"{args.clock}_ms"
     path = Path(args.file)
     if not path.exists():
         raise SystemExit(f"{path} not found (set SATGRID_SHARED)")
@@ -134,11 +148,14 @@ def main() -> None:
                                      capture_output=True, check=True)
             subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
             trees = {"old": Path(tmp), "new": ROOT}
-        workers = {k: Worker(tree, path, args.connectivity) for k, tree in trees.items()}
+        setups = {"new": (args.connectivity, args.solver),
+                  "old": (args.old_connectivity or args.connectivity, args.old_solver or args.solver)}
+        workers = {k: Worker(tree, path, *setups[k]) for k, tree in trees.items()}
         print(f"# {path.name}: {len(puzzles)} puzzles, solve + unique, fresh session each, "
-              f"--time-limit {args.time_limit:g} s wall, {args.connectivity}; wall ms on a shared "
-              f"2-core machine; trees: " + ", ".join(f"{k} {args.old if k == 'old' else 'working tree'}" for k in trees))
-        head = "  ".join(f"{k + ' status':<8} {'wall ms':>9} {'calls':>6} {'cuts':>6}" for k in trees)
+              f"--time-limit {args.time_limit:g} s wall; {args.clock} ms on a shared 2-core machine; "
+              f"trees: " + ", ".join(f"{k} {args.old if k == 'old' else 'working tree'} "
+                                     f"({setups[k][0]}, {setups[k][1] or 'default solver'})" for k in trees))
+        head = "  ".join(f"{k + ' status':<8} {args.clock + ' ms':>9} {'calls':>6} {'cuts':>6}" for k in trees)
         print(f"{'puzzle':<24} {'size':>6} {'cells':>5}  {head}")
         rows = []
         for p in puzzles:
@@ -148,18 +165,18 @@ def main() -> None:
                   + "  ".join(cell(got[k]) for k in trees), flush=True)
         for k in trees:
             bands([(n, c, got[k]) for n, c, got in rows], k, 2)
-            slow = sorted(rows, key=lambda r: -r[2][k]["wall_ms"])[:10]
-            print(f"{k}: slowest: " + ", ".join(f"{n} {g[k]['wall_ms'] / 1000:.2f} s ({g[k]['status']})"
+            slow = sorted(rows, key=lambda r: -r[2][k][CLOCK])[:10]
+            print(f"{k}: slowest: " + ", ".join(f"{n} {g[k][CLOCK] / 1000:.2f} s ({g[k]['status']})"
                                                  for n, _, g in slow))
         if args.audit:
             largest = sorted(puzzles, key=lambda p: -p.rows * p.cols)[:args.audit]
             print(f"\nfull audit (every clue's necessity, no grade), the {len(largest)} largest, new tree, "
                   f"--time-limit {args.time_limit:g} s")
-            print(f"{'puzzle':<24} {'size':>6} {'clues':>5} {'status':<8} {'wall ms':>9} {'calls':>6} redundant")
+            print(f"{'puzzle':<24} {'size':>6} {'clues':>5} {'status':<8} {args.clock + ' ms':>9} {'calls':>6} redundant")
             for p in largest:
                 r = workers["new"].ask(p.name, "audit", args.time_limit)
                 print(f"{p.name:<24} {f'{p.rows}x{p.cols}':>6} {len(p.clues()):>5} {r['status']:<8} "
-                      f"{r['wall_ms']:>9.1f} {r['calls']:>6} {r['redundant']}", flush=True)
+                      f"{r[CLOCK]:>9.1f} {r['calls']:>6} {r['redundant']}", flush=True)
         for w in workers.values():
             w.close()
 

@@ -109,6 +109,18 @@ def open_graph(rows: int, cols: int, val: list[int]) -> tuple[nx.Graph, list[tup
     return g, cells
 
 
+def rule_and_solutions(rows: int, cols: int, anchor=None, negative: bool = False):
+    """:func:`region`'s rule, its cells, node literals and solution masks (brute force; anchored:
+    the connected sets holding the anchor, and the empty set)."""
+    rule, _ = region(rows, cols, anchor=anchor, negative=negative)
+    cells, expected = brute(rows, cols)
+    solutions = set(expected)
+    if anchor is not None:
+        bit = 1 << cells.index(anchor)
+        solutions = {m for m in expected if m & bit} | {0}
+    return rule, cells, list(rule.nodes.values()), solutions
+
+
 @pytest.mark.parametrize("rows,cols,anchor", [(3, 3, None), (3, 4, None), (3, 3, (1, 1)),
                                               (3, 4, (0, 3)), (4, 4, None)])
 def test_partial_assignments_against_networkx(rows, cols, anchor):
@@ -118,13 +130,7 @@ def test_partial_assignments_against_networkx(rows, cols, anchor):
     exactly the open cells outside the true component are forced false (none while an anchor is
     false), each with a reason that holds in every solution and whose other literals are false
     now."""
-    rule, _ = region(rows, cols, anchor=anchor)
-    cells, expected = brute(rows, cols)
-    lits = list(rule.nodes.values())
-    solutions = set(expected)
-    if anchor is not None:
-        bit = 1 << cells.index(anchor)
-        solutions = {m for m in expected if m & bit} | {0}
+    rule, cells, lits, solutions = rule_and_solutions(rows, cols, anchor)
     state = _Rule(rule)
     rng = random.Random(f"{rows}x{cols}{anchor}")
     conflicts = forcings = 0
@@ -235,3 +241,98 @@ def test_other_solvers_are_refused_in_one_line(tmp_path):
     ok = CliRunner().invoke(main, ["solve", "--unique", "--connectivity", "propagator", "--solver",
                                    SOLVER, str(path)])
     assert ok.exit_code == 0 and "3 unique" in ok.output
+
+
+# -- the incremental state, driven as the solver drives it --------------------------------------
+@pytest.mark.parametrize("rows,cols,anchor,negative,every", [
+    (3, 4, None, False, 0), (4, 4, None, True, 0), (3, 4, (1, 1), False, 0), (3, 4, None, False, 1),
+    (4, 4, None, True, 2)])
+def test_callbacks_against_networkx(rows, cols, anchor, negative, every):
+    """The callbacks driven as CaDiCaL drives them (decisions on new levels, the propagated
+    literals assigned, backtracks to random levels after a conflict and at random, fixed literals
+    at level 0, assigned literals told again as fixed above it): every conflict clause is false now and holds in every connected solution, every
+    reason holds in every solution with its other literals false, and at each fixpoint the
+    propagator is complete: true cells split in the open graph (networkx) give a conflict, and
+    every open cell outside the true cells' component (the anchor's) is false or forced; with
+    articulation points looked for at every fixpoint (``every`` 1), no open cell separates two
+    true cells there either."""
+    rule, cells, lits, solutions = rule_and_solutions(rows, cols, anchor, negative)
+    rng = random.Random(f"callbacks {rows}x{cols}{anchor}{negative}")
+    checked = {"conflict": 0, "forced": 0, "fixpoint": 0}
+    for _ in range(40):
+        prop = ConnectivityPropagator([rule])
+        prop.articulation_every = every
+        val = [0] * len(cells)  # the solver's view: 1 node true, -1 false
+        level_of = [-1] * len(cells)
+        level = 0
+
+        def assign(i: int, truth: bool, fixed: bool = False) -> None:
+            val[i] = 1 if truth else -1
+            level_of[i] = level
+            prop.on_assignment(lits[i] if truth else -lits[i], fixed)
+
+        def backtrack(to: int) -> None:
+            nonlocal level
+            for i, lv in enumerate(level_of):
+                if lv > to:
+                    val[i], level_of[i] = 0, -1
+            level = to
+            prop.on_backtrack(to)
+
+        for _ in range(rng.randint(0, 2)):  # units at level 0
+            free = [i for i, x in enumerate(val) if x == 0]
+            assign(rng.choice(free), rng.random() < 0.5, fixed=True)
+        steps = 0
+        while steps < 40 and 0 in val:
+            steps += 1
+            forced = prop.propagate()
+            clause = prop.add_clause()
+            if clause:
+                checked["conflict"] += 1
+                assert not forced
+                assert false_under(clause, lits, val) and implied(clause, lits, solutions)
+                backtrack(rng.randint(0, max(level - 1, 0)))
+                continue
+            if forced:
+                for lit in forced:
+                    reason = prop.provide_reason(lit)
+                    i = lits.index(lit if lit in lits else -lit)
+                    assert reason[0] == lit and val[i] == 0
+                    assert false_under(reason[1:], lits, val) and implied(reason, lits, solutions)
+                    checked["forced"] += 1
+                for lit in forced:
+                    assign(lits.index(lit if lit in lits else -lit), lit in lits)
+                continue
+            checked["fixpoint"] += 1
+            g, _ = open_graph(rows, cols, val)
+            true = [c for c, x in zip(cells, val) if x > 0]
+            if anchor is None:
+                homes = {frozenset(nx.node_connected_component(g, c)) for c in true}
+                assert len(homes) <= 1, val
+                home = next(iter(homes)) if homes else None
+            else:
+                home = nx.node_connected_component(g, anchor) if anchor in g else None
+                assert all(home is not None and c in home for c in true), val
+            if home is not None:
+                assert all(x != 0 or c in home for c, x in zip(cells, val)), val
+            if every == 1 and len(true) > 1:
+                for c, x in zip(cells, val):
+                    if x == 0:
+                        rest = g.subgraph(n for n in g if n != c)
+                        assert len({frozenset(nx.node_connected_component(rest, t))
+                                    for t in true}) == 1, (val, c)
+            if level and rng.random() < 0.1:  # an assigned literal becomes fixed (told again)
+                i = rng.choice([i for i, lv in enumerate(level_of) if lv > 0] or [None])
+                if i is not None:
+                    level_of[i] = 0
+                    prop.on_assignment(lits[i] if val[i] > 0 else -lits[i], True)
+            if level and rng.random() < 0.2:
+                backtrack(rng.randint(0, level - 1))
+                continue
+            level += 1
+            prop.on_new_level()
+            free = [i for i, x in enumerate(val) if x == 0]
+            assign(rng.choice(free), rng.random() < 0.4)
+    if every:  # the articulation points forced true leave few decisions that split them
+        del checked["conflict"]
+    assert min(checked.values()) > 20, checked
