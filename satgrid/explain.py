@@ -504,7 +504,19 @@ def forced_facts(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
     if found:
         return 0, found
     open_ = [f for f in candidates if -reasoner.lit(f) not in fixed]
-    found = [f for f in open_ if not reasoner.propagated(lits, [-reasoner.lit(f)])[0]]
+    # a literal implied by a probe that succeeded cannot fail (propagation is monotone: the
+    # grading ladder's probing skips it too)
+    harmless: set[int] = set()
+    found = []
+    for f in open_:
+        probe = -reasoner.lit(f)
+        if probe in harmless:
+            continue
+        ok, implied = reasoner.propagated(lits, [probe])
+        if ok:
+            harmless |= implied
+        else:
+            found.append(f)
     if found:
         return 1, found
     return 2, [f for f in open_ if reasoner.unsat([*lits, -reasoner.lit(f)])]
