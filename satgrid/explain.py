@@ -25,11 +25,22 @@ a reason that is a fence of crossed-out edges with a gap or two is then refuted,
 taken, in a round or two instead of one sub-loop reshaped a round (measured in
 encodings/diagnostics.md, "Explanations").
 
+**Parity.** A rule that states one (:meth:`~satgrid.loop.SingleLoop.parity_clauses`) adds
+redundant clauses for the loop's inside and outside: a variable per face of the grid, each edge
+on the loop iff its two faces differ (Jordan's curve theorem). They are behind the rule's
+selector and a literal of their own (:attr:`Reasoner.parity`) that the SAT calls assume and
+propagation does not: a parity argument (an even number of loop edges round any set of cells),
+which the loop's plain clauses and cuts only refute by long searches, is then unit propagation
+in the search, while the levels and the steps they offer stay those of propagation over the
+rules as stated. Cut variables (``t_S``: some node of S is on) are preferred false when the
+solver branches. Measured in encodings/diagnostics.md ("Explanations").
+
 **Rounds** (the cheap form of the framework's greedy loop). With the facts known so far:
 
 1. unit propagation with the rules' cuts for the partial assignment (the grading ladder's
    :class:`~satgrid.grading.Ladder`, level 0) lists the facts it fixes;
-2. if none, failed-literal probing (level 1): a fact whose negation propagates to a conflict;
+2. if none, failed-literal probing (level 1): a fact whose negation propagates to a conflict
+   (a fact whose negation an earlier probe implied without a conflict is not probed);
 3. if none, search (level 2): a fact whose negation is UNSAT; the facts with the smallest
    cores are shrunk and the smallest is taken (a hard step is taken alone, then propagation
    resumes).
