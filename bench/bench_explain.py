@@ -15,11 +15,14 @@ import sys
 import time
 from pathlib import Path
 
-from bench.common import table
-from satgrid import api
-from satgrid.explain import explain
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's package first (bench/old_vs_new.py runs two)
 
-SHARED = Path(os.environ.get("SATGRID_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+from bench.common import table  # noqa: E402
+from satgrid import api  # noqa: E402
+from satgrid.explain import explain  # noqa: E402
+
+SHARED = Path(os.environ.get("SATGRID_SHARED", ROOT.parent / "shared"))
 LOOPY = "/usr/games/sgt-loopy"
 
 

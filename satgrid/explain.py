@@ -25,11 +25,22 @@ a reason that is a fence of crossed-out edges with a gap or two is then refuted,
 taken, in a round or two instead of one sub-loop reshaped a round (measured in
 encodings/diagnostics.md, "Explanations").
 
+**Parity.** A rule that states one (:meth:`~satgrid.loop.SingleLoop.parity_clauses`) adds
+redundant clauses for the loop's inside and outside: a variable per face of the grid, each edge
+on the loop iff its two faces differ (Jordan's curve theorem). They are behind the rule's
+selector and a literal of their own (:attr:`Reasoner.parity`) that the SAT calls assume and
+propagation does not: a parity argument (an even number of loop edges round any set of cells),
+which the loop's plain clauses and cuts only refute by long searches, is then unit propagation
+in the search, while the levels and the steps they offer stay those of propagation over the
+rules as stated. Cut variables (``t_S``: some node of S is on) are preferred false when the
+solver branches. Measured in encodings/diagnostics.md ("Explanations").
+
 **Rounds** (the cheap form of the framework's greedy loop). With the facts known so far:
 
 1. unit propagation with the rules' cuts for the partial assignment (the grading ladder's
    :class:`~satgrid.grading.Ladder`, level 0) lists the facts it fixes;
-2. if none, failed-literal probing (level 1): a fact whose negation propagates to a conflict;
+2. if none, failed-literal probing (level 1): a fact whose negation propagates to a conflict
+   (a fact whose negation an earlier probe implied without a conflict is not probed);
 3. if none, search (level 2): a fact whose negation is UNSAT; the facts with the smallest
    cores are shrunk and the smallest is taken (a hard step is taken alone, then propagation
    resumes).
@@ -143,6 +154,16 @@ class Reasoner:
             clauses += guarded([c for i, c in enumerate(enc.clauses) if i not in spanned],
                                selector("the rules"))
         rules = [GuardedRule(rule, selector(rule.name)) for rule in enc.rules]
+        parity = [clause for rule in enc.rules
+                  for clause in guarded(getattr(rule, "parity_clauses", lambda pool: [])(pool),
+                                        selector(rule.name))]
+        #: The literal behind the rules' redundant parity clauses (:meth:`SingleLoop.parity_clauses`),
+        #: assumed by SAT calls (:meth:`unsat`) and not by propagation (:meth:`propagated`), or
+        #: None: the parity they add is unit propagation in a search but would change what the
+        #: propagation level finds (and the reasons chosen from it).
+        self.parity: int | None = pool.fresh("parity") if parity else None
+        if self.parity is not None:
+            clauses += guarded(parity, self.parity)
         self._fenced = [rule for rule in rules if rule.fenceable is not None]
         self.session = Session(replace(enc, clauses=clauses, rules=rules, spans=[]), solver, connectivity)
         lazy = self.session.lazy_rules
@@ -152,6 +173,9 @@ class Reasoner:
         #: cuts accept a "model" with two numbers in a cell once "one number per cell" is off).
         self._halving = bool(lazy) and all(rule.fenceable is not None for rule in lazy)
         self.primary = enc.primary
+        #: Variables up to this one have their phases as the solver sets them; later ones (the
+        #: clues' and cuts' auxiliaries) are preferred false (:meth:`unsat`).
+        self._phased = enc.pool.top
         clues = puzzle.clues()
         self.clues = clues
         self.clue_lits = self.session.selectors(clues)
@@ -196,24 +220,33 @@ class Reasoner:
         ok, fixed = self.ladder.propagate(list(lits), list(extra))
         return ok, set(fixed)
 
-    def unsat(self, lits: Sequence[int], seconds: float | None = None) -> bool | None:
-        """A SAT call with the rules' CEGAR loop: are ``lits`` contradictory? With ``seconds``,
-        None when that time or :data:`CHECK_ROUNDS` CEGAR rounds run out first."""
+    def unsat(self, lits: Sequence[int], bounded: bool = False, seconds: float | None = None) -> bool | None:
+        """A SAT call with the rules' CEGAR loop: are ``lits`` contradictory? ``bounded``: at
+        most :data:`CHECK_ROUNDS` CEGAR rounds (and the solver's conflict limit a round), None
+        when they run out; ``seconds``: also a deadline (for a solver without a conflict limit)."""
         self.sat_calls += 1
+        bounded = bounded or seconds is not None
         if seconds is not None:
             self.session.set_time_limit(seconds)
         for rule in self._fenced:
             rule.assumed, rule.rounds = lits, 0
+        top = self.session.encoding.pool.top
+        if top > self._phased:
+            # a cut's variable t_S stands for "some node of S is on": implied when one is, and
+            # best false otherwise (branching it true forces a guard of the cut for nothing)
+            self.session.prefer([-v for v in range(self._phased + 1, top + 1)])
+            self._phased = top
+        switched = [self.ladder.act] if self.parity is None else [self.ladder.act, self.parity]
         try:
-            outcome = self.session.solve([*lits, self.ladder.act], need_model=False,
-                                         rounds=None if seconds is None else CHECK_ROUNDS)
+            outcome = self.session.solve([*lits, *switched], need_model=False,
+                                         rounds=CHECK_ROUNDS if bounded else None)
         finally:
             for rule in self._fenced:
                 rule.assumed = ()
             if seconds is not None:
                 self.session.set_deadline(None)
         if outcome.status == "unknown":
-            if seconds is not None:
+            if bounded:
                 return None
             raise SatgridError("a limit was reached while explaining")
         if outcome.assignment is not None:
@@ -226,31 +259,32 @@ class Reasoner:
     def needed_check(self, lits: Sequence[int]) -> bool | None:
         """:meth:`unsat` for a necessity check: first near the solution (its phases, at most
         :data:`QUICK_CONFLICTS` conflicts a CEGAR round), then from a blank grid (at most
-        :data:`BLANK_CONFLICTS` a round); :data:`CHECK_ROUNDS` rounds each. Conflicts and rounds
-        are counted, so a check ends alike on a loaded machine; :data:`CHECK_SECONDS` is only a
-        safety net."""
+        :data:`BLANK_CONFLICTS` a round); :data:`CHECK_ROUNDS` rounds each. Only conflicts and
+        rounds are counted, no clock (a deadline would make the solver cut its search into
+        slices sized by the conflicts a second it sees, so the search, and the reasons found,
+        would change with the machine's load); a solver without a conflict limit gets
+        :data:`CHECK_SECONDS` instead."""
         solver = self.session.solver
-        if not hasattr(solver, "conflict_limit"):  # a solver without one: the deadline alone
-            return self.unsat(lits, CHECK_SECONDS)
-        start, before = time.monotonic(), solver.conflict_limit
+        if not hasattr(solver, "conflict_limit"):  # a solver without one: a deadline
+            return self.unsat(lits, seconds=CHECK_SECONDS)
+        before = solver.conflict_limit
 
-        def limited(conflicts: int, seconds: float) -> bool | None:
+        def limited(conflicts: int) -> bool | None:
             solver.conflict_limit = conflicts if before is None else min(before, conflicts)
             try:
-                return self.unsat(lits, seconds)
+                return self.unsat(lits, bounded=True)
             finally:
                 solver.conflict_limit = before
 
         if not self.phases:  # no solution to search near (an unsatisfiable puzzle's conflict)
-            return limited(BLANK_CONFLICTS, CHECK_SECONDS)
-        answer = limited(QUICK_CONFLICTS, CHECK_SECONDS)
-        left = CHECK_SECONDS - (time.monotonic() - start)
-        if answer is not None or left <= 0:
+            return limited(BLANK_CONFLICTS)
+        answer = limited(QUICK_CONFLICTS)
+        if answer is not None:
             return answer
         self.sat_calls -= 1  # one check
         self.session.prefer([-v for v in self.primary.values()])
         try:
-            return limited(BLANK_CONFLICTS, left)
+            return limited(BLANK_CONFLICTS)
         finally:
             self.session.prefer(self.phases)
 
@@ -272,10 +306,9 @@ class Reasoner:
         assert outcome.assignment is not None
         return {k: outcome.assignment(v) for k, v in self.primary.items()}
 
-    def core(self, lits: Sequence[int], seconds: float | None = None) -> list[int] | None:
-        """After ``lits`` are found contradictory: the solver's core among them (None if SAT, or
-        if ``seconds`` run out first)."""
-        if not self.unsat(lits, seconds):
+    def core(self, lits: Sequence[int]) -> list[int] | None:
+        """After ``lits`` are found contradictory: the solver's core among them (None if SAT)."""
+        if not self.unsat(lits):
             return None
         wanted = set(lits)
         return [x for x in self.session.core() if x in wanted]
@@ -389,7 +422,7 @@ class Step:
     round: int
     depth: int
     why: str = ""
-    #: False when some element of the reason is kept because its check ran out of time.
+    #: False when some element of the reason is kept because its check ran out of its limits.
     minimal: bool = True
 
     @property
@@ -482,7 +515,19 @@ def forced_facts(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
     if found:
         return 0, found
     open_ = [f for f in candidates if -reasoner.lit(f) not in fixed]
-    found = [f for f in open_ if not reasoner.propagated(lits, [-reasoner.lit(f)])[0]]
+    # a literal implied by a probe that succeeded cannot fail (propagation is monotone: the
+    # grading ladder's probing skips it too)
+    harmless: set[int] = set()
+    found = []
+    for f in open_:
+        probe = -reasoner.lit(f)
+        if probe in harmless:
+            continue
+        ok, implied = reasoner.propagated(lits, [probe])
+        if ok:
+            harmless |= implied
+        else:
+            found.append(f)
     if found:
         return 1, found
     return 2, [f for f in open_ if reasoner.unsat([*lits, -reasoner.lit(f)])]
@@ -503,9 +548,9 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
     return Step(fact, text, clues, rules, facts, level, round_, depth, why, reasoner.unproved == unproved)
 
 
-#: The most one "is this element needed?" check of a reason may take (seconds): a safety net
-#: behind its conflict and round limits. An element whose check runs out of any limit is kept,
-#: and its step's reason is not proved minimal.
+#: The most one "is this element needed?" check of a reason may take (seconds) with a solver
+#: that takes no conflict limit (the others are bounded by conflicts and rounds alone). An
+#: element whose check runs out of any limit is kept, and its step's reason is not proved minimal.
 CHECK_SECONDS = 2.0
 #: The CEGAR round of a question from which fenced cuts (:meth:`ConnectedSubgraph.fenced_cuts`)
 #: join the rules' own: most questions need one round or two, where a fence costs more than it
@@ -513,7 +558,7 @@ CHECK_SECONDS = 2.0
 FENCE_FROM = 2
 #: The most CEGAR rounds one check may take (in each of its two parts; a check that needs more
 #: is kept like one out of time). A rule that spins without another rule (sized regions without
-#: "one number per cell") otherwise takes all of :data:`CHECK_SECONDS`.
+#: "one number per cell") otherwise takes thousands of rounds.
 CHECK_ROUNDS = 200
 #: The first part of a check, searched near the solution (conflicts a CEGAR round); the rest is
 #: searched from a blank grid (:data:`BLANK_CONFLICTS` a round).

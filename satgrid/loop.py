@@ -23,6 +23,7 @@ rule, lowered two ways:
 """
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations, compress
@@ -125,6 +126,69 @@ class SingleLoop:
                 clauses += at_most(lits, 2, pool)
         clauses.append(list(self.edges.values()))
         return clauses + self.connected.clauses(pool)
+
+    def parity_clauses(self, pool: VarPool) -> list[Clause]:
+        """Redundant clauses for the loop's inside and outside: a variable per face of the plane
+        graph of the edges (true: inside the loop), the outer face outside, and each edge
+        chosen iff the faces on its two sides differ (an edge with the same face on both sides,
+        a bridge, is never chosen). Every loop obeys them (Jordan's curve theorem: a simple
+        closed curve parts the plane in two, and an edge is on the curve iff it has the inside
+        on one side); with the degree clauses, assignments that obey them are exactly those
+        whose chosen edges have even degree everywhere (the cycle space of a plane graph is the
+        cut space of its dual). They let the solver use parity at unit propagation (the number
+        of chosen edges round any set of faces is even), which plain clauses and subtour cuts
+        only reach by long searches: the "inside and outside" technique of loop puzzles
+        (measured in encodings/diagnostics.md, "Explanations").
+
+        Faces are traced on the straight-line drawing of the vertices as points ``(row,
+        col)``: none (an empty list) unless every vertex is such a pair, every edge joins two
+        points at distance 1 (so no two edges cross) and the graph is connected (the traced
+        walks are then its faces, and the outer one is the walk of negative area)."""
+        points = {v for e in self.edges for v in e}
+        if not points or not all(isinstance(v, tuple) and len(v) == 2
+                                 and all(isinstance(x, int) for x in v) for v in points):
+            return []
+        if any(abs(u[0] - v[0]) + abs(u[1] - v[1]) != 1 for u, v in self.edges):
+            return []
+        around: dict[Vertex, list[Vertex]] = defaultdict(list)
+        for u, v in self.edges:
+            around[u].append(v)
+            around[v].append(u)
+        seen, stack = {next(iter(points))}, [next(iter(points))]
+        while stack:
+            for w in around[stack.pop()]:
+                if w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        if len(seen) != len(points):
+            return []
+        for v, near in around.items():  # counter-clockwise by angle, rows growing downwards
+            near.sort(key=lambda w: math.atan2(v[0] - w[0], w[1] - v[1]))
+        face: dict[tuple[Vertex, Vertex], int] = {}  # directed edge -> its face's number
+        areas: list[int] = []
+        for start in ((u, v) for u, v in self.edges for u, v in ((u, v), (v, u))):
+            if start in face:
+                continue
+            area, (u, v) = 0, start
+            while (u, v) not in face:
+                face[u, v] = len(areas)
+                area += u[1] * -v[0] - v[1] * -u[0]  # the shoelace formula with y = -row
+                near = around[v]
+                u, v = v, near[(near.index(u) - 1) % len(near)]
+            areas.append(area)
+        outer = min(range(len(areas)), key=areas.__getitem__)
+        inside = {f: pool.fresh("inside") for f in range(len(areas)) if f != outer}
+        clauses: list[Clause] = []
+        for (u, v), e in self.edges.items():
+            a, b = inside.get(face[u, v]), inside.get(face[v, u])
+            if face[u, v] == face[v, u]:
+                clauses.append([-e])
+            elif a is None or b is None:
+                x = a if b is None else b
+                clauses += [[-e, x], [e, -x]]  # type: ignore[list-item]
+            else:
+                clauses += [[-e, a, b], [-e, -a, -b], [e, -a, b], [e, a, -b]]
+        return clauses
 
     def clue_anchor(self, vertices: Sequence[Vertex]) -> frozenset[int]:
         """A clue anchor "the loop passes one of ``vertices``", in the form :meth:`cuts` takes

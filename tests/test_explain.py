@@ -195,6 +195,7 @@ def test_kept_counter_models_are_models_of_what_they_switch_on():
     puzzle = first_unique("slitherlink")
     reasoner = Reasoner(puzzle)
     try:
+        assert reasoner.parity is not None  # the loop's parity clauses are in the SAT calls
         _explain(reasoner)
         models = reasoner.witnesses
         assert models and reasoner.witness_hits > 0

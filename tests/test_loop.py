@@ -278,3 +278,63 @@ def test_the_model_walk_finds_the_loops_the_component_search_finds(data) -> None
         assert sorted(map(sorted, walked)) == sorted(expected)
     else:  # an open path: not a model of the degree clauses
         assert walked is None and general is None
+
+
+def even_everywhere(chosen: list[Edge]) -> bool:
+    degree: dict[Dot, int] = {}
+    for u, v in chosen:
+        degree[u] = degree.get(u, 0) + 1
+        degree[v] = degree.get(v, 0) + 1
+    return all(d % 2 == 0 for d in degree.values())
+
+
+def connected(edges: list[Edge]) -> bool:
+    adjacent: dict[Dot, set[Dot]] = {}
+    for u, v in edges:
+        adjacent.setdefault(u, set()).add(v)
+        adjacent.setdefault(v, set()).add(u)
+    start = next(iter(adjacent))
+    seen, stack = {start}, [start]
+    while stack:
+        for w in adjacent[stack.pop()] - seen:
+            seen.add(w)
+            stack.append(w)
+    return len(seen) == len(adjacent)
+
+
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_parity_clauses_allow_exactly_the_even_edge_sets(data) -> None:
+    """``parity_clauses`` on random subgraphs of a 3x3 dot grid (holes, bridges, tails): an edge
+    set extends to the faces' inside/outside variables iff every dot has an even number of its
+    edges (so every loop does, and parity is all they add); none for a disconnected graph."""
+    from itertools import product
+
+    from pysat.solvers import Solver
+
+    edges = [e for e in dot_grid_edges(3, 3) if data.draw(st.integers(0, 3), label=str(e))]
+    if not edges:
+        return
+    pool = VarPool()
+    lits = {e: pool.var("edge", e) for e in edges}
+    clauses = SingleLoop("loop", lits, pool).parity_clauses(pool)
+    if not connected(edges):
+        assert clauses == []
+        return
+    assert clauses
+    with Solver(name="cadical153", bootstrap_with=clauses) as sat:
+        for values in product([False, True], repeat=len(edges)):
+            chosen = [e for e, on in zip(edges, values) if on]
+            assumptions = [lits[e] if on else -lits[e] for e, on in zip(edges, values)]
+            assert sat.solve(assumptions=assumptions) == even_everywhere(chosen), chosen
+
+
+def test_parity_clauses_need_a_drawing_without_crossings() -> None:
+    """Only unit edges between integer points are drawn (no two can cross); else no clauses."""
+    pool = VarPool()
+    square = [((0, 0), (0, 1)), ((0, 1), (1, 1)), ((1, 1), (1, 0)), ((1, 0), (0, 0))]
+    assert SingleLoop("loop", {e: pool.var("edge", e) for e in square}, pool).parity_clauses(pool)
+    crossed = [*square, ((0, 0), (1, 1)), ((0, 1), (1, 0))]
+    assert SingleLoop("loop", {e: pool.var("x", e) for e in crossed}, pool).parity_clauses(pool) == []
+    named = [(("a", 0), ("b", 0)), (("b", 0), ("c", 0)), (("c", 0), ("a", 0))]
+    assert SingleLoop("loop", {e: pool.var("y", e) for e in named}, pool).parity_clauses(pool) == []
