@@ -193,7 +193,7 @@ class Editor:
         for held, session in self._owned:
             if key is not None and held == key:
                 return session
-        session, owned = api.session_for(puzzle, self.options, deadline)
+        session, owned = api.session_for(puzzle, self.options, deadline, clue_learning=True)
         if owned:
             self._owned.append((key, session))
         return session

@@ -33,9 +33,10 @@ class PuzzleQueries:
 
     # -- building blocks -----------------------------------------------------------------------
     def assumptions(self, without: Iterable[ClueKey] = ()) -> list[int]:
-        """Selectors of every clue except ``without``."""
+        """Selectors of every clue except ``without`` (all of them: their activation literal,
+        unless the session learns over the selectors, :attr:`Session.clue_learning`)."""
         off = set(without)
-        if not off and not self._literal:
+        if not off and not self._literal and not self.session.clue_learning:
             return [self.all_clues()]
         return [lit for key, lit in self.selectors.items() if key not in off]
 
