@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable
 
 from . import api
-from .ambiguity import Ambiguity, analyse, check as check_queries
+from .ambiguity import Ambiguity, analyse, check as check_queries, parts_of
 from .errors import LimitReached, SatgridError
 from .queries import PuzzleQueries, asking
 from .registry import GENRES
@@ -86,6 +86,7 @@ class _Proof:
     session: Session
     clues: dict
     assignment: Assignment
+    solution: Any
 
 
 class Editor:
@@ -165,7 +166,7 @@ class Editor:
             report = Ambiguity(puzzle, "unknown", self.cap, complete=False, note=str(exc))
         self._phases = report.projection
         if report.status == "unique" and report.assignment is not None:
-            self._proofs = [_Proof(session, puzzle.clues(), report.assignment),
+            self._proofs = [_Proof(session, puzzle.clues(), report.assignment, report.solution),
                             *self._proofs[:MAX_PROOFS - 1]]
         took = time.perf_counter() - started
         report.stats.time_s = took
@@ -235,12 +236,8 @@ class Editor:
                 continue
             gone = [k for k in proof.clues if k not in clues]
             projection = queries.project(first)
-            if len(gone) == 1:
-                lit = session.selector(gone[0], proof.clues[gone[0]])
-                breaker = -lit if lit in session.literal_clues else session.breaker(lit)
-                question = breaker if breaker is not None else queries.blocker(projection)
-            else:
-                question = queries.blocker(projection)
+            question = _gone(queries, puzzle, proof, gone[0]) if len(gone) == 1 else \
+                queries.blocker(projection)
             outcome = queries.solve(extra=[question])
             if outcome.status == "unknown":
                 return None
@@ -249,6 +246,32 @@ class Editor:
             return how, analyse(queries, puzzle, first, self.cap, second=second,
                                 unique=second is None)
         return None
+
+
+def _gone(queries: PuzzleQueries, puzzle: Any, proof: _Proof, key: Hashable) -> int:
+    """The literal that asks for the solutions of ``puzzle`` other than ``proof``'s, ``puzzle``
+    being ``proof``'s clue set without the clue at ``key`` ((2) of the module doc): each of them
+    breaks that clue. So: the clue's negation (a literal clue), its breaker (a genre that states
+    broken clauses), else the blocker of ``proof``'s values on the parts the clue reads there
+    (the genre's ``CLUE_READS``: a solution that agrees with it there obeys the clue, so every
+    other solution differs there, and ``proof``'s does not), else the blocker of the whole
+    projection."""
+    session = queries.session
+    lit = session.selector(key, proof.clues[key])
+    if lit in session.literal_clues:
+        return -lit
+    breaker = session.breaker(lit)
+    if breaker is not None:
+        return breaker
+    reads = GENRES[puzzle.genre].part("CLUE_READS")
+    if reads is not None:
+        parts, held = parts_of(session.encoding), proof.assignment
+        held_by = puzzle.with_clues(proof.clues)  # the puzzle that had the clue
+        values = tuple(v if held(v) else -v for part in reads(held_by, proof.solution, key)
+                       for v in parts.get(part, ()))
+        if values:
+            return queries.blocker(values)
+    return queries.blocker(queries.project(proof.assignment))
 
 
 def _within(some: dict, other: dict) -> bool:

@@ -170,6 +170,17 @@ def cache_key(puzzle: NurikabePuzzle) -> tuple:
 REMOVED_CLUE = SIZELESS
 
 
+def CLUE_READS(puzzle: NurikabePuzzle, solution: Solution, key: Cell) -> list[Cell]:
+    """The cells that decide the number at ``key`` in ``solution``: its island and the cells
+    around it. A solution that shades them alike has that island at ``key``, so it obeys the
+    number (the registry's ``CLUE_READS``)."""
+    grid = geometry.Grid.of(puzzle.rows, puzzle.cols)
+    white = [p for p in grid.cells if solution[p[0]][p[1]] != "#"]
+    island = next(cells for cells in grid.components(white) if key in cells)
+    inside = set(island)
+    return [*island, *sorted({q for p in island for q in grid.neighbours(p) if q not in inside})]
+
+
 @dataclass(frozen=True)
 class Variant:
     """Encoding choices, measured in ``bench/bench_nurikabe.py`` (defaults = the fastest).
