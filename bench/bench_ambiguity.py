@@ -13,9 +13,11 @@
     grid's, so a puzzle with a clue removed is a new encoding: the figure includes building it).
 (b) Live re-checks (:class:`satgrid.live.Editor`) of a 30x30 Slitherlink and a 30x30 Nurikabe
     (bench/data), per edit (a clue removed; then put back): a *fresh* check of the edited puzzle
-    (no session: encode, load, solve, the report, checker) against its re-check on the editor's
-    session, which checked the puzzle before the edit: by search alone (``keep_proofs=False``),
-    and with the proofs the editor keeps (:mod:`satgrid.live`). CPU medians over the edits.
+    (no session: encode, load, solve, the report, checker; on a plain session, as ``satgrid
+    ambiguity`` checks; "fresh, learning": on a session that learns over the clue selectors, as
+    an editor's first check) against its re-check on the editor's session, which checked the
+    puzzle before the edit: by search alone (``keep_proofs=False``), and with the proofs the
+    editor keeps (:mod:`satgrid.live`). CPU medians over the edits.
 """
 from __future__ import annotations
 
@@ -91,10 +93,12 @@ def report_rows(seeds: int) -> list[list[str]]:
     return rows
 
 
-def fresh_check(puzzle) -> tuple[object, float]:
-    """A check with no session to reuse (encode, load, solve, report, checker): CPU ms."""
+def fresh_check(puzzle, clue_learning: bool = False) -> tuple[object, float]:
+    """A check with no session to reuse (encode, load, solve, report, checker): CPU ms. On a plain
+    session (as ``satgrid ambiguity`` checks), or (``clue_learning``) on one that learns over the
+    clue selectors, as an editor's first check does."""
     drop_sessions()
-    with Editor(puzzle) as editor:
+    with Editor(puzzle, clue_learning=clue_learning) as editor:
         check, cpu, _ = timed(editor.check)
     assert not check.reused
     return check, cpu
@@ -111,8 +115,8 @@ def live_rows(edits: int) -> list[list[str]]:
         clues = puzzle.clues()
         keys = random.Random(1).sample(sorted(clues), edits)
         kinds = ("clue removed", "clue put back")
-        times: dict[str, dict[str, list[float]]] = {k: {"fresh": [], "search": [], "proofs": []}
-                                                    for k in kinds}
+        times: dict[str, dict[str, list[float]]] = {
+            k: {"fresh": [], "learning": [], "search": [], "proofs": []} for k in kinds}
         statuses: dict[str, int] = {}
         reused: dict[str, int] = {k: 0 for k in kinds}
         for key in keys:
@@ -121,6 +125,7 @@ def live_rows(edits: int) -> list[list[str]]:
             for kind, target in zip(kinds, (puzzle.with_clues(edited), puzzle)):
                 check, cpu = fresh_check(target)
                 times[kind]["fresh"].append(cpu)
+                times[kind]["learning"].append(fresh_check(target, clue_learning=True)[1])
                 if kind == kinds[0]:
                     statuses[check.status] = statuses.get(check.status, 0) + 1
             for mode in ("search", "proofs"):
@@ -139,7 +144,9 @@ def live_rows(edits: int) -> list[list[str]]:
         for kind in kinds:
             f = statistics.median(times[kind]["fresh"])
             a, b = statistics.median(times[kind]["search"]), statistics.median(times[kind]["proofs"])
-            rows.append([label, kind, str(len(keys)), f"{f:.1f}", f"{a:.1f}", f"1/{f / a:.1f}",
+            first = statistics.median(times[kind]["learning"])
+            rows.append([label, kind, str(len(keys)), f"{f:.1f}", f"{first:.1f}", f"{a:.1f}",
+                         f"1/{f / a:.1f}",
                          f"{b:.1f}", f"1/{f / b:.1f}", f"{reused[kind]}/{len(keys)}",
                          ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
                          if kind == kinds[0] else "unique"])
@@ -160,7 +167,7 @@ def main() -> None:
                "statuses", "median undecided"], report_rows(args.seeds))
     if args.live or both:
         table("(b) live re-check after one edit against a fresh check of the edited puzzle (ms CPU)",
-              ["puzzle", "edit", "edits", "fresh", "re-check by search", "ratio",
+              ["puzzle", "edit", "edits", "fresh", "fresh, learning", "re-check by search", "ratio",
                "re-check with proofs", "ratio", "same solver", "statuses"],
               live_rows(args.edits))
 

@@ -4,7 +4,10 @@ An editor holds a puzzle and re-checks it after each edit (a clue set or removed
 puzzle read again from its file) on the incremental session of an earlier check, so the rules'
 cuts and the clauses the solver learnt stay, and nothing is built again:
 
-* **sessions**: :func:`satgrid.api.session_for`'s shared ones. The genre's ``cache_key`` says
+* **sessions**: :func:`satgrid.api.session_for`'s shared ones, made to learn over the clue
+  selectors (:attr:`~satgrid.session.Session.clue_learning`: each selector assumed on its own,
+  assumption literals kept in learnt clauses), so what the solver learnt in one check serves the
+  next wherever it rests only on clues both share. The genre's ``cache_key`` says
   which puzzles share an encoding (most genres: every puzzle of a size or of a room layout, the
   clues behind selectors), so an edit that keeps the key is answered by the session of the
   previous check. An edit that changes the key (a genre whose encoding depends on where the
@@ -24,7 +27,11 @@ cuts and the clauses the solver learnt stay, and nothing is built again:
   solution that breaks k ("reduction to absurdity", the audits' question:
   :meth:`~satgrid.queries.PuzzleQueries.one_more_gone`): none means S is still the only
   solution, one is the second solution of the report (with several clues gone, the question
-  blocks S instead);
+  blocks S instead). A clue that states no broken clauses is asked where it reads: a genre may
+  name (``CLUE_READS``) the parts whose values in S decide the clue, so that every solution that
+  agrees with S there obeys it; any other solution then differs from S there, and the question
+  blocks S's values on those parts alone (a few cells round the clue, where blocking all of S
+  lets the solver differ anywhere, each far-off difference a CEGAR round of the global rules);
 * **phase hints**: otherwise the solver branches first towards the previous check's solution, so
   a re-check after a small edit mostly confirms a nearby solution;
 * the report is :mod:`satgrid.ambiguity`'s: unique, multiple (with the backbone, the undecided
@@ -92,14 +99,16 @@ class _Proof:
 class Editor:
     """A puzzle being edited and re-checked (the module doc says how sessions are reused).
 
-    ``keep_proofs=False`` answers every check by search (the benchmark's comparison)."""
+    ``keep_proofs=False`` answers every check by search, ``clue_learning=False`` checks on
+    plain sessions (the benchmark's comparisons)."""
 
     def __init__(self, puzzle: Any, options: api.Options | None = None, cap: int = LIVE_CAP,
-                 keep_proofs: bool = True):
+                 keep_proofs: bool = True, clue_learning: bool = True):
         self.puzzle = puzzle
         self.options = options if options is not None else api.Options()
         self.cap = cap
         self.keep_proofs = keep_proofs
+        self.clue_learning = clue_learning
         self._seen: list[Session] = []  # every session a check has used (to tell reuse)
         self._owned: list[tuple[Hashable, Session]] = []  # not in api's cache: closed by close()
         self._proofs: list[_Proof] = []
@@ -194,7 +203,7 @@ class Editor:
         for held, session in self._owned:
             if key is not None and held == key:
                 return session
-        session, owned = api.session_for(puzzle, self.options, deadline, clue_learning=True)
+        session, owned = api.session_for(puzzle, self.options, deadline, self.clue_learning)
         if owned:
             self._owned.append((key, session))
         return session
