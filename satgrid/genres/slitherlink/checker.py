@@ -25,12 +25,12 @@ def check_slitherlink(
         return [f"horizontal edges are not {rows + 1} rows of {cols}"]
     if len(vertical) != rows or any(len(row) != cols + 1 for row in vertical):
         return [f"vertical edges are not {rows} rows of {cols + 1}"]
-    if any(v not in (0, 1) for grid in (horizontal, vertical) for row in grid for v in row):
+    # edge values in the grid's edge order: horizontal rows, then vertical rows
+    value = [x for row in horizontal for x in row] + [x for row in vertical for x in row]
+    if not set(value) <= {0, 1}:
         return ["edge values must be 0 or 1"]
     problems: list[str] = []
     grid = Grid.of(rows, cols)
-    # edge values in the grid's edge order: horizontal rows, then vertical rows
-    value = [x for row in horizontal for x in row] + [x for row in vertical for x in row]
     for (r, c), (top, bottom, left, right) in zip(grid.cells, grid.side_indices):
         k = clues[r][c]
         if k is None:
