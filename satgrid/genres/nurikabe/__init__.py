@@ -175,10 +175,17 @@ def CLUE_READS(puzzle: NurikabePuzzle, solution: Solution, key: Cell) -> list[Ce
     around it. A solution that shades them alike has that island at ``key``, so it obeys the
     number (the registry's ``CLUE_READS``)."""
     grid = geometry.Grid.of(puzzle.rows, puzzle.cols)
-    white = [p for p in grid.cells if solution[p[0]][p[1]] != "#"]
-    island = next(cells for cells in grid.components(white) if key in cells)
-    inside = set(island)
-    return [*island, *sorted({q for p in island for q in grid.neighbours(p) if q not in inside})]
+    island, rim, stack = {key}, set(), [key]
+    while stack:
+        for q in grid.neighbours(stack.pop()):
+            if q in island or q in rim:
+                continue
+            if solution[q[0]][q[1]] == "#":
+                rim.add(q)
+            else:
+                island.add(q)
+                stack.append(q)
+    return sorted(island) + sorted(rim)
 
 
 @dataclass(frozen=True)
