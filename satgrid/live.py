@@ -260,27 +260,22 @@ class Editor:
 def _gone(queries: PuzzleQueries, puzzle: Any, proof: _Proof, key: Hashable) -> int:
     """The literal that asks for the solutions of ``puzzle`` other than ``proof``'s, ``puzzle``
     being ``proof``'s clue set without the clue at ``key`` ((2) of the module doc): each of them
-    breaks that clue. So: the clue's negation (a literal clue), its breaker (a genre that states
-    broken clauses), else the blocker of ``proof``'s values on the parts the clue reads there
-    (the genre's ``CLUE_READS``: a solution that agrees with it there obeys the clue, so every
-    other solution differs there, and ``proof``'s does not), else the blocker of the whole
-    projection."""
+    breaks that clue. So: :meth:`~satgrid.queries.PuzzleQueries.breaking` (a literal clue's
+    negation, a breaker), but for a clue with neither, where the genre names the parts it reads
+    (``CLUE_READS``: a solution that agrees with ``proof``'s there obeys the clue, so every other
+    solution differs there, and ``proof``'s does not), the blocker of ``proof``'s values there
+    rather than of its whole projection."""
     session = queries.session
     lit = session.selector(key, proof.clues[key])
-    if lit in session.literal_clues:
-        return -lit
-    breaker = session.breaker(lit)
-    if breaker is not None:
-        return breaker
     reads = GENRES[puzzle.genre].part("CLUE_READS")
-    if reads is not None:
+    if reads is not None and lit not in session.literal_clues and session.breaker(lit) is None:
         parts, held = parts_of(session.encoding), proof.assignment
-        held_by = puzzle.with_clues(proof.clues)  # the puzzle that had the clue
-        values = tuple(v if held(v) else -v for part in reads(held_by, proof.solution, key)
+        had = puzzle.with_clues(proof.clues)  # the puzzle that had the clue
+        values = tuple(v if held(v) else -v for part in reads(had, proof.solution, key)
                        for v in parts.get(part, ()))
         if values:
             return queries.blocker(values)
-    return queries.blocker(queries.project(proof.assignment))
+    return queries.breaking(lit, queries.project(proof.assignment))
 
 
 def _within(some: dict, other: dict) -> bool:

@@ -114,10 +114,15 @@ class PuzzleQueries:
         encodings/queries.md, section "A clue's breaker instead of the blocker"). Otherwise: the
         blocker of ``projection``.
         """
-        lit = self.selectors[key]
-        if lit in self.session.literal_clues:
-            return -lit
-        breaker = self.session.breaker(lit)
+        return self.breaking(self.selectors[key], projection)
+
+    def breaking(self, selector: int, projection: Projection) -> int:
+        """The literal that asks for a solution that breaks the clue ``selector`` switches on:
+        the negation of a literal clue, the clue's breaker, else the blocker of ``projection``
+        (see :meth:`one_more_gone`)."""
+        if selector in self.session.literal_clues:
+            return -selector
+        breaker = self.session.breaker(selector)
         return breaker if breaker is not None else self.blocker(projection)
 
     def backbone(self, projection: Projection) -> set[int]:
