@@ -264,7 +264,7 @@ def _gone(queries: PuzzleQueries, puzzle: Any, proof: _Proof, key: Hashable) -> 
     negation, a breaker), but for a clue with neither, where the genre names the parts it reads
     (``CLUE_READS``: a solution that agrees with ``proof``'s there obeys the clue, so every other
     solution differs there, and ``proof``'s does not), the blocker of ``proof``'s values there
-    rather than of its whole projection."""
+    rather than of its whole projection, the search branching towards ``proof``'s solution."""
     session = queries.session
     lit = session.selector(key, proof.clues[key])
     reads = GENRES[puzzle.genre].part("CLUE_READS")
@@ -274,6 +274,8 @@ def _gone(queries: PuzzleQueries, puzzle: Any, proof: _Proof, key: Hashable) -> 
         values = tuple(v if held(v) else -v for part in reads(had, proof.solution, key)
                        for v in parts.get(part, ()))
         if values:
+            # the question asks for a difference there: elsewhere the search keeps to S
+            session.prefer(queries.project(held))
             return queries.blocker(values)
     return queries.breaking(lit, queries.project(proof.assignment))
 
