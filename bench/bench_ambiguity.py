@@ -1,8 +1,8 @@
-"""Ambiguity report and live re-check benchmark: prints two tables (times in ms).
+"""Ambiguity report and live re-check benchmark: prints three tables (times in ms).
 
-    .venv/bin/python bench/bench_ambiguity.py            # both tables
+    .venv/bin/python bench/bench_ambiguity.py            # all tables
     .venv/bin/python bench/bench_ambiguity.py --report   # only (a)
-    .venv/bin/python bench/bench_ambiguity.py --live     # only (b)
+    .venv/bin/python bench/bench_ambiguity.py --live     # only (b) and (c)
 
 (a) The ambiguity report (:func:`satgrid.ambiguity.report`, default cap 10) of unique puzzles with
     1 and with 5 clues removed (chosen by a seeded generator): 9x9 Sudoku (bench/data's hard ones;
@@ -13,9 +13,12 @@
     grid's, so a puzzle with a clue removed is a new encoding: the figure includes building it).
 (b) Live re-checks (:class:`satgrid.live.Editor`) of a 30x30 Slitherlink and a 30x30 Nurikabe
     (bench/data), per edit (a clue removed; then put back): a *fresh* check of the edited puzzle
-    (no session: encode, load, solve, the report, checker) against its re-check on the editor's
-    session, which checked the puzzle before the edit: by search alone (``keep_proofs=False``),
-    and with the proofs the editor keeps (:mod:`satgrid.live`). CPU medians over the edits.
+    (no session: encode, load, solve, the report, checker; on a plain session, as ``satgrid
+    ambiguity`` checks) against its re-check on the editor's session, which checked the
+    puzzle before the edit: by search alone (``keep_proofs=False``), and with the proofs the
+    editor keeps (:mod:`satgrid.live`). CPU medians over the edits.
+(c) The fresh checks of (b) on a plain session and on one that learns over the clue selectors
+    (:attr:`satgrid.session.Session.clue_learning`), as an editor's first check does.
 """
 from __future__ import annotations
 
@@ -91,28 +94,32 @@ def report_rows(seeds: int) -> list[list[str]]:
     return rows
 
 
-def fresh_check(puzzle) -> tuple[object, float]:
-    """A check with no session to reuse (encode, load, solve, report, checker): CPU ms."""
+def fresh_check(puzzle, clue_learning: bool = False) -> tuple[object, float]:
+    """A check with no session to reuse (encode, load, solve, report, checker): CPU ms. On a plain
+    session (as ``satgrid ambiguity`` checks), or (``clue_learning``) on one that learns over the
+    clue selectors, as an editor's first check does."""
     drop_sessions()
-    with Editor(puzzle) as editor:
+    with Editor(puzzle, clue_learning=clue_learning) as editor:
         check, cpu, _ = timed(editor.check)
     assert not check.reused
     return check, cpu
 
 
-def live_rows(edits: int) -> list[list[str]]:
+def live_rows(edits: int) -> tuple[list[list[str]], list[list[str]]]:
     """Per puzzle and edit kind (a clue removed; put back): the median CPU of a fresh check of
     the edited puzzle, and of its re-check on the editor's session, answered by search alone
-    (``keep_proofs=False``) and with the editor's kept proofs, over ``edits`` clues."""
-    rows = []
+    (``keep_proofs=False``) and with the editor's kept proofs, over ``edits`` clues (table b);
+    and of the fresh check on a plain session and on a learning one (table c)."""
+    rows: list[list[str]] = []
+    learning: list[list[str]] = []  # table (c)
     for label, path in (("slitherlink 30x30", DATA / "slither30.txt"),
                         ("nurikabe 30x30", DATA / "nurikabe_30x30.txt")):
         puzzle = api.load([str(path)])[0]
         clues = puzzle.clues()
         keys = random.Random(1).sample(sorted(clues), edits)
         kinds = ("clue removed", "clue put back")
-        times: dict[str, dict[str, list[float]]] = {k: {"fresh": [], "search": [], "proofs": []}
-                                                    for k in kinds}
+        times: dict[str, dict[str, list[float]]] = {
+            k: {"fresh": [], "learning": [], "search": [], "proofs": []} for k in kinds}
         statuses: dict[str, int] = {}
         reused: dict[str, int] = {k: 0 for k in kinds}
         for key in keys:
@@ -121,6 +128,7 @@ def live_rows(edits: int) -> list[list[str]]:
             for kind, target in zip(kinds, (puzzle.with_clues(edited), puzzle)):
                 check, cpu = fresh_check(target)
                 times[kind]["fresh"].append(cpu)
+                times[kind]["learning"].append(fresh_check(target, clue_learning=True)[1])
                 if kind == kinds[0]:
                     statuses[check.status] = statuses.get(check.status, 0) + 1
             for mode in ("search", "proofs"):
@@ -139,17 +147,19 @@ def live_rows(edits: int) -> list[list[str]]:
         for kind in kinds:
             f = statistics.median(times[kind]["fresh"])
             a, b = statistics.median(times[kind]["search"]), statistics.median(times[kind]["proofs"])
+            learning.append([label, kind, str(len(keys)), f"{f:.1f}",
+                             f"{statistics.median(times[kind]['learning']):.1f}"])
             rows.append([label, kind, str(len(keys)), f"{f:.1f}", f"{a:.1f}", f"1/{f / a:.1f}",
                          f"{b:.1f}", f"1/{f / b:.1f}", f"{reused[kind]}/{len(keys)}",
                          ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
                          if kind == kinds[0] else "unique"])
-    return rows
+    return rows, learning
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--report", action="store_true", help="only (a)")
-    ap.add_argument("--live", action="store_true", help="only (b)")
+    ap.add_argument("--live", action="store_true", help="only (b) and (c)")
     ap.add_argument("--seeds", type=int, default=3, help="removals per puzzle in (a)")
     ap.add_argument("--edits", type=int, default=10, help="clues edited in (b)")
     args = ap.parse_args()
@@ -159,10 +169,13 @@ def main() -> None:
               ["puzzles", "removed", "runs", "median CPU", "max CPU", "median wall",
                "statuses", "median undecided"], report_rows(args.seeds))
     if args.live or both:
+        rows, learning = live_rows(args.edits)
         table("(b) live re-check after one edit against a fresh check of the edited puzzle (ms CPU)",
               ["puzzle", "edit", "edits", "fresh", "re-check by search", "ratio",
-               "re-check with proofs", "ratio", "same solver", "statuses"],
-              live_rows(args.edits))
+               "re-check with proofs", "ratio", "same solver", "statuses"], rows)
+        table("(c) a fresh check on a plain session and on one that learns over the clue "
+              "selectors (an editor's first check; ms CPU)",
+              ["puzzle", "edit", "edits", "fresh", "fresh, learning"], learning)
 
 
 if __name__ == "__main__":

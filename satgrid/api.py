@@ -273,11 +273,12 @@ _SESSIONS: "OrderedDict[Hashable, tuple[Any, Session]]" = OrderedDict()
 _MAX_SESSIONS = 8
 
 
-def session_for(puzzle: Any, options: Options,
-                deadline: float | None = None) -> tuple[Session, bool]:
-    """A session for ``puzzle`` (shared with earlier puzzles of the same encoding) and whether
-    the caller owns it (True: close it when done). Building a new one stops at ``deadline``
-    (monotonic clock) with :class:`LimitReached`.
+def session_for(puzzle: Any, options: Options, deadline: float | None = None,
+                clue_learning: bool = False) -> tuple[Session, bool]:
+    """A session for ``puzzle`` (shared with earlier puzzles of the same encoding and the same
+    ``clue_learning``, :attr:`Session.clue_learning`) and whether the caller owns it (True: close
+    it when done). Building a new one stops at ``deadline`` (monotonic clock) with
+    :class:`LimitReached`.
 
     Sessions on external solvers (``external:NAME``) are shared too: their clause list only grows
     by sound clauses (rule cuts, clue clauses behind selectors, blocking clauses switched off by
@@ -287,14 +288,14 @@ def session_for(puzzle: Any, options: Options,
     key = g.cache_key(puzzle)
     if key is None:
         with within(deadline):
-            return _new_session(g, puzzle, options), True
+            return _new_session(g, puzzle, options, clue_learning), True
     full_key = (key, options.solver, options.connectivity, options.conflict_limit,
-                options.trust_external_unsat)
+                options.trust_external_unsat, clue_learning)
     if full_key in _SESSIONS:
         _SESSIONS.move_to_end(full_key)
         return _SESSIONS[full_key][1], False
     with within(deadline):
-        session = _new_session(g, puzzle, options)
+        session = _new_session(g, puzzle, options, clue_learning)
     _SESSIONS[full_key] = (key, session)
     if len(_SESSIONS) > _MAX_SESSIONS:
         _, (_, old) = _SESSIONS.popitem(last=False)
@@ -332,9 +333,9 @@ def puzzle_queries(puzzle: Any, options: Options, deadline: float | None = None,
             _release(session)
 
 
-def _new_session(g: Genre, puzzle: Any, options: Options) -> Session:
+def _new_session(g: Genre, puzzle: Any, options: Options, clue_learning: bool = False) -> Session:
     return Session(g.encode(puzzle), options.solver, options.connectivity, options.conflict_limit,
-                   trust_external_unsat=options.trust_external_unsat)
+                   trust_external_unsat=options.trust_external_unsat, clue_learning=clue_learning)
 
 
 # -- the pipeline -------------------------------------------------------------------------------

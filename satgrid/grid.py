@@ -248,9 +248,31 @@ class Grid:
         """The connected groups of ``cells`` (side-connected, or also through corners with
         ``diagonal``), by flood fill. Groups are ordered by their first cell and their cells
         listed in reading order."""
-        inside = set(cells)
-        steps = KING if diagonal else ORTHOGONAL
-        return self._flood(sorted(inside), None, steps, inside)
+        rows, cols, cells = self.rows, self.cols, list(cells)
+        member = bytearray(rows * cols)  # 1: in ``cells``, not yet grouped; 2: grouped
+        for r, c in cells:
+            if not (0 <= r < rows and 0 <= c < cols):  # a cell off the grid: its own group
+                inside = set(cells)
+                return self._flood(sorted(inside), None, KING if diagonal else ORTHOGONAL, inside)
+            member[r * cols + c] = 1
+        # by cell index over a neighbour table made once per size (checkers call this for every
+        # solution they check; figures in encodings/diagnostics.md)
+        near = _neighbour_table(rows, cols, diagonal)
+        groups = []
+        for start in range(rows * cols):
+            if member[start] != 1:
+                continue
+            member[start] = 2
+            group, stack = [start], [start]
+            while stack:
+                for j in near[stack.pop()]:
+                    if member[j] == 1:
+                        member[j] = 2
+                        group.append(j)
+                        stack.append(j)
+            group.sort()
+            groups.append([divmod(j, cols) for j in group])
+        return groups
 
     def placements(self, size: int) -> list[tuple[Cell, ...]]:
         """Every side-connected set of ``size`` cells inside the grid (each fixed polyomino,
@@ -307,6 +329,16 @@ class Grid:
 @lru_cache(maxsize=64)
 def _shared(rows: int, cols: int) -> Grid:
     return Grid(rows, cols)
+
+
+@lru_cache(maxsize=64)
+def _neighbour_table(rows: int, cols: int, diagonal: bool) -> tuple[tuple[int, ...], ...]:
+    """Per cell index ``r * cols + c``: the indices of its neighbours inside the grid (sides, or
+    sides and corners), for :meth:`Grid.components`."""
+    steps = KING if diagonal else ORTHOGONAL
+    return tuple(tuple((r + dr) * cols + c + dc for dr, dc in steps
+                       if 0 <= r + dr < rows and 0 <= c + dc < cols)
+                 for r in range(rows) for c in range(cols))
 
 
 @lru_cache(maxsize=64)

@@ -4,7 +4,10 @@ An editor holds a puzzle and re-checks it after each edit (a clue set or removed
 puzzle read again from its file) on the incremental session of an earlier check, so the rules'
 cuts and the clauses the solver learnt stay, and nothing is built again:
 
-* **sessions**: :func:`satgrid.api.session_for`'s shared ones. The genre's ``cache_key`` says
+* **sessions**: :func:`satgrid.api.session_for`'s shared ones, made to learn over the clue
+  selectors (:attr:`~satgrid.session.Session.clue_learning`: each selector assumed on its own,
+  assumption literals kept in learnt clauses), so what the solver learnt in one check serves the
+  next wherever it rests only on clues both share. The genre's ``cache_key`` says
   which puzzles share an encoding (most genres: every puzzle of a size or of a room layout, the
   clues behind selectors), so an edit that keeps the key is answered by the session of the
   previous check. An edit that changes the key (a genre whose encoding depends on where the
@@ -24,7 +27,11 @@ cuts and the clauses the solver learnt stay, and nothing is built again:
   solution that breaks k ("reduction to absurdity", the audits' question:
   :meth:`~satgrid.queries.PuzzleQueries.one_more_gone`): none means S is still the only
   solution, one is the second solution of the report (with several clues gone, the question
-  blocks S instead);
+  blocks S instead). A clue that states no broken clauses is asked where it reads: a genre may
+  name (``CLUE_READS``) the parts whose values in S decide the clue, so that every solution that
+  agrees with S there obeys it; any other solution then differs from S there, and the question
+  blocks S's values on those parts alone (a few cells round the clue, where blocking all of S
+  lets the solver differ anywhere, each far-off difference a CEGAR round of the global rules);
 * **phase hints**: otherwise the solver branches first towards the previous check's solution, so
   a re-check after a small edit mostly confirms a nearby solution;
 * the report is :mod:`satgrid.ambiguity`'s: unique, multiple (with the backbone, the undecided
@@ -41,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable
 
 from . import api
-from .ambiguity import Ambiguity, analyse, check as check_queries
+from .ambiguity import Ambiguity, analyse, check as check_queries, parts_of
 from .errors import LimitReached, SatgridError
 from .queries import PuzzleQueries, asking
 from .registry import GENRES
@@ -86,19 +93,22 @@ class _Proof:
     session: Session
     clues: dict
     assignment: Assignment
+    solution: Any
 
 
 class Editor:
     """A puzzle being edited and re-checked (the module doc says how sessions are reused).
 
-    ``keep_proofs=False`` answers every check by search (the benchmark's comparison)."""
+    ``keep_proofs=False`` answers every check by search, ``clue_learning=False`` checks on
+    plain sessions (the benchmark's comparisons)."""
 
     def __init__(self, puzzle: Any, options: api.Options | None = None, cap: int = LIVE_CAP,
-                 keep_proofs: bool = True):
+                 keep_proofs: bool = True, clue_learning: bool = True):
         self.puzzle = puzzle
         self.options = options if options is not None else api.Options()
         self.cap = cap
         self.keep_proofs = keep_proofs
+        self.clue_learning = clue_learning
         self._seen: list[Session] = []  # every session a check has used (to tell reuse)
         self._owned: list[tuple[Hashable, Session]] = []  # not in api's cache: closed by close()
         self._proofs: list[_Proof] = []
@@ -165,7 +175,7 @@ class Editor:
             report = Ambiguity(puzzle, "unknown", self.cap, complete=False, note=str(exc))
         self._phases = report.projection
         if report.status == "unique" and report.assignment is not None:
-            self._proofs = [_Proof(session, puzzle.clues(), report.assignment),
+            self._proofs = [_Proof(session, puzzle.clues(), report.assignment, report.solution),
                             *self._proofs[:MAX_PROOFS - 1]]
         took = time.perf_counter() - started
         report.stats.time_s = took
@@ -193,7 +203,7 @@ class Editor:
         for held, session in self._owned:
             if key is not None and held == key:
                 return session
-        session, owned = api.session_for(puzzle, self.options, deadline)
+        session, owned = api.session_for(puzzle, self.options, deadline, self.clue_learning)
         if owned:
             self._owned.append((key, session))
         return session
@@ -235,12 +245,8 @@ class Editor:
                 continue
             gone = [k for k in proof.clues if k not in clues]
             projection = queries.project(first)
-            if len(gone) == 1:
-                lit = session.selector(gone[0], proof.clues[gone[0]])
-                breaker = -lit if lit in session.literal_clues else session.breaker(lit)
-                question = breaker if breaker is not None else queries.blocker(projection)
-            else:
-                question = queries.blocker(projection)
+            question = _gone(queries, puzzle, proof, gone[0]) if len(gone) == 1 else \
+                queries.blocker(projection)
             outcome = queries.solve(extra=[question])
             if outcome.status == "unknown":
                 return None
@@ -249,6 +255,29 @@ class Editor:
             return how, analyse(queries, puzzle, first, self.cap, second=second,
                                 unique=second is None)
         return None
+
+
+def _gone(queries: PuzzleQueries, puzzle: Any, proof: _Proof, key: Hashable) -> int:
+    """The literal that asks for the solutions of ``puzzle`` other than ``proof``'s, ``puzzle``
+    being ``proof``'s clue set without the clue at ``key`` ((2) of the module doc): each of them
+    breaks that clue. So: :meth:`~satgrid.queries.PuzzleQueries.breaking` (a literal clue's
+    negation, a breaker), but for a clue with neither, where the genre names the parts it reads
+    (``CLUE_READS``: a solution that agrees with ``proof``'s there obeys the clue, so every other
+    solution differs there, and ``proof``'s does not), the blocker of ``proof``'s values there
+    rather than of its whole projection, the search branching towards ``proof``'s solution."""
+    session = queries.session
+    lit = session.selector(key, proof.clues[key])
+    reads = GENRES[puzzle.genre].part("CLUE_READS")
+    if reads is not None and lit not in session.literal_clues and session.breaker(lit) is None:
+        parts, held = parts_of(session.encoding), proof.assignment
+        had = puzzle.with_clues(proof.clues)  # the puzzle that had the clue
+        values = tuple(v if held(v) else -v for part in reads(had, proof.solution, key)
+                       for v in parts.get(part, ()))
+        if values:
+            # the question asks for a difference there: elsewhere the search keeps to S
+            session.prefer(queries.project(held))
+            return queries.blocker(values)
+    return queries.breaking(lit, queries.project(proof.assignment))
 
 
 def _within(some: dict, other: dict) -> bool:

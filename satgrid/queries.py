@@ -33,9 +33,10 @@ class PuzzleQueries:
 
     # -- building blocks -----------------------------------------------------------------------
     def assumptions(self, without: Iterable[ClueKey] = ()) -> list[int]:
-        """Selectors of every clue except ``without``."""
+        """Selectors of every clue except ``without`` (all of them: their activation literal,
+        unless the session learns over the selectors, :attr:`Session.clue_learning`)."""
         off = set(without)
-        if not off and not self._literal:
+        if not off and not self._literal and not self.session.clue_learning:
             return [self.all_clues()]
         return [lit for key, lit in self.selectors.items() if key not in off]
 
@@ -113,10 +114,15 @@ class PuzzleQueries:
         encodings/queries.md, section "A clue's breaker instead of the blocker"). Otherwise: the
         blocker of ``projection``.
         """
-        lit = self.selectors[key]
-        if lit in self.session.literal_clues:
-            return -lit
-        breaker = self.session.breaker(lit)
+        return self.breaking(self.selectors[key], projection)
+
+    def breaking(self, selector: int, projection: Projection) -> int:
+        """The literal that asks for a solution that breaks the clue ``selector`` switches on:
+        the negation of a literal clue, the clue's breaker, else the blocker of ``projection``
+        (see :meth:`one_more_gone`)."""
+        if selector in self.session.literal_clues:
+            return -selector
+        breaker = self.session.breaker(selector)
         return breaker if breaker is not None else self.blocker(projection)
 
     def backbone(self, projection: Projection) -> set[int]:

@@ -124,13 +124,18 @@ class Genre:
 #: * ``REMOVED_CLUE``: for a genre whose encoding depends on its clues (``cache_key``), a clue
 #:   value that, given at a key on the encoding of a puzzle holding a clue there, states that
 #:   puzzle with the clue removed and every other clue on (:class:`satgrid.live.Editor` then
-#:   re-checks a removal on the solver it has).
+#:   re-checks a removal on the solver it has);
+#: * ``CLUE_READS``: ``(puzzle, solution, key) -> parts``, the parts (cells or edges, as
+#:   :func:`satgrid.ambiguity.part_keys` names them) whose values in ``solution`` decide the clue
+#:   at ``key``: every solution that gives them the same values obeys that clue. For a clue with
+#:   no broken clauses, :class:`satgrid.live.Editor` asks for the other solutions of a puzzle with
+#:   that clue removed among those that differ there.
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
             "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS",
-            "RULES", "CANDIDATES", "CLUE_WORDS", "REMOVED_CLUE")
+            "RULES", "CANDIDATES", "CLUE_WORDS", "REMOVED_CLUE", "CLUE_READS")
 
 
 GENRES: dict[str, Genre] = {

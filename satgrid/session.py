@@ -178,11 +178,20 @@ class Session:
     stats: Stats = field(default_factory=Stats)
     #: Take an external solver's UNSAT answers without re-solving them (see satgrid.external).
     trust_external_unsat: bool = False
+    #: Learn over the clue selectors themselves: every selector is assumed on its own (no
+    #: activation literal for all clues, :meth:`~satgrid.queries.PuzzleQueries.assumptions`) and
+    #: the solver keeps assumption literals in learnt clauses (``keep_assumptions`` of
+    #: :func:`~satgrid.solver.open_solver`). A clause learnt under one clue set then names the
+    #: clues it rests on and serves every later clue set that holds them: for a session whose
+    #: clue sets differ by a clue or two (:class:`satgrid.live.Editor`); measured in
+    #: encodings/diagnostics.md ("Live re-checks").
+    clue_learning: bool = False
 
     def __post_init__(self) -> None:
         check_connectivity(self.connectivity, self.solver_name)
         enc = self.encoding
-        self.solver = open_solver(self.solver_name, self.conflict_limit, self.trust_external_unsat)
+        self.solver = open_solver(self.solver_name, self.conflict_limit, self.trust_external_unsat,
+                                  keep_assumptions=self.clue_learning)
         self.solver.add(enc.clauses)
         for rule in enc.rules:
             self.solver.add(rule.clauses(enc.pool))

@@ -34,6 +34,18 @@ TUNED_OPTIONS: dict[str, dict[str, int]] = {
     "cadical195": {"inprocessing": 0},
 }
 
+#: Options that keep a learnt clause's assumption literals as they are (added to
+#: :data:`TUNED_OPTIONS` for a solver opened with ``keep_assumptions``). CaDiCaL's shrinking
+#: replaces the literals of one decision level in a learnt clause by a single implication point of
+#: that level: for the assumption levels that is mostly an assumption that holds this call only
+#: (an activation literal), and the clause is lost with it. Without shrinking, the clause names
+#: the clue selectors it rests on, and serves every later call that assumes them (figures:
+#: encodings/diagnostics.md, "Live re-checks", "A fourth pass").
+KEEP_ASSUMPTIONS_OPTIONS: dict[str, dict[str, int]] = {
+    "cadical153": {"shrink": 0},
+    "cadical195": {"shrink": 0},
+}
+
 #: python-sat solver classes whose C clause adder ``add`` calls itself: (the attribute holding
 #: the solver's handle, the ``pysolvers`` function). python-sat's ``append_formula`` spends two
 #: Python calls a clause around it; a generator loads a few thousand clauses per puzzle
@@ -133,15 +145,16 @@ def _canonical_name(name: str) -> str:
 
 
 def open_solver(name: str = DEFAULT_SOLVER, conflict_limit: int | None = None,
-                trust_external_unsat: bool = False):
+                trust_external_unsat: bool = False, keep_assumptions: bool = False):
     """The solver called ``name``: ``external:<binary>`` runs a separate SAT binary
     (:class:`satgrid.external.ExternalSolver`, whose UNSAT answers are re-solved unless
-    ``trust_external_unsat``), any other name is a python-sat solver."""
+    ``trust_external_unsat``), any other name is a python-sat solver (``keep_assumptions``:
+    with :data:`KEEP_ASSUMPTIONS_OPTIONS`)."""
     from .external import ExternalSolver, is_external
 
     if is_external(name):
         return ExternalSolver(name, conflict_limit, trust_external_unsat)
-    return EmbeddedSolver(name, conflict_limit)
+    return EmbeddedSolver(name, conflict_limit, keep_assumptions)
 
 
 class Assignment:
@@ -161,7 +174,8 @@ class Assignment:
 class EmbeddedSolver:
     """One python-sat solver, used incrementally."""
 
-    def __init__(self, name: str = DEFAULT_SOLVER, conflict_limit: int | None = None):
+    def __init__(self, name: str = DEFAULT_SOLVER, conflict_limit: int | None = None,
+                 keep_assumptions: bool = False):
         self.conflict_limit = check_conflict_limit(conflict_limit)
         canonical = _canonical_name(name)
         if canonical in NOT_INCREMENTAL:
@@ -175,8 +189,10 @@ class EmbeddedSolver:
             raise SolverError(
                 f"unknown solver {name!r}; embedded solvers: {', '.join(embedded_solver_names())}"
             ) from None
-        if canonical in TUNED_OPTIONS:
-            self._solver.configure(TUNED_OPTIONS[canonical])
+        tuned = {**TUNED_OPTIONS.get(canonical, {}),
+                 **(KEEP_ASSUMPTIONS_OPTIONS.get(canonical, {}) if keep_assumptions else {})}
+        if tuned:
+            self._solver.configure(tuned)
         self.name = name
         self.deadline: float | None = None
         #: Interrupted by Ctrl-C in a call (see :meth:`solve`): unusable from then on.

@@ -156,6 +156,8 @@ def test_components_against_union_find() -> None:
     assert g.components(cells) == [[(0, 0), (0, 1)], [(1, 2), (2, 2), (2, 3), (3, 3)], [(3, 0)]]
     assert g.components(cells, diagonal=True) == [[(0, 0), (0, 1), (1, 2), (2, 2), (2, 3), (3, 3)], [(3, 0)]]
     assert g.components([]) == []
+    assert g.components(iter(cells)) == g.components(cells)  # any iterable, read once
+    assert g.components([*cells, (5, 5)])[-1] == [(5, 5)]  # a cell off the grid: a group of its own
     # every subset of a 3x3 grid: groups partition the set and match a union-find
     small = Grid(3, 3)
     for mask in range(1 << 9):

@@ -219,3 +219,71 @@ def test_removed_number_on_the_same_solver_against_brute_force(keep_proofs: bool
             editor.set_clue(key, clues[key])
             back = editor.check()
             assert back.reused and back.status == "unique"
+
+
+@pytest.mark.parametrize("name", sorted(n for n, g in GENRES.items() if g.part("CLUE_READS")))
+def test_clue_reads_decide_the_clue(name: str) -> None:
+    """A genre's ``CLUE_READS``: every solution of the puzzle with a clue removed that gives the
+    parts the clue reads (in the unique solution) the same values obeys the clue, so the
+    editor's question "a solution that differs there?" misses no second solution. Checked
+    against every solution (the engine's enumeration) for every clue of the genre's sample."""
+    from tests.helpers import engine_solutions
+    from tests.test_ambiguity import part_of_key
+
+    g = GENRES[name]
+    puzzle = sample(name)
+    truths: list[set] = []
+    [first] = engine_solutions(g.module, puzzle, true_keys=truths)
+    first_keys = frozenset(truths[0])
+    parts = part_of_key(puzzle)
+    for key, value in puzzle.clues().items():
+        clues = puzzle.clues()
+        del clues[key]
+        edited = puzzle.with_clues(clues)
+        keys: list[set] = []
+        found = engine_solutions(g.module, edited, true_keys=keys)
+        assert first in found
+        read = set(g.part("CLUE_READS")(puzzle, first, key))
+        at = {k for k, owners in parts.items() if owners & read}  # the primary keys read
+        assert read and at
+        # each enumerated solution's true keys, and the values it gives the keys read
+        truths = [frozenset(true) for true in keys]
+        held = next(t & at for t in truths if t == first_keys)
+        agree = [t for t in truths if t & at == held]
+        # the puzzle with the clue is unique: the one solution that agrees is its own
+        assert agree == [first_keys], (key, value, len(found))
+
+
+def test_clue_learning_sessions_answer_as_plain_ones() -> None:
+    """A session that learns over the clue selectors (the editor's: each selector assumed, the
+    solver keeping assumptions in learnt clauses) answers a run of clue sets, each a clue or two
+    off the last, as a plain session does: the same statuses, counts and undecided parts."""
+    import random
+
+    from satgrid.ambiguity import check as check_queries
+    from satgrid.queries import asking
+    from satgrid.session import Session
+
+    puzzle = sample("slitherlink")
+    g = GENRES[puzzle.genre]
+    learning = Session(g.encode(puzzle), clue_learning=True)
+    plain = Session(g.encode(puzzle))
+    rng = random.Random(3)
+    keys = sorted(puzzle.clues())
+    try:
+        for _ in range(12):
+            clues = puzzle.clues()
+            for key in rng.sample(keys, rng.randint(0, 2)):
+                del clues[key]
+            edited = puzzle.with_clues(clues)
+            reports = []
+            for session in (learning, plain):
+                with asking(session, clues) as queries:
+                    assert (len(queries.assumptions()) > 1) == session.clue_learning
+                    reports.append(check_queries(queries, edited, 2))
+            a, b = reports
+            assert (a.status, a.count, a.exact) == (b.status, b.count, b.exact)
+            assert set(a.undecided) == set(b.undecided)
+    finally:
+        learning.close()
+        plain.close()

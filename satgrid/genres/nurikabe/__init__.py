@@ -170,6 +170,24 @@ def cache_key(puzzle: NurikabePuzzle) -> tuple:
 REMOVED_CLUE = SIZELESS
 
 
+def CLUE_READS(puzzle: NurikabePuzzle, solution: Solution, key: Cell) -> list[Cell]:
+    """The cells that decide the number at ``key`` in ``solution``: its island and the cells
+    around it. A solution that shades them alike has that island at ``key``, so it obeys the
+    number (the registry's ``CLUE_READS``)."""
+    grid = geometry.Grid.of(puzzle.rows, puzzle.cols)
+    island, rim, stack = {key}, set(), [key]
+    while stack:
+        for q in grid.neighbours(stack.pop()):
+            if q in island or q in rim:
+                continue
+            if solution[q[0]][q[1]] == "#":
+                rim.add(q)
+            else:
+                island.add(q)
+                stack.append(q)
+    return sorted(island) + sorted(rim)
+
+
 @dataclass(frozen=True)
 class Variant:
     """Encoding choices, measured in ``bench/bench_nurikabe.py`` (defaults = the fastest).

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import networkx as nx
-
 from satgrid.grid import Grid
 
 
@@ -27,12 +25,12 @@ def check_slitherlink(
         return [f"horizontal edges are not {rows + 1} rows of {cols}"]
     if len(vertical) != rows or any(len(row) != cols + 1 for row in vertical):
         return [f"vertical edges are not {rows} rows of {cols + 1}"]
-    if any(v not in (0, 1) for grid in (horizontal, vertical) for row in grid for v in row):
+    # edge values in the grid's edge order: horizontal rows, then vertical rows
+    value = [x for row in horizontal for x in row] + [x for row in vertical for x in row]
+    if not set(value) <= {0, 1}:
         return ["edge values must be 0 or 1"]
     problems: list[str] = []
     grid = Grid.of(rows, cols)
-    # edge values in the grid's edge order: horizontal rows, then vertical rows
-    value = [x for row in horizontal for x in row] + [x for row in vertical for x in row]
     for (r, c), (top, bottom, left, right) in zip(grid.cells, grid.side_indices):
         k = clues[r][c]
         if k is None:
@@ -40,14 +38,30 @@ def check_slitherlink(
         sides = value[top] + value[bottom] + value[left] + value[right]
         if sides != k:
             problems.append(f"cell r{r + 1}c{c + 1} has clue {k} but {sides} loop sides")
-    loop = nx.Graph()
-    loop.add_edges_from(ends for ends, x in zip(grid.edge_dots, value) if x)
-    if loop.number_of_edges() == 0:
+    # the loop's dots and their neighbours along chosen edges (plain lists: a networkx graph
+    # of a 30x30 loop took most of the check; figures in encodings/diagnostics.md)
+    near: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for (a, b), x in zip(grid.edge_dots, value):
+        if x:
+            near.setdefault(a, []).append(b)
+            near.setdefault(b, []).append(a)
+    if not near:
         return problems + ["no loop: no edge is chosen"]
-    for dot, degree in sorted(loop.degree()):
-        if degree != 2:
-            problems.append(f"dot ({dot[0]}, {dot[1]}) touches {degree} loop edges, not 0 or 2")
-    parts = nx.number_connected_components(loop)
+    for dot in sorted(near):
+        if len(near[dot]) != 2:
+            problems.append(f"dot ({dot[0]}, {dot[1]}) touches {len(near[dot])} loop edges, not 0 or 2")
+    parts, seen = 0, set()
+    for start in near:
+        if start in seen:
+            continue
+        parts += 1
+        seen.add(start)
+        stack = [start]
+        while stack:
+            for q in near[stack.pop()]:
+                if q not in seen:
+                    seen.add(q)
+                    stack.append(q)
     if parts != 1:
         problems.append(f"the loop edges form {parts} separate pieces, not one loop")
     return problems
