@@ -124,13 +124,19 @@ class Genre:
 #: * ``REMOVED_CLUE``: for a genre whose encoding depends on its clues (``cache_key``), a clue
 #:   value that, given at a key on the encoding of a puzzle holding a clue there, states that
 #:   puzzle with the clue removed and every other clue on (:class:`satgrid.live.Editor` then
-#:   re-checks a removal on the solver it has).
+#:   re-checks a removal on the solver it has);
+#: * ``WITNESSES``: ``(puzzle, solution) -> [set of clue keys, ...]``, other solutions the genre
+#:   finds without SAT by small changes of ``solution`` that provably keep every rule, each as
+#:   exactly the clues it breaks (it keeps every other clue): an audit takes a set of one clue as
+#:   proof that the clue is needed, greedy deletion a set whose other clues are gone
+#:   (:meth:`satgrid.queries.PuzzleQueries.redundant_clues`, ``minimal_clue_set``). A set must
+#:   never stand for a solution that does not exist.
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
             "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS",
-            "RULES", "CANDIDATES", "CLUE_WORDS", "REMOVED_CLUE")
+            "RULES", "CANDIDATES", "CLUE_WORDS", "REMOVED_CLUE", "WITNESSES")
 
 
 GENRES: dict[str, Genre] = {
