@@ -11,12 +11,14 @@ checker run is needed on G' (the argument above is the proof; ``tests/test_sudok
 also checks every swapped grid with the independent checker, and the audits with and without
 these witnesses against each other).
 
-The cells of such a component are the standard *unavoidable sets* of a solution grid (every
-puzzle with that solution must have a given in each): the size-4 "deadly pattern" (two rows, two
-columns, two boxes) and its longer relatives (McGuire, Tugemann and Civario, "There is no 16-clue
-Sudoku: solving the Sudoku minimum number of clues problem via hitting set enumeration", 2012,
-section 4: unavoidable sets from two digits; their search also enumerates sets over three or more
-digits, which is not done here: measured in encodings/batch.md).
+The cells of such a component are *unavoidable sets* of the solution grid (every puzzle with
+that solution has a given in each): the 4-cell "deadly pattern" (two rows, two columns, two boxes)
+and its longer two-value relatives, the smallest kind McGuire, Tugemann and Civario enumerate
+(G. McGuire, B. Tugemann, G. Civario, "There is no 16-clue Sudoku: solving the Sudoku minimum
+number of clues problem via hitting set enumeration", arXiv:1201.0749, 2012; Experimental
+Mathematics 23(2), 2014). Sets over three or more values, which their search also finds, are not
+looked for here: they would prove most of the remaining givens needed, but finding them costs
+more than the SAT questions they save (measured in encodings/batch.md).
 
 Components are found on rows: each row holds one d-cell and one e-cell (a row link), so a
 component is a set of rows. Column c's d-cell and e-cell link the row r whose e-cell is in column
@@ -51,12 +53,18 @@ class DigitPairs:
                 row_of[d][c] = r
                 box_row[d][first + c // w] = r
 
-    def components(self, d: int, e: int) -> list[int]:
+    def components(self, d: int, e: int) -> list[int] | None:
         """For each row, a number naming the component of the d/e graph its two cells lie in
-        (rows with the same number are one component)."""
+        (rows with the same number are one component); None when there is one component."""
         n = self.n
         rows_of_d = self.row_of[d]
         pi = list(map(rows_of_d.__getitem__, self.col_of[e]))
+        r, length = pi[0], 1
+        while r:
+            r = pi[r]
+            length += 1
+        if length == n:  # one cycle: the row and column links join every row
+            return None
         label = [-1] * n
         cycles = 0
         for start in range(n):
@@ -66,8 +74,6 @@ class DigitPairs:
                     label[r] = cycles
                     r = pi[r]
                 cycles += 1
-        if cycles == 1:
-            return label
         parent = list(range(cycles))
         left = cycles
         for a, b in zip(self.box_row[d], self.box_row[e]):
@@ -80,7 +86,7 @@ class DigitPairs:
                 parent[a] = b
                 left -= 1
                 if left == 1:
-                    return [0] * n
+                    return None
         for r in range(n):
             a = label[r]
             while parent[a] != a:
@@ -105,24 +111,29 @@ def witnesses(givens: Sequence[Sequence[int | None]], solution: Sequence[Sequenc
     given in all is one set without a look at its components (swapping the pair everywhere
     breaks that given alone)."""
     n = len(solution)
-    by_value: list[list[tuple[int, Cell]]] = [[] for _ in range(n + 1)]
+    rows: list[list[int]] = [[] for _ in range(n + 1)]
+    keys: list[list[Cell]] = [[] for _ in range(n + 1)]
     for r, row in enumerate(givens):
         for c, v in enumerate(row):
             if v is not None:
-                by_value[v].append((r, (r, c)))
+                rows[v].append(r)
+                keys[v].append((r, c))
     pairs = DigitPairs(solution, h, w)
     out: list[frozenset[Cell]] = []
     for d in range(1, n + 1):
-        mine = by_value[d]
+        rows_d, keys_d = rows[d], keys[d]
         for e in range(d + 1, n + 1):
-            keyed = mine + by_value[e]
-            if len(keyed) <= 1:
-                if keyed:
-                    out.append(frozenset([keyed[0][1]]))
+            both = keys_d + keys[e]
+            if len(both) <= 1:
+                if both:
+                    out.append(frozenset(both))
                 continue
             label = pairs.components(d, e)
+            if label is None:
+                out.append(frozenset(both))
+                continue
             groups: dict[int, list[Cell]] = {}
-            for r, key in keyed:
+            for r, key in zip(rows_d + rows[e], both):
                 groups.setdefault(label[r], []).append(key)
             out.extend(map(frozenset, groups.values()))
     return out
