@@ -360,6 +360,8 @@ def WITNESSES(puzzle: SlitherlinkPuzzle, solution: Solution) -> list[frozenset[C
 
     vertical = solution[1]
     inside = [(r, c) for r, row in enumerate(vertical) for c in range(puzzle.cols) if sum(row[:c + 1]) % 2]
+    if not inside:  # no loop: not a solution of the rules
+        return []
     region = Region.of(puzzle.rows, puzzle.cols, inside)
     return list({part for parts in flip_witnesses(region, puzzle.clues()).values() for part in parts})
 
