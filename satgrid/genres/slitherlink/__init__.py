@@ -25,7 +25,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations
 from typing import ClassVar, Literal
 
 from ... import grid as geometry
@@ -359,7 +359,8 @@ def WITNESSES(puzzle: SlitherlinkPuzzle, solution: Solution) -> list[frozenset[C
     from .generator import Region, flip_witnesses  # the generator imports the api
 
     vertical = solution[1]
-    inside = [(r, c) for r, row in enumerate(vertical) for c in range(puzzle.cols) if sum(row[:c + 1]) % 2]
+    inside = [(r, c) for r, row in enumerate(vertical)
+              for c, crossed in enumerate(accumulate(row[:puzzle.cols])) if crossed % 2]
     if not inside:  # no loop: not a solution of the rules
         return []
     region = Region.of(puzzle.rows, puzzle.cols, inside)
