@@ -24,7 +24,7 @@ from . import formats
 from .errors import CheckFailed, LimitReached, ParseError, SatgridError
 from .external import is_external
 from .puzzle import GivenSolution, part_name, printable
-from .queries import PuzzleQueries, asking
+from .queries import PuzzleQueries, asking, by_clue
 from .reader import Limits, read_text, split_records
 from .registry import ALIASES, GENRES, Genre, genre as genre_named
 from .session import Connectivity, Session, Stats, check_connectivity, within
@@ -444,15 +444,16 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
                     result.note = result.ambiguity.note
             return result
         result.status = "unique"
+        found = witnesses(g, puzzle, result.solution) if audit or minimize else []
         if audit:
-            redundant, undecided = queries.redundant_clues(projection)
+            redundant, undecided = queries.redundant_clues(projection, found)
             if undecided:
                 result.note = f"limit reached: {len(undecided)} clues undecided"
             else:
                 result.redundant_clues = sorted(redundant)
                 result.minimal = not redundant
         if minimize and not result.note:
-            kept = queries.minimal_clue_set(projection)
+            kept = queries.minimal_clue_set(projection, witnesses=by_clue(found))
             if kept is None:
                 result.note = "limit reached while minimising"
             else:
@@ -493,6 +494,13 @@ def _grade(result: Result, options: Options, deadline: float | None) -> None:
         why = "time limit reached"
     if result.grade is None:
         result.note = (result.note + "; " if result.note else "") + f"no grade: {why}"
+
+
+def witnesses(g: Genre, puzzle: Any, solution: Any) -> list:
+    """The genre's witness sets for ``solution`` (its ``WITNESSES`` part: sets of clues, each
+    exactly the clues some other solution breaks), none when it has no such part."""
+    part = g.part("WITNESSES")
+    return [] if part is None else part(puzzle, solution)
 
 
 def checked(g: Genre, puzzle: Any, session: Session, assignment) -> Any:

@@ -143,18 +143,27 @@ class PuzzleQueries:
             candidates = {lit for lit in candidates if outcome.assignment(lit)}
         return candidates
 
-    def redundant_clues(self, projection: Projection) -> tuple[list[ClueKey], list[ClueKey]]:
+    def redundant_clues(
+        self, projection: Projection, witnesses: Iterable[AbstractSet[ClueKey]] = (),
+    ) -> tuple[list[ClueKey], list[ClueKey]]:
         """Clues whose removal alone keeps the solution unique, and clues left undecided.
 
         A clue is redundant iff the puzzle without it has no solution other than ``projection``.
+        ``witnesses`` (see :meth:`minimal_clue_set`; typically the genre's ``WITNESSES``) are
+        sets of clues, each the clues some other solution breaks: a set of one clue shows that
+        clue needed without a SAT call. A set of several clues decides nothing here (that other
+        solution breaks a clue that stays on in each question).
         """
         redundant, unknown = [], []
+        needed = {key for clues in witnesses if len(clues) == 1 for key in clues}
         self._prefer(projection)
         # One question (:meth:`one_more_gone`) per clue, the assumptions sliced from one list:
         # the questions are short, and rebuilding the list per question was a visible share of
         # an audit (figures: encodings/queries.md, section "Assumptions sliced from one list").
         keys, lits = list(self.selectors), list(self.selectors.values())
         for i, key in enumerate(keys):
+            if key in needed:
+                continue
             last = self.one_more_gone(projection, key)
             status = self.session.solve([*lits[:i], *lits[i + 1:], last], need_model=False).status
             if status == "unsat":
@@ -282,6 +291,16 @@ class PuzzleQueries:
         if settled:
             self.session.add(settled)
         return [key for key in self.selectors if key not in gone]
+
+
+def by_clue(witnesses: Iterable[AbstractSet[ClueKey]]) -> dict[ClueKey, list[AbstractSet[ClueKey]]]:
+    """Witness sets (each the clues some other solution breaks) keyed by each clue they hold:
+    the ``witnesses`` mapping of :meth:`PuzzleQueries.minimal_clue_set`."""
+    out: dict[ClueKey, list[AbstractSet[ClueKey]]] = {}
+    for clues in witnesses:
+        for key in clues:
+            out.setdefault(key, []).append(clues)
+    return out
 
 
 @contextmanager

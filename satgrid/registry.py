@@ -130,12 +130,18 @@ class Genre:
 #:   at ``key``: every solution that gives them the same values obeys that clue. For a clue with
 #:   no broken clauses, :class:`satgrid.live.Editor` asks for the other solutions of a puzzle with
 #:   that clue removed among those that differ there.
+#: * ``WITNESSES``: ``(puzzle, solution) -> [set of clue keys, ...]``, other solutions the genre
+#:   finds without SAT by small changes of ``solution`` that provably keep every rule, each as
+#:   exactly the clues it breaks (it keeps every other clue): an audit takes a set of one clue as
+#:   proof that the clue is needed, greedy deletion a set whose other clues are gone
+#:   (:meth:`satgrid.queries.PuzzleQueries.redundant_clues`, ``minimal_clue_set``). A set must
+#:   never stand for a solution that does not exist.
 #:
 #: A ``generator`` submodule (``satgrid/genres/<name>/generator.py``) is the genre's own
 #: generator; without one, the generic generator serves a genre that has those parts.
 OPTIONAL = ("ALIASES", "SUFFIXES", "PUZZLINK", "PZPRV3", "TATHAM", "IPUZ", "PUZZLEKIT", "DRAW",
             "STATE", "OPTIONS", "SAMPLES", "BLANK", "READ_CLUES", "SAMPLE", "TEXT", "GUESS",
-            "RULES", "CANDIDATES", "CLUE_WORDS", "REMOVED_CLUE", "CLUE_READS")
+            "RULES", "CANDIDATES", "CLUE_WORDS", "REMOVED_CLUE", "CLUE_READS", "WITNESSES")
 
 
 GENRES: dict[str, Genre] = {

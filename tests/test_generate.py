@@ -117,14 +117,15 @@ def test_each_cell_tried_at_most_once():
     for level in (3, 5):
         made = sg.make(9, 9, random.Random(3), level=level)
         s = made.stats
-        assert s.tried + s.skipped <= 81 and s.singles + s.sat_calls == s.tried and s.passes == 1
+        assert s.tried + s.skipped <= 81 and s.singles + s.witnessed + s.sat_calls == s.tried
+        assert s.passes == 1
 
 
 @pytest.mark.parametrize("n, singles", [(9, True), (9, False), (4, True)])
 def test_unpruned_search_gives_the_pruned_puzzle_at_more_cost(n, singles):
     """Without pruning every remaining given is asked again after the first pass; removing clues
     only relaxes a puzzle, so each of them fails again: the same clue-minimal puzzle, one more
-    pass and exactly one more SAT call per given."""
+    pass and exactly one more SAT call or witness per given."""
     for seed in range(3):
         pruned = sg.make(n, n, random.Random(seed), level=5, singles=singles)
         unpruned = sg.make(n, n, random.Random(seed), level=5, singles=singles, prune=False)
@@ -134,8 +135,10 @@ def test_unpruned_search_gives_the_pruned_puzzle_at_more_cost(n, singles):
         givens = givens_count(unpruned.puzzle)
         p, u = pruned.stats, unpruned.stats
         assert (p.passes, u.passes) == (1, 2) and p.tried == n * n
-        assert u.tried == p.tried + givens and u.sat_calls == p.sat_calls + givens
-        assert u.singles == p.singles and u.singles + u.sat_calls == u.tried
+        assert u.tried == p.tried + givens
+        assert u.sat_calls + u.witnessed == p.sat_calls + p.witnessed + givens
+        assert u.singles == p.singles and u.singles + u.witnessed + u.sat_calls == u.tried
+        assert singles or u.witnessed == 0
 
 
 def test_unpruned_search_keeps_the_bounds():

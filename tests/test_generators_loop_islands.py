@@ -106,6 +106,37 @@ def test_flip_witnesses_only_vouch_for_needed_numbers():
     assert vouched > 0
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_the_witnesses_part_reads_the_region_off_a_solution_and_keeps_audits_the_same(seed, monkeypatch):
+    """WITNESSES (the flips of the region inside a solution's loop): the region read back is the
+    generator's own, and an audit of a puzzle with redundant numbers (a minimal one plus some of
+    the other counts) gives the same answers with and without it, in fewer SAT calls."""
+    from satgrid.genres import slitherlink
+
+    rng = random.Random(seed)
+    made = loops.make(5, 5, rng)
+    loop = _drawing(5, 5, made.loop)
+    on = set(made.loop)
+    counts = {(r, c): sum(edge in on for edge in loops.sides(5, 5, r, c)) for r in range(5) for c in range(5)}
+    inside = [(r, c) for r in range(5) for c in range(5) if sum(loop[1][r][:c + 1]) % 2]
+    region = loops.Region.of(5, 5, inside)
+    assert region.clues() == counts and sorted(region.loop_edges()) == sorted(made.loop)
+    clues = dict(made.puzzle.clues())
+    for key in rng.sample(sorted(set(counts) - set(clues)), 4):
+        clues[key] = counts[key]
+    puzzle = made.puzzle.with_clues(clues)
+    with_w = api.solve(puzzle, audit=True, grade=False)
+    assert with_w.solution == loop
+    assert any(len(part) == 1 for part in slitherlink.WITNESSES(puzzle, loop))
+    monkeypatch.delattr(slitherlink, "WITNESSES")
+    without = api.solve(puzzle, audit=True, grade=False)
+    assert with_w.status == without.status == "unique" and without.redundant_clues
+    assert with_w.redundant_clues == without.redundant_clues
+    # questions asked: SAT calls less the CEGAR rounds (the first audit also learns the cuts)
+    asked = [r.stats.sat_calls - r.stats.cegar_iterations for r in (with_w, without)]
+    assert asked[0] < asked[1]
+
+
 def test_growth_ratios_shape_the_loop():
     """As the thesis reports: 33/67/0 gives tight corridors spanning the grid (the region's
     bounding box is nearly the grid, and it fills little of it), 33/7/60 a broad loop in a small

@@ -25,7 +25,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations
 from typing import ClassVar, Literal
 
 from ... import grid as geometry
@@ -349,6 +349,22 @@ def decode(puzzle: SlitherlinkPuzzle, encoding: Encoding, value) -> Solution:
 
 def check(puzzle: SlitherlinkPuzzle, solution: Solution) -> list[str]:
     return check_slitherlink(puzzle.givens, *solution)
+
+
+def WITNESSES(puzzle: SlitherlinkPuzzle, solution: Solution) -> list[frozenset[Cell]]:
+    """Numbers that other loops break: the loop moved over one cell, or two cells that share a
+    neighbour, where it stays one simple loop (the generator's
+    :func:`~satgrid.genres.slitherlink.generator.flip_witnesses`, on the region inside the loop:
+    a cell is inside when an odd number of the loop's vertical edges lie left of its centre)."""
+    from .generator import Region, flip_witnesses  # the generator imports the api
+
+    vertical = solution[1]
+    inside = [(r, c) for r, row in enumerate(vertical)
+              for c, crossed in enumerate(accumulate(row[:puzzle.cols])) if crossed % 2]
+    if not inside:  # no loop: not a solution of the rules
+        return []
+    region = Region.of(puzzle.rows, puzzle.cols, inside)
+    return list({part for parts in flip_witnesses(region, puzzle.clues()).values() for part in parts})
 
 
 # -- output -------------------------------------------------------------------------------------

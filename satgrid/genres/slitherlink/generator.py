@@ -139,6 +139,20 @@ class Region:
         for off, bit in self._ring_back:  # the one region cell is in its neighbours' rings
             self.rings[first + off] = bit
 
+    @classmethod
+    def of(cls, rows: int, cols: int, cells: Sequence[tuple[int, int]]) -> "Region":
+        """The region of ``cells``: a non-empty set whose boundary is one simple loop (the inside
+        of a solution's loop)."""
+        region = cls(rows, cols, cells[0])
+        for r, c in cells[1:]:
+            i = region.index(r, c)
+            region.inside[i] = region.closed[i] = True
+            region.where[i] = len(region.cells)
+            region.cells.append(i)
+            for off, bit in region._ring_back:
+                region.rings[i + off] ^= bit
+        return region
+
     def index(self, r: int, c: int) -> int:
         return (r + 1) * self.width + c + 1
 

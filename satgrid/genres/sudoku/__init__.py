@@ -21,6 +21,7 @@ from typing import Any, Callable, ClassVar
 
 from ... import grid as geometry
 from .checker import check_sudoku
+from .witnesses import witnesses as swap_witnesses
 from ...cnf import PAIRWISE_AMO_LIMIT
 from ...encoding import Encoding
 from ...grid import Cell
@@ -788,6 +789,13 @@ SAMPLES = (
     ("genre: sudoku\nbox: 2x2\n1 . . .\n. . . .\n. . . .\n. . . 1\n", "multiple", None),
     ("genre: sudoku\nbox: 2x2\n1 2 . .\n. . . 4\n. . 3 .\n. . . .\n", "unsatisfiable", None),  # r1c3
 )
+
+
+# -- witnesses ----------------------------------------------------------------------------------
+def WITNESSES(puzzle: SudokuPuzzle, solution: Solution) -> list[frozenset[Cell]]:
+    """Givens that other solutions break, from digit swaps on pair components (proved to keep
+    every rule: :mod:`satgrid.genres.sudoku.witnesses`)."""
+    return swap_witnesses(puzzle.givens, solution, puzzle.box_height, puzzle.box_width)
 
 
 # -- repair -------------------------------------------------------------------------------------

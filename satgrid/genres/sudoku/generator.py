@@ -11,7 +11,11 @@ easy to evil" (2009), on one shared incremental solver per size.
    asked by *reduction to absurdity*: after digging cell (r, c) with value v the puzzle is unique
    iff it has no solution with (r, c) != v, one SAT call with the remaining givens and -v as
    assumptions (no second solve, no model read). A cheaper sufficient test comes first: v is a
-   naked or hidden single of the remaining givens (then every solution has v there).
+   naked or hidden single of the remaining givens (then every solution has v there). A cheaper
+   proof of the opposite comes next: the full grid's witnesses (:mod:`.witnesses`: value pairs
+   swapped on one component of their cells give another valid grid) name sets of cells; once
+   every other cell of such a set is dug, the other grid solves the puzzle without (r, c), so
+   (r, c) stays with no SAT call.
 3. Pruning as in the paper: each cell is tried once; a cell that cannot go is never retried (with
    fewer givens it still could not: removing clues only relaxes a puzzle) and a dug cell is never
    refilled. So the hardest level, which has no bound, ends clue-minimal.
@@ -24,9 +28,9 @@ easy to evil" (2009), on one shared incremental solver per size.
    the earlier puzzle without that cell is one of the later puzzle without it, so a second
    solution stays a second solution. A cell skipped at its line bound stays at it (counts only
    fall). So the second pass digs nothing and the result is the pruned one, at level 5 and at
-   every other level; the unpruned search only pays one more SAT call per remaining given
-   (counted in ``DigStats.tried``, ``sat_calls`` and ``passes``; the single test never answers
-   for a cell that must stay). That is about one pass more, far from the paper's fifty-fold gap,
+   every other level; the unpruned search only pays one more SAT call (or witness test) per
+   remaining given (counted in ``DigStats.tried``, ``sat_calls``, ``witnessed`` and ``passes``;
+   the single test never answers for a cell that must stay). That is about one pass more, far from the paper's fifty-fold gap,
    which its text does not break down (``bench/bench_generate.py`` prints both).
 4. Variety: a random equivalence transform of the result (relabel the values, permute bands,
    rows within each band, stacks, columns within each stack, transpose when boxes are square).
@@ -62,7 +66,8 @@ from typing import Callable, Iterable
 from ... import api
 from ...errors import SatgridError
 from . import DEFAULT_BOX, SudokuPuzzle
-from ...queries import PuzzleQueries
+from ...queries import PuzzleQueries, by_clue
+from .witnesses import witnesses as swap_witnesses
 
 Grid = list[list[int]]
 
@@ -251,6 +256,7 @@ class DigStats:
 
     tried: int = 0  # uniqueness questions asked (a cell asked again in a later pass counts again)
     singles: int = 0  # dug because the value is a naked or hidden single of the other givens
+    witnessed: int = 0  # kept because a witness (another grid) breaks no other given
     sat_calls: int = 0  # reduction-to-absurdity SAT calls
     skipped: int = 0  # not tried: a line at its bound (counted in every pass)
     passes: int = 0  # sweeps of the dig order (1 with pruning)
@@ -286,6 +292,8 @@ class _Digger:
         self.lits = dict(queries.selectors)  # (r, c) -> the literal of its given
         self.stats = DigStats()
         self.singles = True
+        #: (r, c) -> sets of cells (r, c) among them, each the cells another valid grid changes
+        self.witnesses = by_clue(swap_witnesses(grid, grid, h, w))
 
     def box_cells(self, b: int) -> Iterable[tuple[int, int]]:
         top, left = (b // (self.n // self.w)) * self.h, (b % (self.n // self.w)) * self.w
@@ -319,6 +327,11 @@ class _Digger:
         if self.singles and self.forced(r, c):
             self.stats.singles += 1
             return True
+        given = self.given
+        for part in self.witnesses.get((r, c), ()):
+            if not any(given[rr][cc] for rr, cc in part if (rr, cc) != (r, c)):
+                self.stats.witnessed += 1
+                return False
         self.stats.sat_calls += 1
         lit = self.lits[r, c]
         assumptions = [self.lits[rr, cc] for rr in range(self.n) for cc in range(self.n)
@@ -394,7 +407,7 @@ def make(rows: int, cols: int, rng: random.Random, *, level: int | None = None,
          options: api.Options = api.Options(), transform: bool = True,
          singles: bool = True, prune: bool = True) -> Generated:
     """A unique Sudoku of ``level`` (1..5, or from ``flavour``), with its solution and counters.
-    ``singles=False`` asks the SAT solver about every cell, ``prune=False`` asks every remaining
+    ``singles=False`` asks the SAT solver about every cell (no single test, no witness), ``prune=False`` asks every remaining
     given again in further passes until one digs nothing (the paper's unpruned search; the same
     puzzle, more SAT calls); both for benchmarks."""
     level = resolve_level(level, flavour)
@@ -415,6 +428,8 @@ def make(rows: int, cols: int, rng: random.Random, *, level: int | None = None,
     try:
         digger = _Digger(grid, h, w, PuzzleQueries(session, full.clues()))
         digger.stats, digger.singles = stats, singles
+        if not singles:
+            digger.witnesses = {}
         digger.run(order, givens_bound, line, prune)
     finally:
         session.set_time_limit(None)
