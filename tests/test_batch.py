@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import fcntl
 import importlib.util
 import io
 import json
@@ -310,12 +311,15 @@ def test_full_disk_on_a_small_tmpfs(tmp_path: Path):
     assert len({r[0] for r in _store_rows(moved)}) == 400 == len(_store_rows(moved))
 
 
-def test_kill_9_and_resume(tmp_path: Path):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_kill_9_and_resume(tmp_path: Path, jobs: int):
+    """A run killed with kill -9 leaves its committed rows, and its store free at once: the pool
+    workers, which live on until their watchdog sees the client gone, hold no copy of its lock."""
     count = 600
     source = _royle(tmp_path, count)
     db = tmp_path / "k.sqlite"
     args = [sys.executable, "-m", "satgrid", "batch", "run", "audit", str(source), "--lines",
-            "--genre", "sudoku", "--store", str(db)]
+            "--genre", "sudoku", "--store", str(db), "--jobs", str(jobs)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
@@ -329,6 +333,11 @@ def test_kill_9_and_resume(tmp_path: Path):
     assert proc.poll() is None, "the run ended before it could be killed"
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    fd = os.open(tmp_path / "k.sqlite.lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError while a worker holds it
+    finally:
+        os.close(fd)
     before = _store_rows(db)
     assert 50 <= len(before) < count
     out = subprocess.run(args, env=env, capture_output=True, text=True)

@@ -12,7 +12,9 @@ Atomicity: the database is in WAL mode (readers never block the writer) and each
 is one transaction, so a run killed at any point (even ``kill -9``) leaves every chunk it
 committed and none half; a row is only ever inserted for a task id the store does not hold, so
 a resumed run writes none twice. One run writes a store at a time: a second one is refused (an
-advisory lock on ``STORE.lock``, released by the kernel when its holder dies). A write that
+advisory lock on ``STORE.lock``, released by the kernel when its holder dies). A forked child
+(a pool worker) closes its copy of the lock's descriptor at once: a ``flock`` lock lasts while any
+copy is open, so a worker outliving a killed run would hold the store until its watchdog ends it. A write that
 fails (a full disk) rolls its chunk back and stops the run with one line; what was committed
 stays readable.
 """
@@ -65,6 +67,20 @@ def _schema(table: str, columns: dict[str, str]) -> str:
 
 def _problem(exc: BaseException) -> str:
     return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
+#: The lock descriptors this process holds (see the module doc): a forked child closes them.
+_HELD_LOCKS: set[int] = set()
+
+
+def _drop_inherited_locks() -> None:
+    for fd in _HELD_LOCKS:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD_LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_drop_inherited_locks)
 
 
 class Store:
@@ -120,13 +136,15 @@ class Store:
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._lock = fd
+        _HELD_LOCKS.add(fd)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.db.close()
-        if self._lock is not None:
+        if self._lock is not None and self._lock in _HELD_LOCKS:  # not a copy a fork closed
+            _HELD_LOCKS.discard(self._lock)
             os.close(self._lock)
-            self._lock = None
+        self._lock = None
 
     def __enter__(self) -> "Store":
         return self
