@@ -397,8 +397,10 @@ def test_dask_local_cluster_survives_a_killed_worker(tmp_path: Path):
     rows = _store_rows(tmp_path / "d.sqlite")
     assert outcome.written == len(tasks) == len(rows) == len({r[0] for r in rows})
     assert {r[1] for r in rows} == {"unique"}
-    workers = {r[0] for r in _store_rows(tmp_path / "d.sqlite", "SELECT worker FROM results")}
-    assert len(workers) >= 2  # the killed worker's chunks ran elsewhere (or on its replacement)
+    pids_seen = {int(r[0].rsplit(":", 1)[1]) for r in _store_rows(tmp_path / "d.sqlite", "SELECT worker FROM results")}
+    # tasks were left when the worker died: another worker (or its replacement) ran them; the
+    # killed one may or may not have finished a chunk before, as the schedule fell
+    assert pids_seen - {pids[0]}
 
 
 def test_a_worn_session_is_replaced():
