@@ -22,10 +22,6 @@ propagator does (semiexp/cspuz_core):
 * **Models.** ``check_model`` runs the same search on the full assignment; the clause is then
   the usual connectivity cut (all the cut's nodes are false).
 
-* **Articulation points** (optional, :attr:`ConnectivityPropagator.articulation_every`): an open
-  node of C whose removal separates two true nodes is forced true, found with Tarjan's lowlink
-  (as cspuz_core does), reason in :meth:`_Rule.articulations`.
-
 Cost control (the callbacks are Python, called by C for every assignment of a watched variable):
 the propagator keeps C, the open component of the true nodes, between calls (``home``), and a
 change costs about what it touches:
@@ -84,9 +80,6 @@ class PropagatorStats:
     model_cuts: int = 0
     splits: int = 0
     split_s: float = 0.0
-    articulation_passes: int = 0
-    articulation_s: float = 0.0
-    articulations: int = 0
 
 
 def grid_rings(rule: ConnectedSubgraph) -> list[tuple[int, ...]] | None:
@@ -279,70 +272,6 @@ class _Rule:
         # neighbour of its piece, and would have joined the other search there.
         return [(queues[g], rims[g], trues[g]) for g in done]
 
-    def articulations(self) -> list[tuple[int, list[int]]]:
-        """The open nodes that every path between two true nodes of C passes: (node, the base of
-        its reason clause). Tarjan's lowlink over C from a true node (iterative): ``a`` with a
-        child ``c`` such that ``low[c] >= disc[a]`` splits C into c's subtree S and the rest;
-        when both hold true nodes, ``a`` is forced true, reason ``a | ~t1 | ~t2 |
-        OR(false neighbours of S)`` (t1 in S, t2 outside), by the path argument of the module
-        doc. Empty when C does not hold every true node (a search whole will tell)."""
-        val, home, near = self.val, self.home, self.near
-        start = self.some_true(set())
-        if start is None:
-            return []
-        n = len(val)
-        disc = [-1] * n
-        low = [0] * n
-        trues = [0] * n  # true nodes in the subtree
-        size = [1] * n  # nodes in the subtree
-        order: list[int] = []  # nodes in discovery order: a subtree is a slice of it
-        found: list[tuple[int, int]] = []  # (articulation node, child)
-        disc[start] = low[start] = 0
-        order.append(start)
-        trues[start] = 1
-        stack = [(start, -1, iter(near[start]))]
-        while stack:
-            v, parent, it = stack[-1]
-            for w in it:
-                if val[w] < 0:
-                    continue
-                if not home[w]:  # C is stale: no articulation is sure
-                    return []
-                if disc[w] < 0:
-                    disc[w] = low[w] = len(order)
-                    order.append(w)
-                    trues[w] = 1 if val[w] > 0 else 0
-                    stack.append((w, v, iter(near[w])))
-                    break
-                if w != parent and disc[w] < low[v]:
-                    low[v] = disc[w]
-            else:
-                stack.pop()
-                if parent >= 0:
-                    if low[v] < low[parent]:
-                        low[parent] = low[v]
-                    trues[parent] += trues[v]
-                    size[parent] += size[v]
-                    if low[v] >= disc[parent] and val[parent] == 0 and trues[v]:
-                        found.append((parent, v))
-        total = trues[start]
-        if total != self.trues:
-            return []
-        out = []
-        lits = self.lits
-        for a, c in found:
-            if trues[c] == total:
-                continue
-            piece = order[disc[c]:disc[c] + size[c]]  # a subtree is contiguous in preorder
-            inside = set(piece)
-            t1 = next(i for i in piece if val[i] > 0)
-            t2 = self.some_true(inside)
-            if t2 is None:
-                continue
-            rim = {w for i in piece for w in near[i] if val[w] < 0}
-            out.append((a, [-lits[t1], -lits[t2], *(lits[w] for w in rim)]))
-        return out
-
     def some_true(self, outside: set[int]) -> int | None:
         """A true node not in ``outside`` (None if there is none)."""
         val, trues = self.val, self.true_list
@@ -353,10 +282,6 @@ class _Rule:
 
 class ConnectivityPropagator(Propagator):
     """An IPASIR-UP propagator for connected rules (module doc)."""
-
-    #: Look for articulation points (:meth:`_Rule.articulations`) at every n-th propagation
-    #: fixpoint where something changed (0: never).
-    articulation_every = 0
 
     def __init__(self, rules: Sequence[ConnectedSubgraph]):
         super().__init__()
@@ -378,8 +303,6 @@ class ConnectivityPropagator(Propagator):
         self.pending: list[list[int]] = []  # clauses for add_clause
         self.reasons: dict[int, list[int]] = {}  # propagated literal -> reason base
         self.stats = PropagatorStats()
-        self.tick = 0
-        self.changed = False  # an assignment (or one kept fixed) since the last articulation pass
 
     def variables(self) -> Iterable[int]:
         """The variables to :meth:`observe`."""
@@ -388,7 +311,6 @@ class ConnectivityPropagator(Propagator):
     # -- notifications -------------------------------------------------------------------------
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
         self.stats.assignments += 1
-        self.changed = True
         positive = lit > 0
         for rule, i, sign in self.watch[lit if positive else -lit]:
             if fixed:
@@ -445,7 +367,6 @@ class ConnectivityPropagator(Propagator):
         del self.undo_marks[to:]
         for rule, _ in kept:  # C at level ``to`` was found with these open: search again
             rule.loose = True
-            self.changed = True
         for rule in self.rules:
             if rule.loose:  # stale at level ``to`` (or made so above): search it at the fixpoint
                 self.dirty.add(rule)
@@ -547,7 +468,7 @@ class ConnectivityPropagator(Propagator):
 
     def propagate(self) -> list[int]:
         self.stats.propagate_calls += 1
-        if self.pending or not (self.dirty or self.articulation_every and self.changed):
+        if self.pending or not self.dirty:
             return []
         out: list[int] = []
         for rule in list(self.dirty):
@@ -566,20 +487,6 @@ class ConnectivityPropagator(Propagator):
                 self.pending.append(conflict)
                 self.dirty.add(rule)
                 return []
-        if not out and self.articulation_every and self.changed:
-            self.tick += 1
-            if self.tick >= self.articulation_every:
-                self.tick = 0
-                self.changed = False
-                started = time.perf_counter()
-                for rule in self.rules:
-                    if rule.anchor is None and rule.trues >= 2 and not rule.loose:
-                        for a, base in rule.articulations():
-                            self.reasons[rule.lits[a]] = base
-                            out.append(rule.lits[a])
-                self.stats.articulation_passes += 1
-                self.stats.articulation_s += time.perf_counter() - started
-                self.stats.articulations += len(out)
         if len(out) > 1:
             out = list(dict.fromkeys(out))  # a search whole after pieces may force them again
         self.stats.propagated += len(out)
