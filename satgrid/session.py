@@ -107,8 +107,10 @@ class BuildTimer:
     between the signal and the caller, and a build that would end in that last tenth leaves no
     time to solve anyway. While a garbage collection runs, finalizers may be what is running and
     an exception raised in one is lost, so the handler only marks the limit as due, and the end of
-    the collection (a ``gc.callbacks`` hook) fires the timer again :data:`RETRY_S` later, however
-    long the collection took.
+    the collection fires the timer again :data:`RETRY_S` later, however long the collection took.
+    Other ``gc.callbacks`` hooks (a test library's, say) run in the collection too: a hook first
+    in the list marks its start and one last in the list its end, so that the handler never
+    raises inside any of them.
     Where no timer can be set (not the main thread, or SIGALRM already has a handler), the block
     runs to its end and the queries find the deadline passed.
     """
@@ -124,25 +126,31 @@ class BuildTimer:
                 and threading.current_thread() is threading.main_thread() \
                 and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None):
             self.armed = True
-            gc.callbacks.append(self._gc)
+            gc.callbacks.insert(0, self._gc_start)
+            gc.callbacks.append(self._gc_stop)
             signal.signal(signal.SIGALRM, self._expire)
             left = self.deadline - time.monotonic()
             signal.setitimer(signal.ITIMER_REAL, max(left - min(left / 10, BUILD_MARGIN_S), 1e-6))
         return self
 
-    def _gc(self, phase: str, info: dict) -> None:
-        self.collecting = phase == "start"
-        if not self.collecting and self.due and self.armed:
-            signal.setitimer(signal.ITIMER_REAL, RETRY_S)
+    def _gc_start(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self.collecting = True
+
+    def _gc_stop(self, phase: str, info: dict) -> None:
+        if phase == "stop":
+            self.collecting = False
+            if self.due and self.armed:
+                signal.setitimer(signal.ITIMER_REAL, RETRY_S)
 
     def _expire(self, signum: int, frame: Any) -> None:
         if not self.armed or (frame is not None and frame.f_code is BuildTimer.__exit__.__code__):
             return  # the block is over: __exit__ disarms the timer
         if self.collecting:
-            self.due = True  # raised once the collection ends (:meth:`_gc`)
+            self.due = True  # raised once the collection ends (:meth:`_gc_stop`)
             return
-        if frame is not None and frame.f_code is BuildTimer._gc.__code__:
-            signal.setitimer(signal.ITIMER_REAL, RETRY_S)  # raised in the hook, it would be lost
+        if frame is not None and frame.f_code in (BuildTimer._gc_start.__code__, BuildTimer._gc_stop.__code__):
+            signal.setitimer(signal.ITIMER_REAL, RETRY_S)  # raised in a hook, it would be lost
             return
         raise LimitReached("time limit reached while building the encoding")
 
@@ -151,7 +159,8 @@ class BuildTimer:
             self.armed = False
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
-            gc.callbacks.remove(self._gc)
+            gc.callbacks.remove(self._gc_start)
+            gc.callbacks.remove(self._gc_stop)
 
 
 @dataclass

@@ -314,6 +314,35 @@ def test_within_is_not_lost_in_a_finalizer_a_garbage_collection_runs(recwarn):
     assert not [w for w in recwarn if "nraisable" in type(w.message).__name__]
 
 
+@pytest.mark.parametrize("phase", ["start", "stop"])
+def test_within_is_not_lost_in_another_gc_hook(recwarn, phase):
+    """Another library's ``gc.callbacks`` hook (registered before the block) runs while the timer
+    fires, at the start or the end of a collection: the limit is raised once it has ended."""
+    from satgrid.errors import LimitReached
+
+    def slow_hook(hook_phase: str, info: dict) -> None:
+        if hook_phase == phase:
+            end = time.monotonic() + 0.2
+            while time.monotonic() < end:
+                pass
+
+    gc.collect()
+    gc.freeze()
+    gc.callbacks.append(slow_hook)
+    try:
+        started = time.monotonic()
+        with pytest.raises(LimitReached):
+            with within(started + 0.05):
+                gc.collect()  # the timer fires while the hook runs
+                while time.monotonic() < started + 3:
+                    pass
+        assert time.monotonic() - started < 1
+    finally:
+        gc.callbacks.remove(slow_hook)
+        gc.unfreeze()
+    assert not [w for w in recwarn if "nraisable" in type(w.message).__name__]
+
+
 def test_adaptive_slices_stop_cadical_near_the_deadline():
     solver = EmbeddedSolver("cadical153")
     solver.add(pigeons(11))
