@@ -128,16 +128,13 @@ class Region:
                        for i in range((rows + 2) * self.width)]
         #: For each ring neighbour k: (offset to it, the bit that stands for this cell in its ring).
         self._ring_back = [(off, 1 << ((k + 4) % 8)) for k, off in enumerate(self.offsets)]
-        first = self.index(*start)
-        self.inside[first] = self.closed[first] = True
-        self.cells: list[int] = [first]
-        self.where: dict[int, int] = {first: 0}
+        self.cells: list[int] = []
+        self.where: dict[int, int] = {}
         #: Each cell's ring pattern (:meth:`ring`), kept up to date by :meth:`apply`: the growth
         #: rules read a pattern per try, a change updates eight (figures: encodings/slitherlink.md,
         #: section "Generation: measured").
         self.rings = [0] * len(self.inside)
-        for off, bit in self._ring_back:  # the one region cell is in its neighbours' rings
-            self.rings[first + off] = bit
+        self._join(self.index(*start))
 
     @classmethod
     def of(cls, rows: int, cols: int, cells: Sequence[tuple[int, int]]) -> "Region":
@@ -145,13 +142,16 @@ class Region:
         of a solution's loop)."""
         region = cls(rows, cols, cells[0])
         for r, c in cells[1:]:
-            i = region.index(r, c)
-            region.inside[i] = region.closed[i] = True
-            region.where[i] = len(region.cells)
-            region.cells.append(i)
-            for off, bit in region._ring_back:
-                region.rings[i + off] ^= bit
+            region._join(region.index(r, c))
         return region
+
+    def _join(self, i: int) -> None:
+        """Cell ``i`` joins the region (:meth:`apply` writes the same change out inline)."""
+        self.inside[i] = self.closed[i] = True
+        self.where[i] = len(self.cells)
+        self.cells.append(i)
+        for off, bit in self._ring_back:  # the cell is in its neighbours' rings
+            self.rings[i + off] ^= bit
 
     def index(self, r: int, c: int) -> int:
         return (r + 1) * self.width + c + 1
