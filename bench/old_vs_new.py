@@ -10,11 +10,13 @@ Old and new runs alternate (old, new, old, new, ...), so both see the same machi
 every output line whose text (numbers and spacing aside) is the same in both prints once, each number as the
 median over the rounds of the new runs followed by ``(+x%)``, its change against the old median
 (a time that grew by x%), or ``(old y)`` when the change rounds to -100%. Lines that differ
-print as they are, old first.
+print as they are, old first; lines only the new runs print get their new medians and
+``(new only)``, and lines only the old runs print come last.
 """
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
 import statistics
 import subprocess
@@ -47,28 +49,50 @@ def run(tree: Path, script: str, args: list[str]) -> list[str]:
     return done.stdout.splitlines()
 
 
+def aligned(reference: list[str], other: list[str]) -> dict[int, str]:
+    """The lines of ``other`` matched to the lines of ``reference`` by their skeletons (difflib's
+    longest matching blocks), so a table one revision lacks does not shift the lines after it."""
+    matcher = difflib.SequenceMatcher(None, [skeleton(x) for x in reference],
+                                      [skeleton(x) for x in other], autojunk=False)
+    return {a + k: other[b + k] for a, b, size in matcher.get_matching_blocks() for k in range(size)}
+
+
+def medians(lines: list[str]) -> list[float]:
+    return [statistics.median(v) for v in zip(*([float(x) for x in NUMBER.findall(t)] for t in lines))]
+
+
 def merge(old_runs: list[list[str]], new_runs: list[list[str]]) -> list[str]:
-    """The lines of the runs, numbers replaced by the new median and its change against the old."""
+    """The lines of the runs, numbers replaced by the new median and its change against the old;
+    a line only the new runs print (in all of them) gets the new median and ``(new only)``."""
     out = []
-    for i, line in enumerate(new_runs[0]):
-        shape = skeleton(line)
-        olds = [run[i] for run in old_runs if i < len(run) and skeleton(run[i]) == shape]
-        news = [run[i] for run in new_runs if i < len(run) and skeleton(run[i]) == shape]
-        if len(olds) != len(old_runs) or len(news) != len(new_runs):
-            out += [f"old: {old_runs[0][i]}" if i < len(old_runs[0]) else "old: (no line)", f"new: {line}"]
+    reference = new_runs[0]
+    old_maps = [aligned(reference, run) for run in old_runs]
+    new_maps = [aligned(reference, run) for run in new_runs]
+    for i, line in enumerate(reference):
+        news = [m[i] for m in new_maps if i in m]
+        olds = [m[i] for m in old_maps if i in m]
+        if len(news) != len(new_runs):
+            out.append(f"new (first run, not in every run): {line}")
             continue
-        numbers_old = [[float(x) for x in NUMBER.findall(text)] for text in olds]
-        numbers_new = [[float(x) for x in NUMBER.findall(text)] for text in news]
+        if not olds:
+            pieces = NUMBER.split(line)
+            out.append(pieces[0] + "".join(f"{b:g}{piece}" for b, piece in zip(medians(news), pieces[1:]))
+                       + "  (new only)")
+            continue
+        if len(olds) != len(old_runs):
+            out += [f"old (first run): {olds[0]}", f"new: {line}"]
+            continue
         pieces = NUMBER.split(line)
         text = pieces[0]
-        for k, piece in enumerate(pieces[1:]):
-            a = statistics.median(run[k] for run in numbers_old)
-            b = statistics.median(run[k] for run in numbers_new)
+        for a, b, piece in zip(medians(olds), medians(news), pieces[1:]):
             change = f" ({(b - a) / a * 100:+.0f}%)" if a > 0 and a != b else ""
             if change == " (-100%)":
                 change = f" (old {a:g})"  # a drop this large says more as the old value
             text += f"{b:g}{change}{piece}"
         out.append(text)
+    for j, line in enumerate(old_runs[0]):
+        if j not in set(aligned(old_runs[0], reference)):
+            out.append(f"old only (first run): {line}")
     return out
 
 
