@@ -36,8 +36,9 @@ pzpr:
 	  [ -f tests/node/node_modules/pzpr/package.json ] || npm install --silent --no-audit --no-fund --no-save --prefix tests/node pzpr@0.10.1; \
 	else echo "npm not found: pzpr not installed; the pzpr cross-checks will be skipped when node is missing too"; fi
 
+# one pytest worker per core (pytest-xdist): the tests are independent and CPU-bound
 test: install-test solvers pzpr
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 bench: install-test
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
