@@ -391,6 +391,16 @@ def eager_size(cells: int) -> tuple[int, int]:
     return 5 * bits * cells, 13 * bits * cells
 
 
+def with_eager(size: tuple[int, int], cells: int, connectivity: str) -> tuple[int, int]:
+    """A genre's estimate ``size`` (variables, clauses) of its rules but the connected one, plus
+    :func:`eager_size` when ``connectivity`` is the eager lowering (the lazy cuts are not counted:
+    they come during the search)."""
+    if connectivity != "eager":
+        return size
+    more = eager_size(cells)
+    return size[0] + more[0], size[1] + more[1]
+
+
 def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks: Iterable[int],
               on: Sequence[bool]) -> tuple[list[int], list[int]]:
     """A fewest set of false nodes (``on[v]`` false) that meets every path from ``sources`` (a

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from ... import shading
-from ...connectivity import eager_size
+from ...connectivity import with_eager
 from ...formats import puzzlekit, puzzlink, pzprv3
 from ...encoding import Encoding
 from ...grid import Grid
@@ -211,10 +211,7 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     behind the constants are in encodings/heyawake.md."""
     cells = rows * cols
     variables, clauses = 4 * cells, 10 * cells
-    if connectivity == "eager":
-        more = eager_size(cells)
-        variables, clauses = variables + more[0], clauses + more[1]
-    return variables, clauses
+    return with_eager((variables, clauses), cells, connectivity)
 
 
 solution_from_json = shading_rows_from_json

@@ -29,7 +29,7 @@ from typing import ClassVar
 
 from ... import shading
 from ...cnf import Clause
-from ...connectivity import eager_size
+from ...connectivity import with_eager
 from ...encoding import Encoding
 from ...errors import SatgridError, UnsupportedGenre
 from ...formats import puzzlink, tatham
@@ -170,10 +170,7 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     bits. The figures behind the constants are in encodings/hitori.md."""
     cells = rows * cols
     variables, clauses = 2 * cells, 4 * cells
-    if connectivity == "eager":
-        more = eager_size(cells)
-        variables, clauses = variables + more[0], clauses + more[1]
-    return variables, clauses
+    return with_eager((variables, clauses), cells, connectivity)
 
 
 # -- formats ------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from ... import shading
-from ...connectivity import eager_size
+from ...connectivity import with_eager
 from ...encoding import Encoding
 from ...errors import SatgridError, UnsupportedGenre
 from ...formats import puzzlink, tatham
@@ -127,10 +127,7 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     figures behind the constants are in encodings/kurodoko.md."""
     cells, numbers, line = rows * cols, rows * cols // 5 + 1, rows + cols
     variables, clauses = cells + numbers * 3 * line // 2, 2 * cells + numbers * 6 * line
-    if connectivity == "eager":
-        more = eager_size(cells)
-        variables, clauses = variables + more[0], clauses + more[1]
-    return variables, clauses
+    return with_eager((variables, clauses), cells, connectivity)
 
 
 # -- formats ------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ...connectivity import eager_size
+from ...connectivity import with_eager
 from ...encoding import Encoding
 from ...errors import LimitReached, ParseError
 from ...formats import puzzlekit, puzzlink, pzprv3
@@ -193,10 +193,7 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     and ranks. Figures in encodings/lits.md."""
     cells = rows * cols
     variables, clauses = 4 * cells, 16 * cells
-    if connectivity == "eager":
-        more = eager_size(cells)
-        variables, clauses = variables + more[0], clauses + more[1]
-    return variables, clauses
+    return with_eager((variables, clauses), cells, connectivity)
 
 
 # -- formats ------------------------------------------------------------------------------------
