@@ -180,6 +180,10 @@ class SizedRegionsRule:
         #: Per cell index: the one-hot literals in domain order, the domain, and the bits.
         self._domain = list(numbers[cells[0]])
         self._onehot = [[numbers[p][v] for v in self._domain] for p in cells]
+        self._flat = [x for row in self._onehot for x in row]
+        #: Whether they are the variables ``first .. first + len - 1`` in order (as
+        #: :meth:`Model.numbers` makes them).
+        self._block = self._flat == list(range(self._flat[0], self._flat[0] + len(self._flat)))
         self._bits = [bits[p] for p in cells]
         self.width = len(self._bits[0]) if self._bits else 0
 
@@ -188,20 +192,30 @@ class SizedRegionsRule:
 
     # -- reading ---------------------------------------------------------------------------
     def numbers(self, value: Value) -> list[int]:
-        """Every cell's number (index order) under ``value``."""
-        k = len(self._domain)
-        flat = holds(value, [x for row in self._onehot for x in row])
-        out = []
-        big_cells = []
-        for i in range(len(self._onehot)):
-            row = flat[i * k:(i + 1) * k]
-            v = self._domain[row.index(True)] if True in row else 0
-            if v == self.above:
-                big_cells.append(i)
-            out.append(v)
-        for i in big_cells:
-            truth = holds(value, self._bits[i])
-            out[i] = sum(1 << b for b, t in enumerate(truth) if t)
+        """Every cell's number (index order) under ``value``: its first one-hot value (the bits'
+        number above the cap), 0 for none."""
+        return [vs[0] if vs else 0 for vs in self.values(value)]
+
+    def values(self, value: Value) -> list[list[int]]:
+        """Every cell's numbers (index order) under ``value``: each one-hot value true in it, in
+        domain order, "above the cap" read as its bits' number. One each in a solution; more or
+        none only while "one number per cell" is off (an explanation's check)."""
+        k, domain, first = len(self._domain), self._domain, self._flat[0]
+        model = getattr(value, "model", None)
+        if self._block and model is not None and len(model) >= first + len(self._flat) - 1:
+            # the one-hot variables are one block: read the model's slice (a solver's model, or
+            # a partial assignment's, whose unassigned entries are NaN and not > 0)
+            true = [j for j, x in enumerate(model[first - 1:first - 1 + len(self._flat)]) if x > 0]
+        else:
+            true = [j for j, t in enumerate(holds(value, self._flat)) if t]
+        out: list[list[int]] = [[] for _ in self._onehot]
+        for j in true:
+            out[j // k].append(domain[j % k])
+        if self.above is not None:
+            for vs, bits in zip(out, self._bits):
+                if vs and vs[-1] == self.above:
+                    n = sum(1 << b for b, t in enumerate(holds(value, bits)) if t)
+                    vs[-1] = n if n > self.cap else 0  # 0: bits a partial assignment leaves unread
         return out
 
     def _not_carries(self, i: int, n: int) -> list[int]:
@@ -221,33 +235,45 @@ class SizedRegionsRule:
         return t
 
     # -- lazy ------------------------------------------------------------------------------
-    def components(self, numbers: list[int]) -> list[tuple[int, list[int]]]:
-        """The components of equal numbers: ``(number, cell indices in BFS order)``."""
-        near, seen, out = self._near, [False] * len(numbers), []
-        for start, n in enumerate(numbers):
-            if seen[start]:
-                continue
-            seen[start] = True
-            order, queue = [start], deque([start])
-            while queue:
-                p = queue.popleft()
-                for q in near[p]:
-                    if not seen[q] and numbers[q] == n:
-                        seen[q] = True
-                        order.append(q)
-                        queue.append(q)
-            out.append((n, order))
+    def components(self, values: list[list[int]]) -> list[tuple[int, list[int]]]:
+        """The components of equal numbers: ``(number, cell indices in BFS order)``, a cell in
+        one for each of its ``values`` (:meth:`values`; one number a cell: a partition)."""
+        near = self._near
+        left = [set(vs) for vs in values]  # per cell, the numbers not yet in a component
+        out = []
+        for start, vs in enumerate(values):
+            for n in vs:
+                if n not in left[start]:
+                    continue
+                left[start].discard(n)
+                order, queue = [start], deque([start])
+                while queue:
+                    p = queue.popleft()
+                    for q in near[p]:
+                        if n in left[q]:
+                            left[q].discard(n)
+                            order.append(q)
+                            queue.append(q)
+                out.append((n, order))
         return out
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[list[Clause]]:
-        """A cut for each component whose size is not its number (module doc)."""
-        numbers = self.numbers(value)
+        """A cut for each cell with two numbers and each component whose size is not its number
+        (module doc)."""
+        values = self.values(value)
         near = self._near
         cuts: list[list[Clause]] = []
-        for n, comp in self.components(numbers):
+        for i, vs in enumerate(values):
+            if len(vs) > 1:  # a cell lies in one region: at most one number
+                row = self._onehot[i]
+                true = [x for x in row if holds(value, [x])[0]]
+                head = [-true[0], -true[1]]
+                if keep is None or keep(head):
+                    cuts.append([head])
+        for n, comp in self.components(values):
             if len(comp) == n or n < 1:
-                # n < 1: cells whose number a partial assignment leaves unread (the grading
-                # ladder's), of which no cut speaks
+                # n < 1: a cell above the cap whose bits a partial assignment (the grading
+                # ladder's) leaves unread, of which no cut speaks
                 continue
             if len(comp) > n:
                 head = [lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]
