@@ -275,17 +275,14 @@ class SizedRegionsRule:
                 # n < 1: a cell above the cap whose bits a partial assignment (the grading
                 # ladder's) leaves unread, of which no cut speaks
                 continue
-            if len(comp) > n:
+            if n > self.cap:
+                # joined cells: one region above the cap, whatever its bits; one cut for every
+                # number the bits might hold
+                for head in self._joined_cuts(comp):
+                    if keep is None or keep(head):
+                        cuts.append([head])
+            elif len(comp) > n:
                 head = [lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]
-                if keep is None or keep(head):
-                    cuts.append([head])
-            elif n > self.cap and len(comp) <= self.cap:
-                # joined cells that no joined link leaves: a region too small for any number
-                # above the cap, whatever its bits (one cut for every such number)
-                inside = set(comp)
-                tree = [self._joined[e] for e in _spanning_edges(comp, self._near)]
-                out = [self._joined[p, q] for p in comp for q in near[p] if q not in inside]
-                head = [*([-self._onehot[comp[0]][-1]] if len(comp) == 1 else []), *(-x for x in tree), *out]
                 if keep is None or keep(head):
                     cuts.append([head])
             else:
@@ -297,6 +294,23 @@ class SizedRegionsRule:
                 if keep is None or keep(head):
                     cuts.append([*side, head])
         return cuts
+
+    def _joined_cuts(self, comp: list[int]) -> list[Clause]:
+        """Clauses that the component ``comp`` of cells above the cap with equal bits (joined
+        along a spanning tree) breaks, for every number its bits might hold: joined along the
+        tree, its cells lie in one region of at least ``|comp|`` cells, so its number is at least
+        ``|comp|``; with no joined link out as well, ``comp`` is that whole region: none at all
+        when ``|comp| <= cap`` (a region above the cap has more cells), else its number is
+        ``|comp|``."""
+        inside, near, size = set(comp), self._near, len(comp)
+        tree = [-self._joined[e] for e in _spanning_edges(comp, near)]
+        if size == 1:
+            tree = [-self._onehot[comp[0]][-1]]
+        out = [self._joined[p, q] for p in comp for q in near[p] if q not in inside]
+        if size <= self.cap:
+            return [[*tree, *out]]
+        bits = self._bits[comp[0]]
+        return not_below(bits, size, [*tree]) + not_above(bits, size, [*tree, *out])
 
     # -- eager -----------------------------------------------------------------------------
     def eager_clauses(self, pool: VarPool) -> list[Clause]:
