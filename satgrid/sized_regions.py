@@ -19,19 +19,34 @@ least ``k``); bits are zero unless above the cap, and in ``cap + 1 .. cells`` wh
 ``joined(p, q)`` <-> both above the cap with equal bits (one region), and up to ``min(SMALL,
 cap)`` joined cells with no joined link out are impossible.
 
-**Lazy cuts** (:meth:`SizedRegionsRule.cuts`, CEGAR): read every cell's number, flood the
-components of equal numbers; for a component ``C`` of number ``n``:
+**Lazy cuts** (:meth:`SizedRegionsRule.cuts`, CEGAR): read every number each cell carries
+(:meth:`SizedRegionsRule.values`), flood the components of cells carrying one number; for a cell
+with two numbers, the clause "not both" (a cell lies in one region); for a component ``C`` of
+number ``n``:
 
-* ``|C| > n``: a connected set ``T`` of ``n + 1`` cells of ``C`` (BFS order) cannot all carry
-  ``n``: the clause ``OR_{x in T} not carries(x, n)``;
-* ``|C| < n``: ``C`` cannot be a whole component of number ``n``: some cell of ``C`` drops ``n``
-  or some neighbour of ``C`` takes it (``OR_{x in C} not carries(x, n) OR OR_{y next to C}
-  carries(y, n)``, with a fresh literal ``t_y -> carries(y, n)`` where ``carries`` is a
-  conjunction of bits); when ``n`` is above the cap and ``|C| <= cap``, the joined cut instead:
-  no joined link along a spanning tree of ``C``, or a joined link out of it (one cut for every
-  number above the cap, whatever the bits).
+* ``n`` up to the cap, ``|C| > n``: a connected set ``T`` of ``n + 1`` cells of ``C`` (BFS
+  order) cannot all carry ``n``: the clause ``OR_{x in T} not carries(x, n)``;
+* ``n`` up to the cap, ``|C| < n``: ``C`` cannot be a whole component of number ``n``: some cell
+  of ``C`` drops ``n`` or some neighbour of ``C`` takes it (``OR_{x in C} not carries(x, n) OR
+  OR_{y next to C} carries(y, n)``);
+* ``n`` above the cap (``C`` joined along a spanning tree): cuts for every number the bits might
+  hold at once. Joined along the tree, ``C`` lies in one region of at least ``|C|`` cells, so the
+  bits of its first cell hold at least ``|C|``; with no joined link out as well, ``C`` is that
+  whole region: impossible when ``|C| <= cap`` (a region above the cap has more cells), else its
+  bits hold exactly ``|C|`` (binary bound clauses, :func:`not_below` and :func:`not_above`, each
+  guarded by the tree's links and the links out).
 
-Both are satisfied by every solution, whatever the clues.
+Each is satisfied by every solution, whatever the clues, and the assignment they are made from
+breaks one of each component's cuts, so every round makes progress.
+
+**The rule alone.** An explanation asks whether "one number per cell" is needed by dropping it;
+the rule then says: a cell carries at most one number (none is allowed), and each component of
+cells carrying one number ``n`` (a number above the cap: cells above it with equal bits) has
+``n`` cells. The cuts above read every number a cell carries, so the CEGAR loop accepts exactly
+those assignments, as the eager lowering does (``tests/test_sized_regions.py`` checks both
+against brute force). Reading only a cell's first number, as the first form did, let a model
+with two numbers in a cell meet every cut made so far while breaking the rule, and the loop made
+the same cut again without end.
 
 **Eager lowering** (:meth:`SizedRegionsRule.eager_clauses`, exact on its own, for DIMACS export):
 ``same(p, q)`` <-> p and q carry equal numbers, for side neighbours; every cell is a root or
@@ -203,9 +218,9 @@ class SizedRegionsRule:
         k, domain, first = len(self._domain), self._domain, self._flat[0]
         model = getattr(value, "model", None)
         if self._block and model is not None and len(model) >= first + len(self._flat) - 1:
-            # the one-hot variables are one block: read the model's slice (a solver's model, or
-            # a partial assignment's, whose unassigned entries are NaN and not > 0)
-            true = [j for j, x in enumerate(model[first - 1:first - 1 + len(self._flat)]) if x > 0]
+            # the one-hot variables are one block: read the model's slice, whose entries are
+            # the literals (a solver's model; a partial assignment's has NaN, not > 0, unset)
+            true = [x - first for x in model[first - 1:first - 1 + len(self._flat)] if x > 0]
         else:
             true = [j for j, t in enumerate(holds(value, self._flat)) if t]
         out: list[list[int]] = [[] for _ in self._onehot]
@@ -239,19 +254,19 @@ class SizedRegionsRule:
         """The components of equal numbers: ``(number, cell indices in BFS order)``, a cell in
         one for each of its ``values`` (:meth:`values`; one number a cell: a partition)."""
         near = self._near
-        left = [set(vs) for vs in values]  # per cell, the numbers not yet in a component
+        left = [vs.copy() for vs in values]  # per cell, the numbers not yet in a component
         out = []
         for start, vs in enumerate(values):
             for n in vs:
                 if n not in left[start]:
                     continue
-                left[start].discard(n)
+                left[start].remove(n)
                 order, queue = [start], deque([start])
                 while queue:
                     p = queue.popleft()
                     for q in near[p]:
                         if n in left[q]:
-                            left[q].discard(n)
+                            left[q].remove(n)
                             order.append(q)
                             queue.append(q)
                 out.append((n, order))
@@ -296,8 +311,8 @@ class SizedRegionsRule:
         return cuts
 
     def _joined_cuts(self, comp: list[int]) -> list[Clause]:
-        """Clauses that the component ``comp`` of cells above the cap with equal bits (joined
-        along a spanning tree) breaks, for every number its bits might hold: joined along the
+        """Clauses for the component ``comp`` of cells above the cap with equal bits (joined
+        along a spanning tree), for every number its bits might hold at once: joined along the
         tree, its cells lie in one region of at least ``|comp|`` cells, so its number is at least
         ``|comp|``; with no joined link out as well, ``comp`` is that whole region: none at all
         when ``|comp| <= cap`` (a region above the cap has more cells), else its number is
@@ -310,7 +325,7 @@ class SizedRegionsRule:
         if size <= self.cap:
             return [[*tree, *out]]
         bits = self._bits[comp[0]]
-        return not_below(bits, size, [*tree]) + not_above(bits, size, [*tree, *out])
+        return not_below(bits, size, tree) + not_above(bits, size, [*tree, *out])
 
     # -- eager -----------------------------------------------------------------------------
     def eager_clauses(self, pool: VarPool) -> list[Clause]:
