@@ -5,7 +5,7 @@ Puzzles: janko.at's 10x10 Slitherlinks (with ``--loopy-hard`` also 10x10 Loopy p
 Tatham's "hard" level, made with Debian's sgt-loopy), and Norvig's "hardest" Sudokus, all from
 ``../shared`` (SATGRID_SHARED). ``--hard`` runs only the two harder 10x10s of the figures:
 janko.at's 3rd 10x10 of the sample and the first "hard" Loopy of the fixed seed.
-``--fillomino`` runs only the bundled Fillominos (4x4, 5x5, 9x7 and 13x9; their steps once ran
+``--fillomino`` runs only the bundled Fillominos (4x4, 5x5, 7x9 and 9x13, rows by columns; their steps once ran
 the necessity checks of the sized-region rule out of their limits).
 CPU time (``time.process_time``): the machine is shared.
 Figures: encodings/diagnostics.md, "Explanations"."""
