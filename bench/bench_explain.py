@@ -5,6 +5,8 @@ Puzzles: janko.at's 10x10 Slitherlinks (with ``--loopy-hard`` also 10x10 Loopy p
 Tatham's "hard" level, made with Debian's sgt-loopy), and Norvig's "hardest" Sudokus, all from
 ``../shared`` (SATGRID_SHARED). ``--hard`` runs only the two harder 10x10s of the figures:
 janko.at's 3rd 10x10 of the sample and the first "hard" Loopy of the fixed seed.
+``--fillomino`` runs only the bundled Fillominos (4x4, 5x5, 7x9 and 9x13, rows by columns; their steps once ran
+the necessity checks of the sized-region rule out of their limits).
 CPU time (``time.process_time``): the machine is shared.
 Figures: encodings/diagnostics.md, "Explanations"."""
 from __future__ import annotations
@@ -26,8 +28,11 @@ SHARED = Path(os.environ.get("SATGRID_SHARED", ROOT.parent / "shared"))
 LOOPY = "/usr/games/sgt-loopy"
 
 
-def puzzles(limit: int, loopy_hard: bool = False, hard: bool = False) -> list[tuple[str, object]]:
+def puzzles(limit: int, loopy_hard: bool = False, hard: bool = False,
+            fillomino: bool = False) -> list[tuple[str, object]]:
     out: list[tuple[str, object]] = []
+    if fillomino:
+        return [("bundled", p) for p in api.load([str(ROOT / "satgrid" / "data" / "fillomino.txt")])]
     janko = SHARED / "external" / "slitherlink" / "janko_slitherlink_sample.txt"
     if janko.exists():
         tens = [p for p in api.load([str(janko)]) if (p.rows, p.cols) == (10, 10)]
@@ -45,9 +50,9 @@ def puzzles(limit: int, loopy_hard: bool = False, hard: bool = False) -> list[tu
     return out
 
 
-def main(limit: int = 3, loopy_hard: bool = False, hard: bool = False) -> None:
+def main(limit: int = 3, loopy_hard: bool = False, hard: bool = False, fillomino: bool = False) -> None:
     rows = []
-    for source, puzzle in puzzles(limit, loopy_hard, hard):
+    for source, puzzle in puzzles(limit, loopy_hard, hard, fillomino):
         start = time.process_time()
         e = explain(puzzle)
         cpu = time.process_time() - start
@@ -62,4 +67,5 @@ def main(limit: int = 3, loopy_hard: bool = False, hard: bool = False) -> None:
 
 if __name__ == "__main__":
     numbers = [a for a in sys.argv[1:] if not a.startswith("--")]
-    main(int(numbers[0]) if numbers else 3, "--loopy-hard" in sys.argv, "--hard" in sys.argv)
+    main(int(numbers[0]) if numbers else 3, "--loopy-hard" in sys.argv, "--hard" in sys.argv,
+         "--fillomino" in sys.argv)

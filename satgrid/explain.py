@@ -169,8 +169,7 @@ class Reasoner:
         lazy = self.session.lazy_rules
         #: Reasons are first shrunk by QuickXplain (:meth:`_quickxplain`) when every lazy rule is
         #: a connected one: its counter-models are kept, so most of the many checks cost no SAT
-        #: call, and they are solutions whatever other rules are off (a sized-region rule's
-        #: cuts accept a "model" with two numbers in a cell once "one number per cell" is off).
+        #: call (measured without a gain for the other lazy rules: encodings/diagnostics.md).
         self._halving = bool(lazy) and all(rule.fenceable is not None for rule in lazy)
         self.primary = enc.primary
         #: Variables up to this one have their phases as the solver sets them; later ones (the
@@ -557,8 +556,9 @@ CHECK_SECONDS = 2.0
 #: saves.
 FENCE_FROM = 2
 #: The most CEGAR rounds one check may take (in each of its two parts; a check that needs more
-#: is kept like one out of time). A rule that spins without another rule (sized regions without
-#: "one number per cell") otherwise takes thousands of rounds.
+#: is kept like one out of time). A rule whose cuts spin without another rule would otherwise
+#: take thousands of rounds (sized regions without "one number per cell" did, until its cuts read
+#: every number of a cell).
 CHECK_ROUNDS = 200
 #: The first part of a check, searched near the solution (conflicts a CEGAR round); the rest is
 #: searched from a blank grid (:data:`BLANK_CONFLICTS` a round).

@@ -19,19 +19,34 @@ least ``k``); bits are zero unless above the cap, and in ``cap + 1 .. cells`` wh
 ``joined(p, q)`` <-> both above the cap with equal bits (one region), and up to ``min(SMALL,
 cap)`` joined cells with no joined link out are impossible.
 
-**Lazy cuts** (:meth:`SizedRegionsRule.cuts`, CEGAR): read every cell's number, flood the
-components of equal numbers; for a component ``C`` of number ``n``:
+**Lazy cuts** (:meth:`SizedRegionsRule.cuts`, CEGAR): read every number each cell carries
+(:meth:`SizedRegionsRule.values`), flood the components of cells carrying one number; for a cell
+with two numbers, the clause "not both" (a cell lies in one region); for a component ``C`` of
+number ``n``:
 
-* ``|C| > n``: a connected set ``T`` of ``n + 1`` cells of ``C`` (BFS order) cannot all carry
-  ``n``: the clause ``OR_{x in T} not carries(x, n)``;
-* ``|C| < n``: ``C`` cannot be a whole component of number ``n``: some cell of ``C`` drops ``n``
-  or some neighbour of ``C`` takes it (``OR_{x in C} not carries(x, n) OR OR_{y next to C}
-  carries(y, n)``, with a fresh literal ``t_y -> carries(y, n)`` where ``carries`` is a
-  conjunction of bits); when ``n`` is above the cap and ``|C| <= cap``, the joined cut instead:
-  no joined link along a spanning tree of ``C``, or a joined link out of it (one cut for every
-  number above the cap, whatever the bits).
+* ``n`` up to the cap, ``|C| > n``: a connected set ``T`` of ``n + 1`` cells of ``C`` (BFS
+  order) cannot all carry ``n``: the clause ``OR_{x in T} not carries(x, n)``;
+* ``n`` up to the cap, ``|C| < n``: ``C`` cannot be a whole component of number ``n``: some cell
+  of ``C`` drops ``n`` or some neighbour of ``C`` takes it (``OR_{x in C} not carries(x, n) OR
+  OR_{y next to C} carries(y, n)``);
+* ``n`` above the cap (``C`` joined along a spanning tree): cuts for every number the bits might
+  hold at once. Joined along the tree, ``C`` lies in one region of at least ``|C|`` cells, so the
+  bits of its first cell hold at least ``|C|``; with no joined link out as well, ``C`` is that
+  whole region: impossible when ``|C| <= cap`` (a region above the cap has more cells), else its
+  bits hold exactly ``|C|`` (binary bound clauses, :func:`not_below` and :func:`not_above`, each
+  guarded by the tree's links and the links out).
 
-Both are satisfied by every solution, whatever the clues.
+Each is satisfied by every solution, whatever the clues, and the assignment they are made from
+breaks one of each component's cuts, so every round makes progress.
+
+**The rule alone.** An explanation asks whether "one number per cell" is needed by dropping it;
+the rule then says: a cell carries at most one number (none is allowed), and each component of
+cells carrying one number ``n`` (a number above the cap: cells above it with equal bits) has
+``n`` cells. The cuts above read every number a cell carries, so the CEGAR loop accepts exactly
+those assignments, as the eager lowering does (``tests/test_sized_regions.py`` checks both
+against brute force). Reading only a cell's first number, as the first form did, let a model
+with two numbers in a cell meet every cut made so far while breaking the rule, and the loop made
+the same cut again without end.
 
 **Eager lowering** (:meth:`SizedRegionsRule.eager_clauses`, exact on its own, for DIMACS export):
 ``same(p, q)`` <-> p and q carry equal numbers, for side neighbours; every cell is a root or
@@ -180,6 +195,10 @@ class SizedRegionsRule:
         #: Per cell index: the one-hot literals in domain order, the domain, and the bits.
         self._domain = list(numbers[cells[0]])
         self._onehot = [[numbers[p][v] for v in self._domain] for p in cells]
+        self._flat = [x for row in self._onehot for x in row]
+        #: Whether they are the variables ``first .. first + len - 1`` in order (as
+        #: :meth:`Model.numbers` makes them).
+        self._block = self._flat == list(range(self._flat[0], self._flat[0] + len(self._flat)))
         self._bits = [bits[p] for p in cells]
         self.width = len(self._bits[0]) if self._bits else 0
 
@@ -188,20 +207,30 @@ class SizedRegionsRule:
 
     # -- reading ---------------------------------------------------------------------------
     def numbers(self, value: Value) -> list[int]:
-        """Every cell's number (index order) under ``value``."""
-        k = len(self._domain)
-        flat = holds(value, [x for row in self._onehot for x in row])
-        out = []
-        big_cells = []
-        for i in range(len(self._onehot)):
-            row = flat[i * k:(i + 1) * k]
-            v = self._domain[row.index(True)] if True in row else 0
-            if v == self.above:
-                big_cells.append(i)
-            out.append(v)
-        for i in big_cells:
-            truth = holds(value, self._bits[i])
-            out[i] = sum(1 << b for b, t in enumerate(truth) if t)
+        """Every cell's number (index order) under ``value``: its first one-hot value (the bits'
+        number above the cap), 0 for none."""
+        return [vs[0] if vs else 0 for vs in self.values(value)]
+
+    def values(self, value: Value) -> list[list[int]]:
+        """Every cell's numbers (index order) under ``value``: each one-hot value true in it, in
+        domain order, "above the cap" read as its bits' number. One each in a solution; more or
+        none only while "one number per cell" is off (an explanation's check)."""
+        k, domain, first = len(self._domain), self._domain, self._flat[0]
+        model = getattr(value, "model", None)
+        if self._block and model is not None and len(model) >= first + len(self._flat) - 1:
+            # the one-hot variables are one block: read the model's slice, whose entries are
+            # the literals (a solver's model; a partial assignment's has NaN, not > 0, unset)
+            true = [x - first for x in model[first - 1:first - 1 + len(self._flat)] if x > 0]
+        else:
+            true = [j for j, t in enumerate(holds(value, self._flat)) if t]
+        out: list[list[int]] = [[] for _ in self._onehot]
+        for j in true:
+            out[j // k].append(domain[j % k])
+        if self.above is not None:
+            for vs, bits in zip(out, self._bits):
+                if vs and vs[-1] == self.above:
+                    n = sum(1 << b for b, t in enumerate(holds(value, bits)) if t)
+                    vs[-1] = n if n > self.cap else 0  # 0: bits a partial assignment leaves unread
         return out
 
     def _not_carries(self, i: int, n: int) -> list[int]:
@@ -221,45 +250,54 @@ class SizedRegionsRule:
         return t
 
     # -- lazy ------------------------------------------------------------------------------
-    def components(self, numbers: list[int]) -> list[tuple[int, list[int]]]:
-        """The components of equal numbers: ``(number, cell indices in BFS order)``."""
-        near, seen, out = self._near, [False] * len(numbers), []
-        for start, n in enumerate(numbers):
-            if seen[start]:
-                continue
-            seen[start] = True
-            order, queue = [start], deque([start])
-            while queue:
-                p = queue.popleft()
-                for q in near[p]:
-                    if not seen[q] and numbers[q] == n:
-                        seen[q] = True
-                        order.append(q)
-                        queue.append(q)
-            out.append((n, order))
+    def components(self, values: list[list[int]]) -> list[tuple[int, list[int]]]:
+        """The components of equal numbers: ``(number, cell indices in BFS order)``, a cell in
+        one for each of its ``values`` (:meth:`values`; one number a cell: a partition)."""
+        near = self._near
+        left = [vs.copy() for vs in values]  # per cell, the numbers not yet in a component
+        out = []
+        for start, vs in enumerate(values):
+            for n in vs:
+                if n not in left[start]:
+                    continue
+                left[start].remove(n)
+                order, queue = [start], deque([start])
+                while queue:
+                    p = queue.popleft()
+                    for q in near[p]:
+                        if n in left[q]:
+                            left[q].remove(n)
+                            order.append(q)
+                            queue.append(q)
+                out.append((n, order))
         return out
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[list[Clause]]:
-        """A cut for each component whose size is not its number (module doc)."""
-        numbers = self.numbers(value)
+        """A cut for each cell with two numbers and each component whose size is not its number
+        (module doc)."""
+        values = self.values(value)
         near = self._near
         cuts: list[list[Clause]] = []
-        for n, comp in self.components(numbers):
-            if len(comp) == n or n < 1:
-                # n < 1: cells whose number a partial assignment leaves unread (the grading
-                # ladder's), of which no cut speaks
-                continue
-            if len(comp) > n:
-                head = [lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]
+        for i, vs in enumerate(values):
+            if len(vs) > 1:  # a cell lies in one region: at most one number
+                row = self._onehot[i]
+                true = [x for x in row if holds(value, [x])[0]]
+                head = [-true[0], -true[1]]
                 if keep is None or keep(head):
                     cuts.append([head])
-            elif n > self.cap and len(comp) <= self.cap:
-                # joined cells that no joined link leaves: a region too small for any number
-                # above the cap, whatever its bits (one cut for every such number)
-                inside = set(comp)
-                tree = [self._joined[e] for e in _spanning_edges(comp, self._near)]
-                out = [self._joined[p, q] for p in comp for q in near[p] if q not in inside]
-                head = [*([-self._onehot[comp[0]][-1]] if len(comp) == 1 else []), *(-x for x in tree), *out]
+        for n, comp in self.components(values):
+            if len(comp) == n or n < 1:
+                # n < 1: a cell above the cap whose bits a partial assignment (the grading
+                # ladder's) leaves unread, of which no cut speaks
+                continue
+            if n > self.cap:
+                # joined cells: one region above the cap, whatever its bits; one cut for every
+                # number the bits might hold
+                for head in self._joined_cuts(comp):
+                    if keep is None or keep(head):
+                        cuts.append([head])
+            elif len(comp) > n:
+                head = [lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]
                 if keep is None or keep(head):
                     cuts.append([head])
             else:
@@ -271,6 +309,23 @@ class SizedRegionsRule:
                 if keep is None or keep(head):
                     cuts.append([*side, head])
         return cuts
+
+    def _joined_cuts(self, comp: list[int]) -> list[Clause]:
+        """Clauses for the component ``comp`` of cells above the cap with equal bits (joined
+        along a spanning tree), for every number its bits might hold at once: joined along the
+        tree, its cells lie in one region of at least ``|comp|`` cells, so its number is at least
+        ``|comp|``; with no joined link out as well, ``comp`` is that whole region: none at all
+        when ``|comp| <= cap`` (a region above the cap has more cells), else its number is
+        ``|comp|``."""
+        inside, near, size = set(comp), self._near, len(comp)
+        tree = [-self._joined[e] for e in _spanning_edges(comp, near)]
+        if size == 1:
+            tree = [-self._onehot[comp[0]][-1]]
+        out = [self._joined[p, q] for p in comp for q in near[p] if q not in inside]
+        if size <= self.cap:
+            return [[*tree, *out]]
+        bits = self._bits[comp[0]]
+        return not_below(bits, size, tree) + not_above(bits, size, [*tree, *out])
 
     # -- eager -----------------------------------------------------------------------------
     def eager_clauses(self, pool: VarPool) -> list[Clause]:

@@ -132,6 +132,25 @@ def test_an_unclued_region_bigger_than_every_given():
     assert api.solve(big).solution == ((1,) + (11,) * 11,)
 
 
+
+@pytest.mark.parametrize("cell", [(3, 0), (3, 1), (3, 2), (3, 3)])
+def test_a_4x4_with_one_clue_is_reported_ambiguous(cell):
+    """The first example with three of its four givens removed: on a nearly empty grid the
+    sized-region cuts once took about 4,000 CEGAR rounds (15-30 s) for the ambiguity report
+    (encodings/fillomino.md). Both solutions found keep the given and pass the checker, and the
+    report counts up to its cap with the given's cell decided."""
+    from satgrid.ambiguity import report
+
+    example = api.load([str(Path(fm.__file__).parents[2] / "data" / fm.EXAMPLES)])[0]
+    puzzle = example.with_clues({cell: example.clues()[cell]})
+    result = api.solve(puzzle, unique=True)
+    assert result.status == "multiple" and result.solution != result.second_solution
+    for solution in (result.solution, result.second_solution):
+        assert check_fillomino(4, 4, puzzle.numbers(), solution) == []
+    ambiguity = report(puzzle, cap=10)
+    assert ambiguity.status == "multiple" and ambiguity.count == 10 and not ambiguity.exact
+    assert cell in ambiguity.decided
+
 # -- the checker ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("solution, words", [
     (((1, 2, 2), (3, 3, 3)), ""),

@@ -4,6 +4,7 @@ its region's size, regions of one size never side by side), in both lowerings, w
 some sizes above the one-hot layer, and for every subset of a solution's numbers as givens."""
 from __future__ import annotations
 
+import functools
 import random
 from itertools import combinations
 
@@ -147,3 +148,55 @@ def test_cuts_of_partial_assignments_hold_in_every_solution(grid):
                     for other in models:
                         assert any(other(x) for x in head if abs(x) not in fresh) or \
                             any(abs(x) in fresh for x in head), (cut, part)
+
+
+@functools.lru_cache(maxsize=None)
+def brute_alone(rows: int, cols: int) -> frozenset[tuple]:
+    """Every assignment of at most one number to each cell (None: none) in which each component
+    of cells with one number ``n`` has ``n`` cells: the rule alone, without "one number per
+    cell"'s at-least-one. Per set of numbered cells, every partition of them into connected
+    regions, each numbered its size, no two of one size side by side (as :func:`brute`)."""
+    grid = Grid.of(rows, cols)
+    cells = list(grid.cells)
+    out = set()
+    for k in range(len(cells) + 1):
+        for filled in combinations(cells, k):
+            for part in partitions(list(filled)):
+                if any(len(grid.components(block)) != 1 for block in part):
+                    continue
+                number = {p: len(block) for block in part for p in block}
+                region = {p: i for i, block in enumerate(part) for p in block}
+                if any(p in number and q in number and number[p] == number[q] and region[p] != region[q]
+                       for p, q in grid.adjacent_pairs()):
+                    continue
+                out.add(tuple(number.get(p) for p in cells))
+    return frozenset(out)
+
+
+@pytest.mark.parametrize("connectivity", ["lazy", "eager"])
+@pytest.mark.parametrize("shape,cap", [((2, 2), 4), ((2, 2), 1), ((1, 5), 2), ((2, 3), 2)],
+                         ids=["2x2", "2x2-cap1", "1x5-cap2", "2x3-cap2"])
+def test_the_rule_alone_without_one_number_per_cell(shape, cap, connectivity):
+    """An explanation drops "one number per cell" to ask whether it is needed: the rule alone
+    then allows a cell with no number but never one with two (a cell lies in one region), and
+    each component of cells carrying one number has that many cells. Both lowerings give exactly
+    those assignments (brute force); the lazy one ends (its cuts once read only a cell's first
+    number, and a check spun on cuts the model already met)."""
+    from dataclasses import replace
+
+    grid = Grid.of(*shape)
+    m, regions = model(grid, cap)
+    encoding = m.build()
+    kept = [c for name, a, b in encoding.spans if name != "one number per cell" for c in encoding.clauses[a:b]]
+    session = Session(replace(encoding, clauses=kept, spans=[]), connectivity=connectivity)
+    primary = list(encoding.primary.values())
+    found = set()
+    while (outcome := session.solve(rounds=2000)).status == "sat":
+        values = regions.rule.values(outcome.assignment)
+        assert all(len(vs) <= 1 for vs in values)
+        numbers = tuple(vs[0] if vs else None for vs in values)
+        assert numbers not in found  # one assignment of the primary variables each
+        found.add(numbers)
+        session.solver.add([[-x if outcome.assignment(x) else x for x in primary]])
+    assert outcome.status == "unsat"
+    assert found == brute_alone(*shape)
