@@ -25,8 +25,9 @@ a reason that is a fence of crossed-out edges with a gap or two is then refuted,
 taken, in a round or two instead of one sub-loop reshaped a round (measured in
 encodings/diagnostics.md, "Explanations").
 
-**Parity.** A rule that states one (:meth:`~satgrid.loop.SingleLoop.parity_clauses`) adds
-redundant clauses for the loop's inside and outside: a variable per face of the grid, each edge
+**Parity.** Every global rule is asked for its parity clauses
+(:meth:`~satgrid.global_rule.GlobalRule.parity_clauses`, none by default); the loop rule
+(:meth:`~satgrid.loop.SingleLoop.parity_clauses`) adds redundant clauses for the loop's inside and outside: a variable per face of the grid, each edge
 on the loop iff its two faces differ (Jordan's curve theorem). They are behind the rule's
 selector and a literal of their own (:attr:`Reasoner.parity`) that the SAT calls assume and
 propagation does not: a parity argument (an even number of loop edges round any set of cells),
@@ -61,6 +62,7 @@ from typing import Any, Hashable, Iterable, Sequence
 from .cnf import Clause, VarPool, guarded
 from .connectivity import ConnectedSubgraph, Cut, Keep, Value
 from .errors import SatgridError
+from .global_rule import GlobalRule
 from .grading import LEVELS, Ladder, StateFormat, _clue_name, _listing, state_format
 from .model import DEFINITIONS
 from .session import Connectivity, Session
@@ -71,11 +73,11 @@ Fact = tuple[Hashable, bool]
 Item = tuple[str, Hashable]
 
 
-class GuardedRule:
+class GuardedRule(GlobalRule):
     """A global rule whose every clause (its own, its eager lowering's, its lazy cuts) is
     conditional on ``selector``: assumed, the rule holds; left out, it says nothing."""
 
-    def __init__(self, rule: Any, selector: int):
+    def __init__(self, rule: GlobalRule, selector: int):
         self.rule, self.selector, self.name = rule, selector, rule.name
         connected = getattr(rule, "connected", rule)
         #: The rule's connected part, if it makes fenced cuts (:meth:`ConnectedSubgraph.fenced_cuts`).
@@ -90,6 +92,9 @@ class GuardedRule:
 
     def eager_clauses(self, pool: VarPool) -> list[Clause]:
         return guarded(self.rule.eager_clauses(pool), self.selector)
+
+    def parity_clauses(self, pool: VarPool) -> list[Clause]:
+        return guarded(self.rule.parity_clauses(pool), self.selector)
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None, **options: Any) -> list[Cut]:
         if not value(self.selector):  # the rule is off: an assignment breaking it is no fault
@@ -154,9 +159,7 @@ class Reasoner:
             clauses += guarded([c for i, c in enumerate(enc.clauses) if i not in spanned],
                                selector("the rules"))
         rules = [GuardedRule(rule, selector(rule.name)) for rule in enc.rules]
-        parity = [clause for rule in enc.rules
-                  for clause in guarded(getattr(rule, "parity_clauses", lambda pool: [])(pool),
-                                        selector(rule.name))]
+        parity = [clause for rule in rules for clause in rule.parity_clauses(pool)]
         #: The literal behind the rules' redundant parity clauses (:meth:`SingleLoop.parity_clauses`),
         #: assumed by SAT calls (:meth:`unsat`) and not by propagation (:meth:`propagated`), or
         #: None: the parity they add is unit propagation in a search but would change what the
