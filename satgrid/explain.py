@@ -223,10 +223,12 @@ class Reasoner:
         ok, fixed = self.ladder.propagate(list(lits), list(extra))
         return ok, set(fixed)
 
-    def unsat(self, lits: Sequence[int], bounded: bool = False, seconds: float | None = None) -> bool | None:
+    def unsat(self, lits: Sequence[int], bounded: bool = False, seconds: float | None = None,
+              rounds: int | None = None) -> bool | None:
         """A SAT call with the rules' CEGAR loop: are ``lits`` contradictory? ``bounded``: at
-        most :data:`CHECK_ROUNDS` CEGAR rounds (and the solver's conflict limit a round), None
-        when they run out; ``seconds``: also a deadline (for a solver without a conflict limit)."""
+        most ``rounds`` CEGAR rounds (default :data:`CHECK_ROUNDS`; and the solver's conflict
+        limit a round), None when they run out; ``seconds``: also a deadline (for a solver
+        without a conflict limit)."""
         self.sat_calls += 1
         bounded = bounded or seconds is not None
         if seconds is not None:
@@ -242,7 +244,7 @@ class Reasoner:
         switched = [self.ladder.act] if self.parity is None else [self.ladder.act, self.parity]
         try:
             outcome = self.session.solve([*lits, *switched], need_model=False,
-                                         rounds=CHECK_ROUNDS if bounded else None)
+                                         rounds=(rounds or CHECK_ROUNDS) if bounded else None)
         finally:
             for rule in self._fenced:
                 rule.assumed = ()
@@ -261,27 +263,27 @@ class Reasoner:
 
     def needed_check(self, lits: Sequence[int]) -> bool | None:
         """:meth:`unsat` for a necessity check: first near the solution (its phases, at most
-        :data:`QUICK_CONFLICTS` conflicts a CEGAR round), then from a blank grid (at most
-        :data:`BLANK_CONFLICTS` a round); :data:`CHECK_ROUNDS` rounds each. Only conflicts and
-        rounds are counted, no clock (a deadline would make the solver cut its search into
-        slices sized by the conflicts a second it sees, so the search, and the reasons found,
-        would change with the machine's load); a solver without a conflict limit gets
-        :data:`CHECK_SECONDS` instead."""
+        :data:`QUICK_CONFLICTS` conflicts a CEGAR round and :data:`QUICK_ROUNDS` rounds), then
+        from a blank grid (at most :data:`BLANK_CONFLICTS` a round, :data:`CHECK_ROUNDS`
+        rounds). Only conflicts and rounds are counted, no clock (a deadline would make the
+        solver cut its search into slices sized by the conflicts a second it sees, so the
+        search, and the reasons found, would change with the machine's load); a solver without
+        a conflict limit gets :data:`CHECK_SECONDS` instead."""
         solver = self.session.solver
         if not hasattr(solver, "conflict_limit"):  # a solver without one: a deadline
             return self.unsat(lits, seconds=CHECK_SECONDS)
         before = solver.conflict_limit
 
-        def limited(conflicts: int) -> bool | None:
+        def limited(conflicts: int, rounds: int = CHECK_ROUNDS) -> bool | None:
             solver.conflict_limit = conflicts if before is None else min(before, conflicts)
             try:
-                return self.unsat(lits, bounded=True)
+                return self.unsat(lits, bounded=True, rounds=rounds)
             finally:
                 solver.conflict_limit = before
 
         if not self.phases:  # no solution to search near (an unsatisfiable puzzle's conflict)
             return limited(BLANK_CONFLICTS)
-        answer = limited(QUICK_CONFLICTS)
+        answer = limited(QUICK_CONFLICTS, QUICK_ROUNDS)
         if answer is not None:
             return answer
         self.sat_calls -= 1  # one check
@@ -566,6 +568,12 @@ CHECK_ROUNDS = 200
 #: The first part of a check, searched near the solution (conflicts a CEGAR round); the rest is
 #: searched from a blank grid (:data:`BLANK_CONFLICTS` a round).
 QUICK_CONFLICTS = 1000
+#: The most CEGAR rounds of that first part: a check that has not settled near the solution by
+#: then goes on from a blank grid. Nearly every check settles near the solution within a dozen
+#: rounds; one that runs on is a walk of sub-loops the cuts reshape one round at a time (janko.at's
+#: 3rd 10x10: one check of three literals took 200 rounds, 185 ms, and the blank grid answered it
+#: in 1 ms; measured in encodings/diagnostics.md, "Explanations", fourth pass).
+QUICK_ROUNDS = 100
 BLANK_CONFLICTS = 10_000
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
