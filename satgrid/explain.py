@@ -26,9 +26,10 @@ taken, in a round or two instead of one sub-loop reshaped a round (measured in
 encodings/diagnostics.md, "Explanations").
 
 **Parity.** Every global rule is asked for its parity clauses
-(:meth:`~satgrid.global_rule.GlobalRule.parity_clauses`, none by default); the loop rule
-(:meth:`~satgrid.loop.SingleLoop.parity_clauses`) adds redundant clauses for the loop's inside and outside: a variable per face of the grid, each edge
-on the loop iff its two faces differ (Jordan's curve theorem). They are behind the rule's
+(:meth:`~satgrid.global_rule.GlobalRule.parity_clauses`, none by default); the loop rule's
+(:meth:`~satgrid.loop.SingleLoop.parity_clauses`) are redundant clauses for the loop's inside
+and outside: a variable per face of the grid, each edge on the loop iff its two faces differ
+(Jordan's curve theorem). They are behind the rule's
 selector and a literal of their own (:attr:`Reasoner.parity`) that the SAT calls assume and
 propagation does not: a parity argument (an even number of loop edges round any set of cells),
 which the loop's plain clauses and cuts only refute by long searches, is then unit propagation
