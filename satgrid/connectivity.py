@@ -50,6 +50,7 @@ from operator import itemgetter
 from typing import Callable, Hashable, Iterable, Sequence
 
 from .cnf import Clause, VarPool
+from .global_rule import GlobalRule
 
 Node = Hashable
 Value = Callable[[int], bool]
@@ -62,7 +63,7 @@ Keep = Callable[[Iterable[int]], bool]
 
 
 @dataclass
-class ConnectedSubgraph:
+class ConnectedSubgraph(GlobalRule):
     """True nodes, joined by usable links, form one component (or all reach ``anchor``)."""
 
     name: str

@@ -4,27 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Callable, Hashable, Protocol
+from typing import Callable, Hashable
 
 from .cnf import Clause, Key, VarPool, guarded
-from .connectivity import Cut, Keep, Value
+from .global_rule import GlobalRule
 
 ClueKey = Hashable
-
-
-class GlobalRule(Protocol):
-    """A rule with a lazy (cuts) and an eager (complete CNF) lowering.
-
-    A rule may also take *clue anchors* (:class:`~satgrid.connectivity.ConnectedSubgraph`: a
-    clue whose clauses force one of some nodes true while it is on): it then has a method
-    ``clue_anchor(nodes)`` and its ``cuts`` take ``anchors=[(selector, clue_anchor(nodes)), ...]``.
-    """
-
-    name: str
-
-    def clauses(self, pool: VarPool) -> list[Clause]: ...
-    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[Cut]: ...
-    def eager_clauses(self, pool: VarPool) -> list[Clause]: ...
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,11 @@ a reason that is a fence of crossed-out edges with a gap or two is then refuted,
 taken, in a round or two instead of one sub-loop reshaped a round (measured in
 encodings/diagnostics.md, "Explanations").
 
-**Parity.** A rule that states one (:meth:`~satgrid.loop.SingleLoop.parity_clauses`) adds
-redundant clauses for the loop's inside and outside: a variable per face of the grid, each edge
-on the loop iff its two faces differ (Jordan's curve theorem). They are behind the rule's
+**Parity.** Every global rule is asked for its parity clauses
+(:meth:`~satgrid.global_rule.GlobalRule.parity_clauses`, none by default); the loop rule's
+(:meth:`~satgrid.loop.SingleLoop.parity_clauses`) are redundant clauses for the loop's inside
+and outside: a variable per face of the grid, each edge on the loop iff its two faces differ
+(Jordan's curve theorem). They are behind the rule's
 selector and a literal of their own (:attr:`Reasoner.parity`) that the SAT calls assume and
 propagation does not: a parity argument (an even number of loop edges round any set of cells),
 which the loop's plain clauses and cuts only refute by long searches, is then unit propagation
@@ -61,6 +63,7 @@ from typing import Any, Hashable, Iterable, Sequence
 from .cnf import Clause, VarPool, guarded
 from .connectivity import ConnectedSubgraph, Cut, Keep, Value
 from .errors import SatgridError
+from .global_rule import GlobalRule
 from .grading import LEVELS, Ladder, StateFormat, _clue_name, _listing, state_format
 from .model import DEFINITIONS
 from .session import Connectivity, Session
@@ -71,11 +74,11 @@ Fact = tuple[Hashable, bool]
 Item = tuple[str, Hashable]
 
 
-class GuardedRule:
+class GuardedRule(GlobalRule):
     """A global rule whose every clause (its own, its eager lowering's, its lazy cuts) is
     conditional on ``selector``: assumed, the rule holds; left out, it says nothing."""
 
-    def __init__(self, rule: Any, selector: int):
+    def __init__(self, rule: GlobalRule, selector: int):
         self.rule, self.selector, self.name = rule, selector, rule.name
         connected = getattr(rule, "connected", rule)
         #: The rule's connected part, if it makes fenced cuts (:meth:`ConnectedSubgraph.fenced_cuts`).
@@ -90,6 +93,9 @@ class GuardedRule:
 
     def eager_clauses(self, pool: VarPool) -> list[Clause]:
         return guarded(self.rule.eager_clauses(pool), self.selector)
+
+    def parity_clauses(self, pool: VarPool) -> list[Clause]:
+        return guarded(self.rule.parity_clauses(pool), self.selector)
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None, **options: Any) -> list[Cut]:
         if not value(self.selector):  # the rule is off: an assignment breaking it is no fault
@@ -154,9 +160,7 @@ class Reasoner:
             clauses += guarded([c for i, c in enumerate(enc.clauses) if i not in spanned],
                                selector("the rules"))
         rules = [GuardedRule(rule, selector(rule.name)) for rule in enc.rules]
-        parity = [clause for rule in enc.rules
-                  for clause in guarded(getattr(rule, "parity_clauses", lambda pool: [])(pool),
-                                        selector(rule.name))]
+        parity = [clause for rule in rules for clause in rule.parity_clauses(pool)]
         #: The literal behind the rules' redundant parity clauses (:meth:`SingleLoop.parity_clauses`),
         #: assumed by SAT calls (:meth:`unsat`) and not by propagation (:meth:`propagated`), or
         #: None: the parity they add is unit propagation in a search but would change what the
@@ -219,10 +223,12 @@ class Reasoner:
         ok, fixed = self.ladder.propagate(list(lits), list(extra))
         return ok, set(fixed)
 
-    def unsat(self, lits: Sequence[int], bounded: bool = False, seconds: float | None = None) -> bool | None:
+    def unsat(self, lits: Sequence[int], bounded: bool = False, seconds: float | None = None,
+              rounds: int | None = None) -> bool | None:
         """A SAT call with the rules' CEGAR loop: are ``lits`` contradictory? ``bounded``: at
-        most :data:`CHECK_ROUNDS` CEGAR rounds (and the solver's conflict limit a round), None
-        when they run out; ``seconds``: also a deadline (for a solver without a conflict limit)."""
+        most ``rounds`` CEGAR rounds (default :data:`CHECK_ROUNDS`; and the solver's conflict
+        limit a round), None when they run out; ``seconds``: also a deadline (for a solver
+        without a conflict limit)."""
         self.sat_calls += 1
         bounded = bounded or seconds is not None
         if seconds is not None:
@@ -238,7 +244,7 @@ class Reasoner:
         switched = [self.ladder.act] if self.parity is None else [self.ladder.act, self.parity]
         try:
             outcome = self.session.solve([*lits, *switched], need_model=False,
-                                         rounds=CHECK_ROUNDS if bounded else None)
+                                         rounds=(rounds or CHECK_ROUNDS) if bounded else None)
         finally:
             for rule in self._fenced:
                 rule.assumed = ()
@@ -257,27 +263,27 @@ class Reasoner:
 
     def needed_check(self, lits: Sequence[int]) -> bool | None:
         """:meth:`unsat` for a necessity check: first near the solution (its phases, at most
-        :data:`QUICK_CONFLICTS` conflicts a CEGAR round), then from a blank grid (at most
-        :data:`BLANK_CONFLICTS` a round); :data:`CHECK_ROUNDS` rounds each. Only conflicts and
-        rounds are counted, no clock (a deadline would make the solver cut its search into
-        slices sized by the conflicts a second it sees, so the search, and the reasons found,
-        would change with the machine's load); a solver without a conflict limit gets
-        :data:`CHECK_SECONDS` instead."""
+        :data:`QUICK_CONFLICTS` conflicts a CEGAR round and :data:`QUICK_ROUNDS` rounds), then
+        from a blank grid (at most :data:`BLANK_CONFLICTS` a round, :data:`CHECK_ROUNDS`
+        rounds). Only conflicts and rounds are counted, no clock (a deadline would make the
+        solver cut its search into slices sized by the conflicts a second it sees, so the
+        search, and the reasons found, would change with the machine's load); a solver without
+        a conflict limit gets :data:`CHECK_SECONDS` instead."""
         solver = self.session.solver
         if not hasattr(solver, "conflict_limit"):  # a solver without one: a deadline
             return self.unsat(lits, seconds=CHECK_SECONDS)
         before = solver.conflict_limit
 
-        def limited(conflicts: int) -> bool | None:
+        def limited(conflicts: int, rounds: int = CHECK_ROUNDS) -> bool | None:
             solver.conflict_limit = conflicts if before is None else min(before, conflicts)
             try:
-                return self.unsat(lits, bounded=True)
+                return self.unsat(lits, bounded=True, rounds=rounds)
             finally:
                 solver.conflict_limit = before
 
         if not self.phases:  # no solution to search near (an unsatisfiable puzzle's conflict)
             return limited(BLANK_CONFLICTS)
-        answer = limited(QUICK_CONFLICTS)
+        answer = limited(QUICK_CONFLICTS, QUICK_ROUNDS)
         if answer is not None:
             return answer
         self.sat_calls -= 1  # one check
@@ -563,6 +569,12 @@ CHECK_ROUNDS = 200
 #: The first part of a check, searched near the solution (conflicts a CEGAR round); the rest is
 #: searched from a blank grid (:data:`BLANK_CONFLICTS` a round).
 QUICK_CONFLICTS = 1000
+#: The most CEGAR rounds of that first part: a check that has not settled near the solution by
+#: then goes on from a blank grid. Nearly every check settles near the solution within a dozen
+#: rounds; one that runs on is a walk of sub-loops the cuts reshape one round at a time (janko.at's
+#: 3rd 10x10: one check of three literals took 200 rounds, 185 ms, and the blank grid answered it
+#: in 1 ms; measured in encodings/diagnostics.md, "Explanations", fourth pass).
+QUICK_ROUNDS = 100
 BLANK_CONFLICTS = 10_000
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Hashable, Iterable, Mapping, Sequence
 from .cnf import Clause, VarPool, exactly
 from .connectivity import ConnectedSubgraph, Keep, holds
 from .errors import SatgridError
+from .global_rule import GlobalRule
 from .grid import Cell, Grid
 from .puzzle import cell_name
 
@@ -280,7 +281,7 @@ class SeededIslands:
         return clauses
 
 
-class Islands:
+class Islands(GlobalRule):
     """Global rule: every white region holds exactly one seed.
 
     Lazy cuts (both hold in every solution, whatever clues are switched on): a white region

@@ -32,6 +32,7 @@ from weakref import WeakKeyDictionary
 
 from .cnf import Clause, VarPool, at_most
 from .connectivity import ConnectedSubgraph, Cut, Keep, TruthReader, Value
+from .global_rule import GlobalRule
 from .solver import Assignment
 
 Vertex = Hashable
@@ -39,7 +40,7 @@ Edge = tuple[Vertex, Vertex]
 
 
 @dataclass
-class SingleLoop:
+class SingleLoop(GlobalRule):
     """Edges (``{(u, v): literal}``) whose chosen ones form one simple cycle."""
 
     name: str

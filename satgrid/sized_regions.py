@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .cnf import Clause, VarPool, at_most
 from .connectivity import Keep, Value, holds
+from .global_rule import GlobalRule
 from .grid import Cell, Grid
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ class SizedRegions:
                 *([x if bit else -x] for x, bit in zip(self.bits[cell], _bits_of(n, self.width)))]
 
 
-class SizedRegionsRule:
+class SizedRegionsRule(GlobalRule):
     """Global rule: each component of cells carrying one number ``n`` has ``n`` cells (see the
     module doc for the cuts and the eager lowering)."""
 

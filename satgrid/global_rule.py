@@ -1,0 +1,37 @@
+"""The protocol of a global rule: what the engine asks of a rule that plain clauses do not state
+(connectivity, one loop, islands, sized regions), and the defaults of its optional parts.
+
+The engine's rules subclass :class:`GlobalRule` (so they inherit the defaults); a rule that only
+matches it structurally still works wherever the optional parts are not asked for.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from .cnf import Clause, VarPool
+
+if TYPE_CHECKING:
+    from .connectivity import Cut, Keep, Value
+
+
+class GlobalRule(Protocol):
+    """A rule with a lazy (cuts) and an eager (complete CNF) lowering.
+
+    A rule may also take *clue anchors* (:class:`~satgrid.connectivity.ConnectedSubgraph`: a
+    clue whose clauses force one of some nodes true while it is on): it then has a method
+    ``clue_anchor(nodes)`` and its ``cuts`` take ``anchors=[(selector, clue_anchor(nodes)), ...]``.
+    """
+
+    name: str
+
+    def clauses(self, pool: VarPool) -> list[Clause]: ...
+    def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[Cut]: ...
+    def eager_clauses(self, pool: VarPool) -> list[Clause]: ...
+
+    def parity_clauses(self, pool: VarPool) -> list[Clause]:
+        """Optional: redundant clauses that every solution of the rule obeys and that let unit
+        propagation see a parity argument the other clauses only reach by long searches (a
+        loop's inside and outside, :meth:`satgrid.loop.SingleLoop.parity_clauses`). The
+        explainer (:class:`satgrid.explain.Reasoner`) puts them behind the rule's selector and a
+        literal of their own that its SAT calls assume. Default: none."""
+        return []
