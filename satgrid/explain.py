@@ -186,12 +186,11 @@ class Reasoner:
         self.sat_calls = 0
         #: Elements kept in reasons because a check ran out of time (not proved needed).
         self.unproved = 0
-        #: Counter-models seen so far, each as the set of its true literals over the primary
-        #: variables and selectors: a model of the whole session (every rule it switches on holds),
-        #: so any assumptions all true in it are satisfiable, with no SAT call.
-        self.witnesses: list[frozenset[int]] = []
-        #: The same models as bit masks (:func:`_mask`): a model obeys some literals when their
-        #: mask is inside its own (one AND of two integers, not a set lookup per literal).
+        #: Counter-models seen so far, each the bit mask (:func:`_mask`) of its true literals over
+        #: the primary variables and selectors: a model of the whole session (every rule it
+        #: switches on holds), so any assumptions all true in it are satisfiable, with no SAT
+        #: call; a model obeys some literals when their mask is inside its own (one AND of two
+        #: integers, not a set lookup per literal).
         self._witness_masks: list[int] = []
         self.witness_hits = 0
         #: The solution's literals, once known: the solver's preferred phases.
@@ -256,9 +255,7 @@ class Reasoner:
             raise SatgridError("a limit was reached while explaining")
         if outcome.assignment is not None:
             model = outcome.assignment.model
-            true = frozenset(model[v - 1] for v in self._watched if v <= len(model))
-            self.witnesses.append(true)
-            self._witness_masks.append(_mask(true))
+            self._witness_masks.append(_mask(model[v - 1] for v in self._watched if v <= len(model)))
         return outcome.status == "unsat"
 
     def needed_check(self, lits: Sequence[int]) -> bool | None:

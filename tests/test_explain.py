@@ -197,7 +197,9 @@ def test_kept_counter_models_are_models_of_what_they_switch_on():
     try:
         assert reasoner.parity is not None  # the loop's parity clauses are in the SAT calls
         _explain(reasoner)
-        models = reasoner.witnesses
+        # the kept models are bit masks of their true literals (bit 2v for v, 2v + 1 for -v)
+        models = [{b // 2 if b % 2 == 0 else -(b // 2) for b in range(mask.bit_length()) if mask >> b & 1}
+                  for mask in reasoner._witness_masks]
         assert models and reasoner.witness_hits > 0
         for model in models[:3] + models[-3:]:
             clues = [k for k, x in reasoner.clue_lits.items() if x in model]
