@@ -20,14 +20,13 @@ from satgrid.cnf import (
     at_least,
     at_most,
     exactly,
-    exactly_totalizer,
     guarded,
     implies_any,
     unary_sum,
 )
 
 HELPERS = {"at_most": at_most, "at_least": at_least, "exactly": exactly,
-           "exactly_totalizer": exactly_totalizer}
+           "exactly_totalizer": lambda lits, k, pool: exactly(lits, k, pool, totalizer=True)}
 RULES = {
     "at_most": lambda count, k: count <= k,
     "at_least": lambda count, k: count >= k,
@@ -242,14 +241,14 @@ def test_unary_sum_allows_exactly_the_values_that_sum_to_k(lengths: list[int], k
 
 
 @pytest.mark.parametrize("n,k", [(9, 3), (20, 7), (31, 12), (40, 39)])
-def test_exactly_totalizer_propagates_both_bounds(n: int, k: int) -> None:
+def test_exactly_by_totalizer_propagates_both_bounds(n: int, k: int) -> None:
     """Unit propagation alone: with ``t`` literals fixed true and ``f`` false, too many true or too
     few left open is a conflict, ``k`` true forces the rest false, and ``n - f == k`` forces the
     rest true (the capped totalizer is arc consistent, which the island sizes rely on)."""
     rng = random.Random(n * 1000 + k)
     pool = VarPool()
     lits = [pool.var("x", i) if rng.random() < 0.6 else -pool.var("x", i) for i in range(n)]
-    with Solver(name="minisat22", bootstrap_with=exactly_totalizer(lits, k, pool)) as solver:
+    with Solver(name="minisat22", bootstrap_with=exactly(lits, k, pool, totalizer=True)) as solver:
         for _ in range(200):
             t = rng.randrange(0, min(n, k + 1) + 1)
             f = rng.randrange(0, n - t + 1)
