@@ -240,7 +240,7 @@ def test_unary_sum_allows_exactly_the_values_that_sum_to_k(lengths: list[int], k
                     assert not solver.propagate(assumptions=[*lits(values), -x])[0], (values, x)
 
 
-@pytest.mark.parametrize("n,k", [(9, 3), (20, 7), (31, 12), (40, 39)])
+@pytest.mark.parametrize("n,k", [(9, 3), (20, 7), (31, 12), (40, 39), (25, 17)])
 def test_exactly_by_totalizer_propagates_both_bounds(n: int, k: int) -> None:
     """Unit propagation alone: with ``t`` literals fixed true and ``f`` false, too many true or too
     few left open is a conflict, ``k`` true forces the rest false, and ``n - f == k`` forces the
