@@ -5,6 +5,7 @@ in one run. Prints tables.
                                             [--audit N] [--connectivity lazy|eager|propagator]
                                             [--solver NAME] [--old-solver NAME]
                                             [--old-connectivity C] [--clock wall|cpu]
+                                            [--cpu-limit S]
 
 FILE defaults to ``../shared/external/nurikabe/janko_nurikabe_sample.txt`` (194 janko.at
 Nurikabes, 3x3 to 50x50; SATGRID_SHARED points elsewhere). Each puzzle runs ``api.solve(unique=
@@ -16,6 +17,10 @@ median and the worst; the slowest puzzles; and with ``--audit N`` a full audit (
 necessity, no grade) of the N largest puzzles, new tree only. ``--old-solver`` and
 ``--old-connectivity`` run the old tree with other options (default: the new tree's);
 ``--clock cpu`` prints and ranks CPU ms instead of wall ms (the machine is shared).
+``--cpu-limit S`` replaces the wall limit by a CPU limit for puzzles under heavy load: each
+puzzle runs in a process of its own per tree, with no time limit in the library (so no
+conflict-budget slices: the solver's search is one call, as without ``--time-limit``) and
+``RLIMIT_CPU`` = S; a process the limit kills is reported as ``cpu-limit``.
 
 A status other than unique, or a solution other than the published one (``given_solution``), is
 printed in the row: the table is also a correctness check against the published solutions.
@@ -63,6 +68,36 @@ def worker(tree: str, path: str, connectivity: str, solver: str | None) -> None:
                "cuts": result.stats.cuts, "given": result.given_solution,
                "redundant": None if result.redundant_clues is None else len(result.redundant_clues)}
         print(json.dumps(out), flush=True)
+
+
+def one(tree: str, path: str, name: str, connectivity: str, solver: str | None, cpu: float) -> None:
+    """Solve + unique of one puzzle, no library time limit, killed by the kernel at ``cpu`` s."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
+    sys.path.insert(0, tree)
+    import time
+
+    from satgrid import api
+
+    puzzle = next(p for p in api.load([path]) if p.name == name)
+    options = api.Options(connectivity=connectivity, **({} if solver is None else {"solver": solver}))
+    start, clock = time.perf_counter(), time.process_time()
+    result = api.solve(puzzle, unique=True, options=options)
+    print(json.dumps({"status": result.status, "wall_ms": (time.perf_counter() - start) * 1000,
+                      "cpu_ms": (time.process_time() - clock) * 1000, "calls": result.stats.sat_calls,
+                      "cuts": result.stats.cuts, "given": result.given_solution}), flush=True)
+
+
+def ask_one(tree: Path, path: Path, name: str, setup: tuple, cpu: float) -> dict:
+    connectivity, solver = setup
+    proc = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), str(path), "--one", name, "--worker", str(tree),
+         "--connectivity", connectivity, "--cpu-limit", str(cpu), *(() if solver is None else ("--solver", solver))],
+        capture_output=True, text=True, cwd=tree)
+    if proc.returncode == 0 and proc.stdout.strip():
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+    return {"status": "cpu-limit", "wall_ms": 0.0, "cpu_ms": cpu * 1000, "calls": 0, "cuts": 0, "given": None}
 
 
 class Worker:
@@ -124,8 +159,14 @@ def main() -> None:
     ap.add_argument("--old-connectivity", default=None, help="default: --connectivity")
     ap.add_argument("--old-solver", default=None, help="default: --solver")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    ap.add_argument("--cpu-limit", type=float, default=None,
+                    help="a CPU limit (s) per puzzle instead of the wall limit, a process each")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--one", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one:
+        one(args.worker, args.file, args.one, args.connectivity, args.solver, args.cpu_limit)
+        return
     if args.worker:
         worker(args.worker, args.file, args.connectivity, args.solver)
         return
@@ -150,16 +191,20 @@ def main() -> None:
             trees = {"old": Path(tmp), "new": ROOT}
         setups = {"new": (args.connectivity, args.solver),
                   "old": (args.old_connectivity or args.connectivity, args.old_solver or args.solver)}
-        workers = {k: Worker(tree, path, *setups[k]) for k, tree in trees.items()}
+        workers = {} if args.cpu_limit else {k: Worker(tree, path, *setups[k]) for k, tree in trees.items()}
+        limit = f"--cpu-limit {args.cpu_limit:g} s" if args.cpu_limit else f"--time-limit {args.time_limit:g} s wall"
         print(f"# {path.name}: {len(puzzles)} puzzles, solve + unique, fresh session each, "
-              f"--time-limit {args.time_limit:g} s wall; {args.clock} ms on a shared 2-core machine; "
+              f"{limit}; {args.clock} ms on a shared 2-core machine; "
               f"trees: " + ", ".join(f"{k} {args.old if k == 'old' else 'working tree'} "
                                      f"({setups[k][0]}, {setups[k][1] or 'default solver'})" for k in trees))
         head = "  ".join(f"{k + ' status':<8} {args.clock + ' ms':>9} {'calls':>6} {'cuts':>6}" for k in trees)
         print(f"{'puzzle':<24} {'size':>6} {'cells':>5}  {head}")
         rows = []
         for p in puzzles:
-            got = {k: w.ask(p.name, "unique", args.time_limit) for k, w in workers.items()}
+            if args.cpu_limit:
+                got = {k: ask_one(tree, path, p.name, setups[k], args.cpu_limit) for k, tree in trees.items()}
+            else:
+                got = {k: w.ask(p.name, "unique", args.time_limit) for k, w in workers.items()}
             rows.append((p.name, p.rows * p.cols, got))
             print(f"{p.name:<24} {f'{p.rows}x{p.cols}':>6} {p.rows * p.cols:>5}  "
                   + "  ".join(cell(got[k]) for k in trees), flush=True)
@@ -168,7 +213,7 @@ def main() -> None:
             slow = sorted(rows, key=lambda r: -r[2][k][CLOCK])[:10]
             print(f"{k}: slowest: " + ", ".join(f"{n} {g[k][CLOCK] / 1000:.2f} s ({g[k]['status']})"
                                                  for n, _, g in slow))
-        if args.audit:
+        if args.audit and workers:
             largest = sorted(puzzles, key=lambda p: -p.rows * p.cols)[:args.audit]
             print(f"\nfull audit (every clue's necessity, no grade), the {len(largest)} largest, new tree, "
                   f"--time-limit {args.time_limit:g} s")

@@ -103,14 +103,26 @@ def at_least(lits: Sequence[int], k: int, pool: VarPool) -> list[Clause]:
     return _card(CardEnc.atleast, lits, k, pool)
 
 
-def exactly(lits: Sequence[int], k: int, pool: VarPool) -> list[Clause]:
-    """Clauses for "exactly ``k`` of ``lits`` are true"."""
+def exactly(lits: Sequence[int], k: int, pool: VarPool, totalizer: bool = False) -> list[Clause]:
+    """Clauses for "exactly ``k`` of ``lits`` are true".
+
+    Direct clauses for few literals; beyond them the sequential counter or the modulo totalizer
+    (:func:`_card`), or with ``totalizer`` a totalizer capped at ``k + 1`` (:func:`unary_sum`
+    over one-literal chains; above ``n / 2`` over the negations, capped at ``n - k + 1``), whose
+    unit propagation keeps both bounds consistent (too many true, or too few left open, is a
+    conflict at once). The capped totalizer is for counts over
+    big sets where propagation decides the search, the size of an island over its reach
+    (figures: encodings/rules.md, "Island sizes by a capped totalizer": the modulo totalizer
+    propagates less, and the first SAT call of janko's big Nurikabes took 5-25x the conflicts)."""
     lits = list(lits)
     n = len(lits)
     if k < 0 or k > n:
         return [[]]
     if k == 0 or k == n or k == 1 or n <= DIRECT_LIMIT:
         return at_most(lits, k, pool) + at_least(lits, k, pool)
+    if totalizer:  # counted on the smaller side: exactly n - k of the negations
+        return unary_sum([[x] for x in lits], k, pool) if 2 * k <= n else \
+            unary_sum([[-x] for x in lits], n - k, pool)
     return _card(CardEnc.equals, lits, k, pool)
 
 

@@ -19,9 +19,10 @@ document of the genre that first used it):
    seed carries its own.
 4. **Sizes are clues** (:meth:`SeededIslands.size`, behind the clue's selector, so a size switched
    off turns the seed into a seed without size: an exact relaxation for audits): exactly ``n``
-   labelled cells (:func:`satgrid.cnf.exactly`), a labelled cell's neighbour outside the reach is
-   not white, and a labelled cell other than the seed has a labelled neighbour (local
-   connectivity; from ``eager_from`` on, the core's parent pointers inside the reach instead).
+   labelled cells (:func:`satgrid.cnf.exactly` by a capped totalizer), a labelled cell's
+   neighbour outside the reach is not white, and a labelled cell other than the seed has a
+   labelled neighbour (local connectivity; from ``eager_from`` on, the core's parent pointers
+   inside the reach instead).
    From size 3 on, *levels* (:meth:`SeededIslands._levels`) keep the island connected inside the
    search: a labelled cell lies within ``n - 1`` steps of the seed through labelled cells
    (bounded-distance reach, up to :data:`LEVELS_LIMIT` variables an island; measured in
@@ -203,7 +204,8 @@ class SeededIslands:
         near, dark, white = grid.near, self._dark, self._white
         dist, label = self._reach[i], self._labels[i]
         # The seed's own label (always true) first: the clue is never an empty list of clauses.
-        clauses = [[label[i]], *exactly([label[q] for q in dist if q != i], value - 1, c.pool)]
+        clauses = [[label[i]],
+                   *exactly([label[q] for q in dist if q != i], value - 1, c.pool, totalizer=True)]
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
         local = value > 1 and not eager
         if value > 2 and not eager and sum(value - d for d in dist.values()) <= LEVELS_LIMIT:

@@ -25,11 +25,13 @@ from satgrid.cnf import (
     unary_sum,
 )
 
-HELPERS = {"at_most": at_most, "at_least": at_least, "exactly": exactly}
+HELPERS = {"at_most": at_most, "at_least": at_least, "exactly": exactly,
+           "exactly_totalizer": lambda lits, k, pool: exactly(lits, k, pool, totalizer=True)}
 RULES = {
     "at_most": lambda count, k: count <= k,
     "at_least": lambda count, k: count >= k,
     "exactly": lambda count, k: count == k,
+    "exactly_totalizer": lambda count, k: count == k,
 }
 
 
@@ -236,3 +238,30 @@ def test_unary_sum_allows_exactly_the_values_that_sum_to_k(lengths: list[int], k
             if lengths and 0 <= rest <= lengths[-1]:
                 for x in lits((*values, rest))[len(lits((*values, 0))) - lengths[-1]:]:
                     assert not solver.propagate(assumptions=[*lits(values), -x])[0], (values, x)
+
+
+@pytest.mark.parametrize("n,k", [(9, 3), (20, 7), (31, 12), (40, 39), (25, 17)])
+def test_exactly_by_totalizer_propagates_both_bounds(n: int, k: int) -> None:
+    """Unit propagation alone: with ``t`` literals fixed true and ``f`` false, too many true or too
+    few left open is a conflict, ``k`` true forces the rest false, and ``n - f == k`` forces the
+    rest true (the capped totalizer is arc consistent, which the island sizes rely on)."""
+    rng = random.Random(n * 1000 + k)
+    pool = VarPool()
+    lits = [pool.var("x", i) if rng.random() < 0.6 else -pool.var("x", i) for i in range(n)]
+    with Solver(name="minisat22", bootstrap_with=exactly(lits, k, pool, totalizer=True)) as solver:
+        for _ in range(200):
+            t = rng.randrange(0, min(n, k + 1) + 1)
+            f = rng.randrange(0, n - t + 1)
+            order = rng.sample(range(n), n)
+            fixed = [lits[i] for i in order[:t]] + [-lits[i] for i in order[t:t + f]]
+            rest = [lits[i] for i in order[t + f:]]
+            ok, implied = solver.propagate(assumptions=fixed)
+            if t > k or n - f < k:
+                assert not ok, (t, f)
+                continue
+            assert ok, (t, f)
+            implied = set(implied)
+            if t == k:
+                assert all(-x in implied for x in rest), (t, f)
+            elif n - f == k:
+                assert all(x in implied for x in rest), (t, f)
