@@ -113,7 +113,8 @@ def exactly(lits: Sequence[int], k: int, pool: VarPool, totalizer: bool = False)
     conflict at once). The capped totalizer is for counts over
     big sets where propagation decides the search, the size of an island over its reach
     (figures: encodings/rules.md, "Island sizes by a capped totalizer": the modulo totalizer
-    propagates less, and the first SAT call of janko's big Nurikabes took 5-25x the conflicts)."""
+    propagates less, and the first SAT call of the big published island puzzles took 5-25x the
+    conflicts)."""
     lits = list(lits)
     n = len(lits)
     if k < 0 or k > n:
