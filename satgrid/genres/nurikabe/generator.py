@@ -71,6 +71,8 @@ FLAVOURS = ("normal", "hard")
 #: Islands larger than this are not searched for other shapes (their pins are all their cells):
 #: the shapes of an island grow exponentially with its size; the SAT check finds them instead.
 PIN_LIMIT = 9
+#: Islands larger than this get no :func:`fragility` count (their shapes over black cells are many).
+FRAGILITY_LIMIT = 6
 #: Second solutions asked of one session (each barred before the next question) before the
 #: numbers move.
 PER_SESSION = 8
@@ -246,11 +248,13 @@ class Layout:
                     flips = flip_cells(self, i) if len(cells) <= PIN_LIMIT else set()
                     self.pins[i] = [p for p in cells if p not in flips]
                     if self.seeds[i] not in self.pins[i] and self.pins[i]:
-                        # the pinned cells with most island neighbours: a second solution
-                        # moves an island's ends more often than its middle
+                        # the pinned cells in fewest other shapes, then with most island
+                        # neighbours: a second solution moves an island's ends more often than
+                        # its middle
                         mine = set(cells)
-                        degree = {p: sum(q in mine for q in self.near(p)) for p in self.pins[i]}
-                        choice = [p for p in self.pins[i] if degree[p] == max(degree.values())]
+                        weight = fragility(self, i)
+                        rank = {p: (-weight[p], sum(q in mine for q in self.near(p))) for p in self.pins[i]}
+                        choice = [p for p in self.pins[i] if rank[p] == max(rank.values())]
                         self.seeds[i] = choice[rng.randrange(len(choice))]
                 if not self.pins[i]:
                     unpinned.append(i)
@@ -297,14 +301,8 @@ def flip_cells(layout: Layout, i: int) -> set[Cell]:
     def free(q: Cell) -> bool:
         return owner[q] is None and all(owner[t] is None or owner[t] == i for t in near(q))
 
-    region, frontier = set(island), list(island)
-    for _ in range(n - 1):
-        frontier = [q for p in frontier for q in near(p) if q not in region and free(q)]
-        region.update(frontier)
-    # the island's cells first: a shape meeting the island has its first cell there (ESU root)
-    order = {p: k for k, p in enumerate([*sorted(island), *sorted(region - mine)])}
     covered: set[Cell] = set()
-    for shape in _shapes(sorted(island), order, near, n):
+    for shape in _island_shapes(layout, i, free):
         inside = shape & mine
         if len(inside) == n or inside <= covered or not _keeps_rules(layout, mine, shape):
             continue
@@ -312,6 +310,38 @@ def flip_cells(layout: Layout, i: int) -> set[Cell]:
         if len(covered) == n:
             break
     return covered
+
+
+def fragility(layout: Layout, i: int) -> dict[Cell, int]:
+    """For each cell of island ``i``, how many other shapes of the island hold it: connected sets
+    of its size over its own cells and black cells, whether or not they touch other islands or
+    keep the other rules (the neighbouring islands may move too). A number on a cell few of them
+    hold leaves fewer second solutions in which several islands move at once (module doc, step
+    2). Zero everywhere for islands above :data:`FRAGILITY_LIMIT` cells."""
+    island = layout.islands[i]
+    count = dict.fromkeys(island, 0)
+    if len(island) > FRAGILITY_LIMIT:
+        return count
+    owner = layout.owner
+    for shape in _island_shapes(layout, i, lambda q: owner[q] is None):
+        for p in shape:
+            if p in count:
+                count[p] += 1
+    return count
+
+
+def _island_shapes(layout: Layout, i: int, free: Callable[[Cell], bool]) -> Iterator[frozenset[Cell]]:
+    """Every connected set of island ``i``'s size that holds one of its cells and is otherwise made
+    of ``free`` cells, once each (:func:`_shapes`; the island itself included)."""
+    island = layout.islands[i]
+    n, mine, near = len(island), set(island), layout.near
+    region, frontier = set(island), list(island)
+    for _ in range(n - 1):
+        frontier = [q for p in frontier for q in near(p) if q not in region and free(q)]
+        region.update(frontier)
+    # the island's cells first: a shape meeting the island has its first cell there (ESU root)
+    order = {p: k for k, p in enumerate([*sorted(island), *sorted(region - mine)])}
+    return _shapes(sorted(island), order, near, n)
 
 
 def _shapes(roots: list[Cell], order: dict[Cell, int], near, n: int) -> Iterator[frozenset[Cell]]:
@@ -580,6 +610,8 @@ def _reshape(layout: Layout, rival: Rival, rng: random.Random, lo: int, hi: int,
 #: (:meth:`Layout.can_join`) it may spend per cell of the grid in all.
 RESTARTS = 1000
 CHECKS_PER_CELL = 1000
+#: SAT calls a layout may take, per cell of the grid, before :func:`make` starts a new one.
+CALLS_PER_CELL = 3
 
 
 def check_options(rows: int, cols: int, islands: tuple[int, int] = ISLANDS, **_: object) -> None:
@@ -649,6 +681,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
         # squares with no second solution for the numbers as they are (module doc, step 3)
         areas, quiet = squares(rows, cols), []
         detours = [DETOURS]
+        spent = out.checks  # SAT calls before this layout
         for _ in range(max_sessions if max_sessions is not None else 4 * len(layout.islands)):
             solution, puzzle = layout.solution(), layout.puzzle()
             problems = check_nurikabe(rows, cols, puzzle.numbers(), solution)
@@ -681,6 +714,8 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             finally:
                 session.close()
             rivals.extend(found)
+            if out.checks - spent > CALLS_PER_CELL * rows * cols:
+                break  # a costly layout: a new one costs less than its rivals to come
             before = list(layout.seeds)
             stuck = _settle(layout, rivals, rng, detours)
             moved = {q for i, (a, b) in enumerate(zip(before, layout.seeds)) if a != b
