@@ -14,10 +14,13 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    other shapes: ``n`` connected cells that touch no other island, keep the wall connected and
    leave no 2x2 block black (enumerated as connected subsets of the island's neighbourhood,
    Wernicke's ESU algorithm, each once). Such a shape is a second solution exactly when it holds
-   the island's number, so the number goes on a cell of the island outside every such shape
-   (the one with most island neighbours: a second solution moves an island's ends more often
-   than its middle). An island with no such cell can never be pinned by its number: it is
-   removed and the grid refilled around it.
+   the island's number, so the number goes on a cell of the island outside every such shape:
+   the one that fewest *loose* shapes hold (:func:`fragility`: connected sets of the island's
+   size over its cells and black cells, touching other islands or not, so the second solutions
+   in which neighbouring islands move together are fewer), then the one with most island
+   neighbours (a second solution moves an island's ends more often than its middle). An island
+   with no such cell can never be pinned by its number: it is removed and the grid refilled
+   around it.
 3. Uniqueness (CEGAR over the numbers' places): the puzzle's session (the encoding depends on
    where the numbers are, ``cache_key`` is the grid) is asked for another solution, branching
    towards ours (:meth:`~satgrid.session.Session.prefer`), so it differs in few places; on big
@@ -36,7 +39,9 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    rival paints white and ours leaves lonely (the rival's island there then holds two
    numbers), else the rival's island grows in ours by such a cell, else one of the islands it
    changes is removed and the grid refilled. Then a new session, until one answers "no other
-   solution" with nothing barred.
+   solution" with nothing barred. A layout that has taken more than :data:`CALLS_PER_CELL` SAT
+   calls a cell is dropped for a new one (a restart: the costly layouts are those whose islands
+   slide together in long chains, each found by a slow question about the whole grid).
 4. Flavours: "hard" accepts every unique puzzle; "normal" only one whose grade
    (:mod:`satgrid.grading`) is at most 1 (propagation and failed-literal probing solve it),
    else a new grid.
@@ -611,7 +616,7 @@ def _reshape(layout: Layout, rival: Rival, rng: random.Random, lo: int, hi: int,
 RESTARTS = 1000
 CHECKS_PER_CELL = 1000
 #: SAT calls a layout may take, per cell of the grid, before :func:`make` starts a new one.
-CALLS_PER_CELL = 3
+CALLS_PER_CELL = 6
 
 
 def check_options(rows: int, cols: int, islands: tuple[int, int] = ISLANDS, **_: object) -> None:
