@@ -257,8 +257,8 @@ class Layout:
                         # neighbours: a second solution moves an island's ends more often than
                         # its middle
                         mine = set(cells)
-                        weight = fragility(self, i)
-                        rank = {p: (-weight[p], sum(q in mine for q in self.near(p))) for p in self.pins[i]}
+                        weight = fragility(self, i) if len(self.pins[i]) > 1 else {}
+                        rank = {p: (-weight.get(p, 0), sum(q in mine for q in self.near(p))) for p in self.pins[i]}
                         choice = [p for p in self.pins[i] if rank[p] == max(rank.values())]
                         self.seeds[i] = choice[rng.randrange(len(choice))]
                 if not self.pins[i]:
