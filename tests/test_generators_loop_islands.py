@@ -262,13 +262,15 @@ def _shapes_brute_force(layout, i):
 
 
 @pytest.mark.parametrize("size,sizes,seed", [((4, 4), (1, 4), 1), ((4, 5), (2, 4), 2), ((5, 4), (1, 3), 3)])
-def test_pins_are_the_cells_outside_every_other_shape(size, sizes, seed):
+def test_pins_and_fragility_agree_with_brute_force(size, sizes, seed):
+    """Pins: the cells outside every other shape; fragility: the shapes over black cells."""
     rng = random.Random(seed)
     for _ in range(4):
         layout = islands.random_solution(*size, rng, sizes)
         layout.seeds = [cells[0] for cells in layout.islands]
         for i in range(len(layout.islands)):
             assert islands.flip_cells(layout, i) == _shapes_brute_force(layout, i)
+            assert islands.fragility(layout, i) == _fragility_brute_force(layout, i)
 
 
 def _fragility_brute_force(layout, i):
@@ -292,15 +294,6 @@ def _fragility_brute_force(layout, i):
             for p in shape & mine:
                 count[p] += 1
     return count
-
-
-@pytest.mark.parametrize("size,sizes,seed", [((4, 4), (1, 4), 1), ((4, 5), (2, 4), 2), ((5, 4), (1, 3), 3)])
-def test_fragility_counts_the_shapes_over_black_cells(size, sizes, seed):
-    rng = random.Random(seed)
-    for _ in range(3):
-        layout = islands.random_solution(*size, rng, sizes)
-        for i in range(len(layout.islands)):
-            assert islands.fragility(layout, i) == _fragility_brute_force(layout, i)
 
 
 def test_numbers_go_on_the_least_fragile_pins():
