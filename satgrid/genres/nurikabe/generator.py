@@ -358,6 +358,10 @@ def _shapes(roots: list[Cell], order: dict[Cell, int], near, n: int) -> Iterator
         if len(shape) == n:
             yield frozenset(shape)
             return
+        if len(shape) == n - 1:  # each cell of ext completes a shape: no further extension
+            for w in reversed(ext):
+                yield frozenset((*shape, w))
+            return
         border = {*ext, *shape, *(q for p in shape for q in near(p))}
         ext = list(ext)
         while ext:
