@@ -724,7 +724,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 session.close()
             rivals.extend(found)
             if out.checks - spent > CALLS_PER_CELL * rows * cols:
-                break  # a costly layout: a new one costs less than its rivals to come
+                break  # a costly layout: a new one (module doc, step 3)
             before = list(layout.seeds)
             stuck = _settle(layout, rivals, rng, detours)
             moved = {q for i, (a, b) in enumerate(zip(before, layout.seeds)) if a != b
