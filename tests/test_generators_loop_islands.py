@@ -262,13 +262,59 @@ def _shapes_brute_force(layout, i):
 
 
 @pytest.mark.parametrize("size,sizes,seed", [((4, 4), (1, 4), 1), ((4, 5), (2, 4), 2), ((5, 4), (1, 3), 3)])
-def test_pins_are_the_cells_outside_every_other_shape(size, sizes, seed):
+def test_pins_and_fragility_agree_with_brute_force(size, sizes, seed):
+    """Pins: the cells outside every other shape; fragility: the shapes over black cells."""
     rng = random.Random(seed)
     for _ in range(4):
         layout = islands.random_solution(*size, rng, sizes)
         layout.seeds = [cells[0] for cells in layout.islands]
         for i in range(len(layout.islands)):
             assert islands.flip_cells(layout, i) == _shapes_brute_force(layout, i)
+            assert islands.fragility(layout, i) == _fragility_brute_force(layout, i)
+
+
+def _fragility_brute_force(layout, i):
+    """For each cell of island ``i``: the connected sets of its size over its cells and black
+    cells that hold it (every set of cells tried)."""
+    from itertools import combinations
+
+    mine = set(layout.islands[i])
+    open_ = [p for p in layout.cells if layout.owner[p] is None or p in mine]
+    count = dict.fromkeys(mine, 0)
+    for shape in combinations(open_, len(mine)):
+        shape = set(shape)
+        start = next(iter(shape))
+        seen, stack = {start}, [start]
+        while stack:
+            for q in layout.near(stack.pop()):
+                if q in shape and q not in seen:
+                    seen.add(q)
+                    stack.append(q)
+        if seen == shape:
+            for p in shape & mine:
+                count[p] += 1
+    return count
+
+
+def test_numbers_go_on_the_least_fragile_pins():
+    """Each number sits on a pinned cell that fewest other shapes hold."""
+    rng = random.Random(6)
+    layout = islands.random_solution(8, 8, rng, (1, 6))
+    assert layout.pin(rng, 1, 6, 10 ** 6)
+    for i, cells in enumerate(layout.islands):
+        weight = islands.fragility(layout, i)
+        assert layout.seeds[i] in layout.pins[i]
+        assert weight[layout.seeds[i]] == min(weight[p] for p in layout.pins[i])
+
+
+def test_a_costly_layout_is_replaced(monkeypatch):
+    """With no SAT calls allowed a layout past its first question, the generator starts new
+    layouts until one is unique at once: still unique, every island numbered."""
+    monkeypatch.setattr(islands, "CALLS_PER_CELL", 0)
+    made = islands.make(6, 6, random.Random(2))
+    assert made.grids > 1 and made.moves == 0 and made.reshapes == 0
+    assert check_nurikabe(6, 6, made.puzzle.numbers(), made.solution) == []
+    assert api.solve(made.puzzle, unique=True).status == "unique"
 
 
 def test_rival_counts_follow_moves():

@@ -14,10 +14,13 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    other shapes: ``n`` connected cells that touch no other island, keep the wall connected and
    leave no 2x2 block black (enumerated as connected subsets of the island's neighbourhood,
    Wernicke's ESU algorithm, each once). Such a shape is a second solution exactly when it holds
-   the island's number, so the number goes on a cell of the island outside every such shape
-   (the one with most island neighbours: a second solution moves an island's ends more often
-   than its middle). An island with no such cell can never be pinned by its number: it is
-   removed and the grid refilled around it.
+   the island's number, so the number goes on a cell of the island outside every such shape:
+   the one that fewest *loose* shapes hold (:func:`fragility`: connected sets of the island's
+   size over its cells and black cells, touching other islands or not, so the second solutions
+   in which neighbouring islands move together are fewer), then the one with most island
+   neighbours (a second solution moves an island's ends more often than its middle). An island
+   with no such cell can never be pinned by its number: it is removed and the grid refilled
+   around it.
 3. Uniqueness (CEGAR over the numbers' places): the puzzle's session (the encoding depends on
    where the numbers are, ``cache_key`` is the grid) is asked for another solution, branching
    towards ours (:meth:`~satgrid.session.Session.prefer`), so it differs in few places; on big
@@ -36,7 +39,9 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    rival paints white and ours leaves lonely (the rival's island there then holds two
    numbers), else the rival's island grows in ours by such a cell, else one of the islands it
    changes is removed and the grid refilled. Then a new session, until one answers "no other
-   solution" with nothing barred.
+   solution" with nothing barred. A layout that has taken more than :data:`CALLS_PER_CELL` SAT
+   calls a cell is dropped for a new one (a restart: the costly layouts are those whose islands
+   slide together in long chains, each found by a slow question about the whole grid).
 4. Flavours: "hard" accepts every unique puzzle; "normal" only one whose grade
    (:mod:`satgrid.grading`) is at most 1 (propagation and failed-literal probing solve it),
    else a new grid.
@@ -71,6 +76,8 @@ FLAVOURS = ("normal", "hard")
 #: Islands larger than this are not searched for other shapes (their pins are all their cells):
 #: the shapes of an island grow exponentially with its size; the SAT check finds them instead.
 PIN_LIMIT = 9
+#: Islands larger than this get no :func:`fragility` count (their shapes over black cells are many).
+FRAGILITY_LIMIT = 6
 #: Second solutions asked of one session (each barred before the next question) before the
 #: numbers move.
 PER_SESSION = 8
@@ -246,11 +253,13 @@ class Layout:
                     flips = flip_cells(self, i) if len(cells) <= PIN_LIMIT else set()
                     self.pins[i] = [p for p in cells if p not in flips]
                     if self.seeds[i] not in self.pins[i] and self.pins[i]:
-                        # the pinned cells with most island neighbours: a second solution
-                        # moves an island's ends more often than its middle
+                        # the pinned cells in fewest other shapes, then with most island
+                        # neighbours: a second solution moves an island's ends more often than
+                        # its middle
                         mine = set(cells)
-                        degree = {p: sum(q in mine for q in self.near(p)) for p in self.pins[i]}
-                        choice = [p for p in self.pins[i] if degree[p] == max(degree.values())]
+                        weight = fragility(self, i) if len(self.pins[i]) > 1 else {}
+                        rank = {p: (-weight.get(p, 0), sum(q in mine for q in self.near(p))) for p in self.pins[i]}
+                        choice = [p for p in self.pins[i] if rank[p] == max(rank.values())]
                         self.seeds[i] = choice[rng.randrange(len(choice))]
                 if not self.pins[i]:
                     unpinned.append(i)
@@ -297,14 +306,8 @@ def flip_cells(layout: Layout, i: int) -> set[Cell]:
     def free(q: Cell) -> bool:
         return owner[q] is None and all(owner[t] is None or owner[t] == i for t in near(q))
 
-    region, frontier = set(island), list(island)
-    for _ in range(n - 1):
-        frontier = [q for p in frontier for q in near(p) if q not in region and free(q)]
-        region.update(frontier)
-    # the island's cells first: a shape meeting the island has its first cell there (ESU root)
-    order = {p: k for k, p in enumerate([*sorted(island), *sorted(region - mine)])}
     covered: set[Cell] = set()
-    for shape in _shapes(sorted(island), order, near, n):
+    for shape in _island_shapes(layout, i, free):
         inside = shape & mine
         if len(inside) == n or inside <= covered or not _keeps_rules(layout, mine, shape):
             continue
@@ -312,6 +315,38 @@ def flip_cells(layout: Layout, i: int) -> set[Cell]:
         if len(covered) == n:
             break
     return covered
+
+
+def fragility(layout: Layout, i: int) -> dict[Cell, int]:
+    """For each cell of island ``i``, how many other shapes of the island hold it: connected sets
+    of its size over its own cells and black cells, whether or not they touch other islands or
+    keep the other rules (the neighbouring islands may move too). A number on a cell few of them
+    hold leaves fewer second solutions in which several islands move at once (module doc, step
+    2). Zero everywhere for islands above :data:`FRAGILITY_LIMIT` cells."""
+    island = layout.islands[i]
+    count = dict.fromkeys(island, 0)
+    if len(island) > FRAGILITY_LIMIT:
+        return count
+    owner = layout.owner
+    for shape in _island_shapes(layout, i, lambda q: owner[q] is None):
+        for p in shape:
+            if p in count:
+                count[p] += 1
+    return count
+
+
+def _island_shapes(layout: Layout, i: int, free: Callable[[Cell], bool]) -> Iterator[frozenset[Cell]]:
+    """Every connected set of island ``i``'s size that holds one of its cells and is otherwise made
+    of ``free`` cells, once each (:func:`_shapes`; the island itself included)."""
+    island = layout.islands[i]
+    n, mine, near = len(island), set(island), layout.near
+    region, frontier = set(island), list(island)
+    for _ in range(n - 1):
+        frontier = [q for p in frontier for q in near(p) if q not in region and free(q)]
+        region.update(frontier)
+    # the island's cells first: a shape meeting the island has its first cell there (ESU root)
+    order = {p: k for k, p in enumerate([*sorted(island), *sorted(region - mine)])}
+    return _shapes(sorted(island), order, near, n)
 
 
 def _shapes(roots: list[Cell], order: dict[Cell, int], near, n: int) -> Iterator[frozenset[Cell]]:
@@ -322,6 +357,10 @@ def _shapes(roots: list[Cell], order: dict[Cell, int], near, n: int) -> Iterator
     def extend(shape: list[Cell], ext: list[Cell], root: int) -> Iterator[frozenset[Cell]]:
         if len(shape) == n:
             yield frozenset(shape)
+            return
+        if len(shape) == n - 1:  # each cell of ext completes a shape: no further extension
+            for w in reversed(ext):
+                yield frozenset((*shape, w))
             return
         border = {*ext, *shape, *(q for p in shape for q in near(p))}
         ext = list(ext)
@@ -580,6 +619,8 @@ def _reshape(layout: Layout, rival: Rival, rng: random.Random, lo: int, hi: int,
 #: (:meth:`Layout.can_join`) it may spend per cell of the grid in all.
 RESTARTS = 1000
 CHECKS_PER_CELL = 1000
+#: SAT calls a layout may take, per cell of the grid, before :func:`make` starts a new one.
+CALLS_PER_CELL = 6
 
 
 def check_options(rows: int, cols: int, islands: tuple[int, int] = ISLANDS, **_: object) -> None:
@@ -649,6 +690,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
         # squares with no second solution for the numbers as they are (module doc, step 3)
         areas, quiet = squares(rows, cols), []
         detours = [DETOURS]
+        spent = out.checks  # SAT calls before this layout
         for _ in range(max_sessions if max_sessions is not None else 4 * len(layout.islands)):
             solution, puzzle = layout.solution(), layout.puzzle()
             problems = check_nurikabe(rows, cols, puzzle.numbers(), solution)
@@ -681,6 +723,8 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
             finally:
                 session.close()
             rivals.extend(found)
+            if out.checks - spent > CALLS_PER_CELL * rows * cols:
+                break  # a costly layout: a new one (module doc, step 3)
             before = list(layout.seeds)
             stuck = _settle(layout, rivals, rng, detours)
             moved = {q for i, (a, b) in enumerate(zip(before, layout.seeds)) if a != b
