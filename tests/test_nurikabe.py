@@ -46,7 +46,6 @@ def brute_force(rows: int, cols: int, numbers: dict) -> set[tuple[str, ...]]:
             region = grown
 
     bit = {(r, c): 1 << (r * cols + c) for r in range(rows) for c in range(cols)}
-    numbered = sum(bit[p] for p in numbers)
     blocks = [bit[r, c] | bit[r + 1, c] | bit[r, c + 1] | bit[r + 1, c + 1]
               for r in range(rows - 1) for c in range(cols - 1)]
     free = [bit[p] for p in sorted(bit) if p not in numbers]
