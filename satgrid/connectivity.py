@@ -418,7 +418,11 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
     Every search starts at the sources' neighbours, all false (``sources`` is a component): the
     sources are marked reached once, and the flow from a source into its neighbour is not
     recorded, since undoing it would only lead back into the sources. The paths through one
-    false node (a neighbour that is a sink or touches a true one) are taken before any search.
+    false node (a neighbour that is a sink or touches a true one), then those through two (a
+    neighbour, then a false node with no flow yet that touches a true sink), are taken before
+    any search. The searches go depth first (a stack): an augmenting path need not be a
+    shortest one, and a depth-first search reaches the sinks through fewer states (on the
+    cuts' own calls about 40% fewer than breadth first; encodings/connectivity.md).
     """
     n = len(neighbours)
     target = [False] * n
@@ -446,16 +450,31 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
                 through[w] = 1
                 into[x] = {**(into[x] or {}), w: 1}
                 break
+    for state in first:  # paths through two false nodes, taken with no search
+        w = state >> 1
+        if through[w]:
+            continue
+        for x in neighbours[w]:
+            if on[x] or through[x] or target[x] or parent[2 * x] == -1:
+                continue
+            y = next((y for y in neighbours[x] if hit[y]), -1)
+            if y >= 0:
+                through[w] = through[x] = 1
+                into[x] = {**(into[x] or {}), w: 1}
+                into[y] = {**(into[y] or {}), x: 1}
+                break
     while True:
         found = -1
-        seen = list(first)
+        seen = list(first)  # every state reached (the side, once no path is found)
+        stack = list(first)
         for state in first:
             parent[state] = -1
             if hit[state >> 1]:
                 found = state
                 break
         if found < 0:
-            for state in seen:
+            while stack:
+                state = stack.pop()
                 v = state >> 1
                 if state & 1:
                     for w in neighbours[v]:
@@ -463,6 +482,7 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
                         if parent[nxt] == -2:
                             parent[nxt] = state
                             seen.append(nxt)
+                            stack.append(nxt)
                             if hit[w]:
                                 found = nxt
                                 break
@@ -471,10 +491,12 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
                     if through[v] and parent[state - 1] == -2:  # undo flow through v
                         parent[state - 1] = state
                         seen.append(state - 1)
+                        stack.append(state - 1)
                 elif not hit[v]:
                     if (on[v] or not through[v]) and parent[state + 1] == -2:
                         parent[state + 1] = state
                         seen.append(state + 1)
+                        stack.append(state + 1)
                         if target[v]:  # a false sink, reached through itself
                             found = state + 1
                             break
@@ -484,6 +506,7 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
                             if units and parent[2 * u + 1] == -2:
                                 parent[2 * u + 1] = state
                                 seen.append(2 * u + 1)
+                                stack.append(2 * u + 1)
         if found < 0:
             side = sorted(inside.union([state >> 1 for state in seen if state & 1]))
             cut = sorted({state >> 1 for state in seen if not state & 1}.difference(side))
