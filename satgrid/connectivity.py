@@ -409,16 +409,22 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
     through true nodes: another component, or an anchor's nodes, where a false sink may itself be
     in the separator), and the nodes on the sources' side of it (the sources included).
 
-    Max flow with unit node capacities (Ford-Fulkerson with BFS augmenting paths on the
-    node-split graph: ``in(v) -> out(v)`` of capacity 1 for a false node, unbounded for a true
-    one; links unbounded). Each augmenting path costs one search of the graph and there are as
-    many as the separator has nodes, at most the false neighbours of ``sources`` (a separator
-    itself). The side is what the last search reached (the minimum cut nearest the sources; it
-    is the same for every maximum flow, so the search order does not change the answer).
+    Max flow with unit node capacities (Ford-Fulkerson on the node-split graph: ``in(v) ->
+    out(v)`` of capacity 1 for a false node, unbounded for a true one; links unbounded). The
+    side is what the last search of the residual graph reached (the minimum cut nearest the
+    sources; it is the same for every maximum flow, so neither the paths taken nor the search
+    order change the answer). The flow is at most the false neighbours of ``sources`` (a
+    separator itself).
     Every search starts at the sources' neighbours, all false (``sources`` is a component): the
-    sources are marked reached once, and the flow from a source into its neighbour is not
-    recorded, since undoing it would only lead back into the sources. The paths through one
-    false node (a neighbour that is a sink or touches a true one) are taken before any search.
+    sources are marked reached from the start, and the flow from a source into its neighbour
+    is not recorded, since undoing it would only lead back into the sources. Before any search
+    the paths through one false node (a neighbour that is a sink or touches a true one) are
+    taken, then greedy paths: from each neighbour with no flow, a depth-first walk forward
+    over nodes with no flow to a true sink, no node entered by two walks (one pass over the
+    graph in all). The augmenting searches that remain (one per missing unit of flow, and the
+    last one that finds none) go depth first (a stack). On the cuts' own calls this takes a
+    third to a half of the searches and states of breadth-first searches alone
+    (encodings/connectivity.md).
     """
     n = len(neighbours)
     target = [False] * n
@@ -426,13 +432,15 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
     for v in sinks:
         target[v] = True
         hit[v] = on[v]
-    parent = [-2] * (2 * n)  # states: 2v = in(v), 2v+1 = out(v); -2 unseen, -1 a start
+    start = [-2] * (2 * n)  # states: 2v = in(v), 2v+1 = out(v); -2 unseen, -1 a start
     inside = set(sources)
     first = []  # the in-states next to the sources, where every search starts
     for s in inside:
-        parent[2 * s] = parent[2 * s + 1] = -1  # the sources: never entered again
+        start[2 * s] = start[2 * s + 1] = -1  # the sources: never entered again
+    for s in inside:
         for w in neighbours[s]:
-            if w not in inside and 2 * w not in first:
+            if start[2 * w] == -2:
+                start[2 * w] = -1
                 first.append(2 * w)
     through = [0] * n  # flow through v (in(v) -> out(v))
     into: list = [None] * n  # into[v][u]: flow on out(u) -> in(v), u not a source
@@ -446,47 +454,72 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
                 through[w] = 1
                 into[x] = {**(into[x] or {}), w: 1}
                 break
+    # Greedy paths before any search: from each neighbour with no flow yet, a depth-first walk
+    # forward over nodes no earlier walk entered (false ones with no flow) to a true sink. A walk
+    # that leaves a node finds no path from it, nor can a later walk (nodes only get used up),
+    # so no node is entered twice and the walks together cost one pass.
+    entered = [False] * n
+    for state in first:
+        w = state >> 1
+        if through[w] or entered[w]:
+            continue
+        entered[w] = True
+        path, ways, end = [w], [iter(neighbours[w])], -1
+        while path and end < 0:
+            for x in ways[-1]:
+                if hit[x]:
+                    end = x
+                    break
+                if not entered[x] and not target[x] and x not in inside and (on[x] or not through[x]):
+                    entered[x] = True
+                    path.append(x)
+                    ways.append(iter(neighbours[x]))
+                    break
+            else:
+                path.pop()
+                ways.pop()
+        if end >= 0:  # the flow along the path to end
+            for u, x in zip(path, [*path[1:], end]):
+                through[u] += 1
+                flows = into[x] = into[x] or {}
+                flows[u] = flows.get(u, 0) + 1
     while True:
-        found = -1
-        seen = list(first)
-        for state in first:
-            parent[state] = -1
-            if hit[state >> 1]:
-                found = state
-                break
-        if found < 0:
-            for state in seen:
-                v = state >> 1
-                if state & 1:
-                    for w in neighbours[v]:
-                        nxt = 2 * w
-                        if parent[nxt] == -2:
-                            parent[nxt] = state
-                            seen.append(nxt)
-                            if hit[w]:
-                                found = nxt
-                                break
-                    if found >= 0:
-                        break
-                    if through[v] and parent[state - 1] == -2:  # undo flow through v
-                        parent[state - 1] = state
-                        seen.append(state - 1)
-                elif not hit[v]:
-                    if (on[v] or not through[v]) and parent[state + 1] == -2:
-                        parent[state + 1] = state
-                        seen.append(state + 1)
-                        if target[v]:  # a false sink, reached through itself
-                            found = state + 1
+        parent = start[:]  # the parent of each state reached by this search
+        found = next((state for state in first if hit[state >> 1]), -1)
+        stack = list(first)
+        while stack and found < 0:
+            state = stack.pop()
+            v = state >> 1
+            if state & 1:
+                for w in neighbours[v]:
+                    nxt = 2 * w
+                    if parent[nxt] == -2:
+                        parent[nxt] = state
+                        stack.append(nxt)
+                        if hit[w]:
+                            found = nxt
                             break
-                    flows = into[v]
-                    if flows:
-                        for u, units in flows.items():  # undo flow on out(u) -> in(v)
-                            if units and parent[2 * u + 1] == -2:
-                                parent[2 * u + 1] = state
-                                seen.append(2 * u + 1)
+                if through[v] and parent[state - 1] == -2:  # undo flow through v
+                    parent[state - 1] = state
+                    stack.append(state - 1)
+            elif not hit[v]:
+                if (on[v] or not through[v]) and parent[state + 1] == -2:
+                    parent[state + 1] = state
+                    stack.append(state + 1)
+                    if target[v]:  # a false sink, reached through itself
+                        found = state + 1
+                        continue
+                flows = into[v]
+                if flows:
+                    for u, units in flows.items():  # undo flow on out(u) -> in(v)
+                        if units and parent[2 * u + 1] == -2:
+                            parent[2 * u + 1] = state
+                            stack.append(2 * u + 1)
         if found < 0:
-            side = sorted(inside.union([state >> 1 for state in seen if state & 1]))
-            cut = sorted({state >> 1 for state in seen if not state & 1}.difference(side))
+            # reached: the side's out-states (the sources' marked from the start) and the
+            # separator's in-states
+            side = [v for v in range(n) if parent[2 * v + 1] != -2]
+            cut = [v for v in range(n) if parent[2 * v] != -2 and parent[2 * v + 1] == -2]
             return side, cut
         state = found
         while parent[state] >= 0:
@@ -502,8 +535,6 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
             else:  # in(u) -> out(v): undoing flow on out(v) -> in(u)
                 into[u][v] -= 1
             state = prev
-        for state in seen:
-            parent[state] = -2
 
 
 class TruthReader:
