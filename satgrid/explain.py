@@ -568,9 +568,9 @@ CHECK_ROUNDS = 200
 QUICK_CONFLICTS = 1000
 #: The most CEGAR rounds of that first part: a check that has not settled near the solution by
 #: then goes on from a blank grid. Nearly every check settles near the solution within a dozen
-#: rounds; one that runs on is a walk of sub-loops the cuts reshape one round at a time (janko.at's
-#: 3rd 10x10: one check of three literals took 200 rounds, 185 ms, and the blank grid answered it
-#: in 1 ms; measured in encodings/diagnostics.md, "Explanations", fourth pass).
+#: rounds; one that runs on is a walk of sub-loops the cuts reshape one round at a time, which
+#: the blank grid often answers at once (figures: encodings/diagnostics.md, "A fourth pass
+#: (29 Nov ...): a cap on the near part of a check").
 QUICK_ROUNDS = 100
 BLANK_CONFLICTS = 10_000
 
