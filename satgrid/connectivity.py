@@ -80,6 +80,10 @@ class ConnectedSubgraph(GlobalRule):
     separators: bool = False
     _adjacent: dict[Node, list[tuple[Node, int | None]]] = field(init=False, repr=False)
 
+    def connected_part(self) -> ConnectedSubgraph:
+        """The rule itself (:meth:`GlobalRule.connected_part`)."""
+        return self
+
     def __post_init__(self) -> None:
         self._adjacent = defaultdict(list)
         for u, v, lit in self.links:

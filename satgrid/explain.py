@@ -61,7 +61,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Hashable, Iterable, Sequence
 
 from .cnf import Clause, VarPool, guarded
-from .connectivity import ConnectedSubgraph, Cut, Keep, Value
+from .connectivity import Cut, Keep, Value
 from .errors import SatgridError
 from .global_rule import GlobalRule
 from .grading import LEVELS, Ladder, StateFormat, _clue_name, _listing, state_format
@@ -80,9 +80,8 @@ class GuardedRule(GlobalRule):
 
     def __init__(self, rule: GlobalRule, selector: int):
         self.rule, self.selector, self.name = rule, selector, rule.name
-        connected = getattr(rule, "connected", rule)
         #: The rule's connected part, if it makes fenced cuts (:meth:`ConnectedSubgraph.fenced_cuts`).
-        self.fenceable = connected if isinstance(connected, ConnectedSubgraph) else None
+        self.fenceable = rule.connected_part()
         #: The assumptions of the question being asked (set by :class:`Reasoner`), and the CEGAR
         #: rounds it has taken so far.
         self.assumed: Sequence[int] = ()

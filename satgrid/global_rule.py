@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 from .cnf import Clause, VarPool
 
 if TYPE_CHECKING:
-    from .connectivity import Cut, Keep, Value
+    from .connectivity import ConnectedSubgraph, Cut, Keep, Value
 
 
 class GlobalRule(Protocol):
@@ -35,3 +35,10 @@ class GlobalRule(Protocol):
         explainer (:class:`satgrid.explain.Reasoner`) puts them behind the rule's selector and a
         literal of their own that its SAT calls assume. Default: none."""
         return []
+
+    def connected_part(self) -> ConnectedSubgraph | None:
+        """Optional: the rule's connected part, whose fenced cuts
+        (:meth:`satgrid.connectivity.ConnectedSubgraph.fenced_cuts`) the explainer adds to the
+        rule's own during its checks (a connected rule itself; a loop's "one piece"). Default:
+        none."""
+        return None

@@ -128,6 +128,10 @@ class SingleLoop(GlobalRule):
         clauses.append(list(self.edges.values()))
         return clauses + self.connected.clauses(pool)
 
+    def connected_part(self) -> ConnectedSubgraph:
+        """The loop's "one piece" rule (:meth:`GlobalRule.connected_part`)."""
+        return self.connected
+
     def parity_clauses(self, pool: VarPool) -> list[Clause]:
         """Redundant clauses for the loop's inside and outside: a variable per face of the plane
         graph of the edges (true: inside the loop), the outer face outside, and each edge

@@ -7,6 +7,7 @@ from importlib import resources
 
 from satgrid import api
 from satgrid.cnf import VarPool
+from satgrid.connectivity import ConnectedSubgraph
 from satgrid.explain import GuardedRule
 from satgrid.global_rule import GlobalRule
 from satgrid.loop import SingleLoop
@@ -23,6 +24,15 @@ def test_every_genre_rule_is_a_global_rule_with_parity_clauses() -> None:
             clauses = rule.parity_clauses(enc.pool)
             assert isinstance(clauses, list)
             assert clauses == [] or isinstance(rule, SingleLoop), (g.name, rule.name)
+            # the connected part the explainer fences: the rule itself, a loop's "one piece"
+            part = rule.connected_part()
+            if isinstance(rule, ConnectedSubgraph):
+                assert part is rule
+            elif isinstance(rule, SingleLoop):
+                assert part is rule.connected and isinstance(part, ConnectedSubgraph)
+            else:
+                assert part is None, (g.name, rule.name)
+            assert GuardedRule(rule, enc.pool.fresh("rule")).fenceable is part
             seen += 1
     assert seen
 
