@@ -42,32 +42,35 @@ DEFAULT = SHARED / "external" / "nurikabe" / "janko_nurikabe_sample.txt"
 BANDS = ((0, 100), (101, 400), (401, 10**9))
 
 
+def measured(api, puzzle, query: str, options) -> dict:
+    """One query of ``puzzle`` (``unique``: solve + unique; ``audit``), timed, as a JSON record."""
+    import time
+
+    start, cpu = time.perf_counter(), time.process_time()
+    if query == "audit":
+        result = api.solve(puzzle, audit=True, grade=False, options=options)
+    else:
+        result = api.solve(puzzle, unique=True, options=options)
+    return {"status": result.status, "wall_ms": (time.perf_counter() - start) * 1000,
+            "cpu_ms": (time.process_time() - cpu) * 1000, "calls": result.stats.sat_calls,
+            "cuts": result.stats.cuts, "given": result.given_solution,
+            "redundant": None if result.redundant_clues is None else len(result.redundant_clues)}
+
+
 def worker(tree: str, path: str, connectivity: str, solver: str | None) -> None:
     """Answer one JSON line per request line ``name<TAB>query<TAB>limit`` on stdin."""
     sys.path.insert(0, tree)
-    import time
-
     from satgrid import api
 
     puzzles = {p.name: p for p in api.load([path])}
     for line in sys.stdin:
         name, query, limit = line.rstrip("\n").split("\t")
-        puzzle = puzzles[name]
         options = api.Options(time_limit=float(limit), connectivity=connectivity,
                               **({} if solver is None else {"solver": solver}))
         for _, session in api._SESSIONS.values():  # a fresh session: each run pays its encoding
             session.close()
         api._SESSIONS.clear()
-        start, cpu = time.perf_counter(), time.process_time()
-        if query == "audit":
-            result = api.solve(puzzle, audit=True, grade=False, options=options)
-        else:
-            result = api.solve(puzzle, unique=True, options=options)
-        out = {"status": result.status, "wall_ms": (time.perf_counter() - start) * 1000,
-               "cpu_ms": (time.process_time() - cpu) * 1000, "calls": result.stats.sat_calls,
-               "cuts": result.stats.cuts, "given": result.given_solution,
-               "redundant": None if result.redundant_clues is None else len(result.redundant_clues)}
-        print(json.dumps(out), flush=True)
+        print(json.dumps(measured(api, puzzles[name], query, options)), flush=True)
 
 
 def one(tree: str, path: str, name: str, connectivity: str, solver: str | None, cpu: float) -> None:
@@ -76,17 +79,11 @@ def one(tree: str, path: str, name: str, connectivity: str, solver: str | None, 
 
     resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
     sys.path.insert(0, tree)
-    import time
-
     from satgrid import api
 
     puzzle = next(p for p in api.load([path]) if p.name == name)
     options = api.Options(connectivity=connectivity, **({} if solver is None else {"solver": solver}))
-    start, clock = time.perf_counter(), time.process_time()
-    result = api.solve(puzzle, unique=True, options=options)
-    print(json.dumps({"status": result.status, "wall_ms": (time.perf_counter() - start) * 1000,
-                      "cpu_ms": (time.process_time() - clock) * 1000, "calls": result.stats.sat_calls,
-                      "cuts": result.stats.cuts, "given": result.given_solution}), flush=True)
+    print(json.dumps(measured(api, puzzle, "unique", options)), flush=True)
 
 
 def ask_one(tree: Path, path: Path, name: str, setup: tuple, cpu: float) -> dict:
