@@ -589,6 +589,20 @@ def holds(value: Value, lits: Iterable[int | None]) -> list[bool]:
     ]
 
 
+def true_positions(value: Value, lits: Sequence[int], block: bool = False) -> list[int]:
+    """The positions in ``lits`` of the literals true under ``value``, in order.
+
+    ``block``: ``lits`` are the consecutive variables ``lits[0], lits[0] + 1, ...``; a model is
+    then read as one slice (its entries are the literals; a partial assignment's unset ones are
+    NaN, not > 0) instead of literal by literal.
+    """
+    model = getattr(value, "model", None)
+    if block and lits and model is not None and len(model) >= lits[0] + len(lits) - 1:
+        first = lits[0]
+        return [x - first for x in model[first - 1:first - 1 + len(lits)] if x > 0]
+    return [j for j, t in enumerate(holds(value, lits)) if t]
+
+
 def _less_than(guard: int, a: list[int], b: list[int], pool: VarPool) -> list[Clause]:
     """``guard -> a < b`` for binary numbers given most significant bit first."""
     clauses: list[Clause] = []

@@ -63,7 +63,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .cnf import Clause, VarPool, at_most
-from .connectivity import Keep, Value, holds
+from .connectivity import Keep, Value, holds, true_positions
 from .global_rule import GlobalRule
 from .grid import Cell, Grid
 
@@ -216,21 +216,15 @@ class SizedRegionsRule(GlobalRule):
         """Every cell's numbers (index order) under ``value``: each one-hot value true in it, in
         domain order, "above the cap" read as its bits' number. One each in a solution; more or
         none only while "one number per cell" is off (an explanation's check)."""
-        k, domain, first = len(self._domain), self._domain, self._flat[0]
-        model = getattr(value, "model", None)
-        if self._block and model is not None and len(model) >= first + len(self._flat) - 1:
-            # the one-hot variables are one block: read the model's slice, whose entries are
-            # the literals (a solver's model; a partial assignment's has NaN, not > 0, unset)
-            true = [x - first for x in model[first - 1:first - 1 + len(self._flat)] if x > 0]
-        else:
-            true = [j for j, t in enumerate(holds(value, self._flat)) if t]
+        k, domain = len(self._domain), self._domain
+        true = true_positions(value, self._flat, self._block)
         out: list[list[int]] = [[] for _ in self._onehot]
         for j in true:
             out[j // k].append(domain[j % k])
         if self.above is not None:
             for vs, bits in zip(out, self._bits):
                 if vs and vs[-1] == self.above:
-                    n = sum(1 << b for b, t in enumerate(holds(value, bits)) if t)
+                    n = sum(1 << b for b in true_positions(value, bits))
                     vs[-1] = n if n > self.cap else 0  # 0: bits a partial assignment leaves unread
         return out
 
@@ -472,5 +466,5 @@ def read_region_numbers(encoding: "Encoding", layer: str, value: Value) -> dict[
         for p, v in numbers.items():
             if v == above:
                 lits = [lit for (r, c, _), lit in bits.items() if (r, c) == p]
-                numbers[p] = sum(1 << b for b, t in enumerate(holds(value, lits)) if t)
+                numbers[p] = sum(1 << b for b in true_positions(value, lits))
     return numbers
