@@ -106,15 +106,12 @@ def test_checker_accepts_exactly_the_brute_force_solutions():
 
 
 # -- the puzzlekit puzzles (janko.at, with published solutions) ----------------------------------
-def test_puzzlekit_puzzles_solve_to_the_published_solutions():
+def test_puzzlekit_text_reads_and_writes_back():
+    """Solving the dataset to its published solutions: tests/test_puzzlekit.py, for every genre."""
     if not PUZZLEKIT.exists():
         pytest.skip(f"shared data not found at {PUZZLEKIT}")
     loaded = formats.read_with_solutions(PUZZLEKIT.read_text(), str(PUZZLEKIT))
-    assert len(loaded) == 30
-    for item in loaded:
-        assert nn.check(item.puzzle, item.solution) == [], item.puzzle.name
-        result = api.solve(item.puzzle, unique=True)
-        assert (result.status, result.solution) == ("unique", item.solution), item.puzzle.name
+    assert len(loaded) == 30 and all(nn.check(x.puzzle, x.solution) == [] for x in loaded)
     codec = GENRES["norinori"].part("PUZZLEKIT")
     written = formats.puzzlekit.header(codec, 1) + formats.puzzlekit.write(loaded[0].puzzle, loaded[0].solution)
     again = formats.read_with_solutions(written, "<w>")
