@@ -1,6 +1,6 @@
 """Masyu end to end: loop counts against brute force (lazy, eager, unanchored), the puzzlekit
-text written and read back (the 30 puzzles against their published solutions: test_puzzlekit.py), parsing and bad input, the drawing, the checker,
-DIMACS exactness and the CLI."""
+text written and read back (the 30 puzzles against their published solutions:
+test_puzzlekit.py), parsing and bad input, the drawing, the checker, DIMACS exactness and the CLI."""
 from __future__ import annotations
 
 import functools
