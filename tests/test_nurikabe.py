@@ -425,27 +425,3 @@ def test_a_small_wall_is_counted_exactly(numbers):
         found.add(solution)
         session.add([[-lit if outcome.assignment(lit) else lit for lit in encoding.primary.values()]])
     assert found == expected
-
-
-
-@pytest.mark.parametrize("rows, cols, numbers, most", [
-    (2, 3, {(0, 0): "?", (1, 2): "?"}, 1),  # two numbers on a 2x3: a wall of at least 2
-    (4, 4, {(3, 0): "?", (0, 1): 3, (3, 3): "?"}, 1),
-    (4, 4, {(3, 1): "?", (0, 0): "?", (1, 3): "?", (1, 1): "?"}, 2),  # four crowded cells: pairs too
-    (4, 4, {(2, 1): "?", (0, 1): 2, (3, 2): "?", (1, 3): 2}, 2),
-    (1, 5, {(0, 0): "?", (0, 2): "?"}, 0),  # one row: one black cell can part two numbers
-])
-def test_puzzles_with_question_marks_close_no_black_cell_off(rows, cols, numbers, most):
-    """With '?' numbers the wall has no known size, but at least 2 cells when two numbers share a
-    2-connected grid, and at least its crowded cells: then a black cell (from 3, a black pair)
-    has a black neighbour. The solutions stay brute force's."""
-    puzzle = puzzle_of(rows, cols, numbers)
-    encoding = nk.encode(puzzle)
-    wall = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in numbers]
-    pairs = [(p, q) for p in wall for q in wall if p < q and abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1]
-    closed = [end - start for name, start, end in encoding.spans if "black neighbour" in name]
-    assert closed == ([] if most == 0 else [len(wall) + (len(pairs) if most == 2 else 0)])
-    expected = brute_force(rows, cols, numbers)
-    assert expected
-    for mode in MODES:
-        assert satgrid_solutions(puzzle, mode) == expected, mode

@@ -17,9 +17,8 @@ Encoding (:func:`rules`, on the model builder; clause counts, proofs and measure
 * All black cells are connected: the core's connected-subgraph rule over the black literals, with
   anchors (a cell touching two numbers; a black cell beside each switched-on island of at most
   :data:`SMALL_ISLAND` cells) that make its cuts one-sided.
-* Redundant strengthening, behind ``all``: with two black cells or more in every solution (no
-  ``?``: the cells the sizes leave; with ``?``: :func:`fewest_black`), a black cell has a black
-  neighbour (and a black pair, from three).
+* Redundant strengthening, behind ``all``: with no ``?`` and two black cells or more, a black cell
+  has a black neighbour.
 
 Clue switches: a number in Nurikabe cannot vanish (its cell stays an island seed), so switching a
 clue "off" turns it into ``?``: the island keeps its cell and its identity, only its size (and the
@@ -195,7 +194,7 @@ class Variant:
 
     ``eager_from``: islands of this size and up stay connected inside their reach by the core's
     parent pointers rather than by the local "a labelled cell has a labelled neighbour" clauses
-    (the lazy cuts do the rest). ``black_degree``: with every size on, no piece of up
+    (the lazy cuts do the rest). ``black_degree``: with every size on and no ``?``, no piece of up
     to this many black cells is closed off (1: a black cell has a black neighbour; 0: off).
     """
 
@@ -224,10 +223,9 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Non
     wall = {p: x for p, x in black.items() if p not in numbers}
     sizes = [v for v in numbers.values() if v != UNKNOWN]
     left = len(black) - sum(sizes)
-    least = left if len(sizes) == len(numbers) else fewest_black(puzzle, len(islands.crowded))
-    if variant.black_degree and least >= 2:
+    if variant.black_degree and len(sizes) == len(numbers) and left >= 2:
         m.no_closed_pieces("with every size on, a black cell or pair has a black neighbour", wall,
-                           min(least - 1, variant.black_degree), islands.all)
+                           min(left - 1, variant.black_degree), islands.all)
     if len(sizes) == len(numbers) and 0 <= left * SMALL_WALL <= len(black):
         m.require("with every size on, a small wall has the cells the islands leave",
                   guarded(exactly(list(wall.values()), left, m.pool), islands.all))
@@ -239,16 +237,6 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Non
     anchors += [(islands.selectors[p], islands.rim(p)) for p, n in numbers.items()
                 if n != UNKNOWN and n <= SMALL_ISLAND and n < len(black)]
     m.connected("the black cells form one wall", wall, anchors=anchors)
-
-
-def fewest_black(puzzle: NurikabePuzzle, crowded: int) -> int:
-    """A lower bound on the black cells of every solution of ``puzzle`` whatever its sizes (for
-    a puzzle with ``?`` numbers, whose wall has no known size): the ``crowded`` cells (touching
-    two numbers, always black), and 2 when two numbers share a grid of at least 2x2. Such a
-    grid stays connected when any one cell is taken out (it is 2-connected), so with fewer than
-    two black cells the white cells would be one island holding both numbers."""
-    two_connected = len(puzzle.numbers()) >= 2 and min(puzzle.rows, puzzle.cols) >= 2
-    return max(crowded, 2 if two_connected else 0)
 
 
 def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
