@@ -234,7 +234,8 @@ class Session:
         The variables a clue's clauses draw (counters, the islands' levels) are part of the
         encoding, made once per clue and reused by every later query, so they are not wear (an
         island puzzle's clues draw more variables than its rules: counted as wear, its session
-        was worn after its first query and rebuilt for every later one).
+        was worn after its first query and rebuilt for every later one). They are bounded by the
+        distinct clues (cell and value) a session sees.
         A cache of shared sessions replaces a worn one by a fresh build. A session whose solver
         a Ctrl-C broke (:attr:`EmbeddedSolver.broken`) counts as worn too."""
         if getattr(self.solver, "broken", False):  # interrupted by Ctrl-C: unusable
