@@ -264,8 +264,8 @@ class SeededIslands:
         near, cells, var = self.grid.near, self.grid.cells, pool.var
         dist, label = self._reach[i], self._labels[i]
         seed = cells[i]
-        # level(q, k) is levels[q][k - dist(q)] (lists per cell: this runs for every clue of
-        # every puzzle, a dict keyed by (q, k) cost a third more)
+        # level(q, k) is levels[q][k - dist(q)]: lists per cell rather than a dict keyed by
+        # (q, k), since this runs for every clue of every puzzle (encodings/nurikabe.md)
         levels = {q: [var("level", *seed, *cells[q], k) for k in range(d, value)]
                   for q, d in dist.items() if q != i}
         clauses: list[Clause] = []
