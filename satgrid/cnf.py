@@ -43,13 +43,26 @@ class VarPool:
 
     def var(self, *key: Key) -> int:
         """The variable for ``key`` (created on first use)."""
-        return self.idpool.id(key)
+        # A known key is one dict lookup (``IDPool.id`` costs a method call and a second lookup
+        # for every variable an encoder names; measured in encodings/nurikabe.md).
+        pool = self.idpool
+        found = pool.obj2id.get(key)
+        if found is None:  # a new key: the top's successor (no occupied ranges), as ``IDPool.id``
+            pool.top = found = pool.top + 1
+            pool.obj2id[key] = found
+            pool.id2obj[found] = key
+        return found
 
     def fresh(self, tag: str = "aux") -> int:
         """A new auxiliary variable, never returned before (its key starts with a private marker,
         so no readable key can collide with it)."""
         self._fresh += 1
-        return self.idpool.id((_AUX, tag, self._fresh))
+        key = (_AUX, tag, self._fresh)
+        pool = self.idpool  # no occupied ranges: the next id is the top's successor
+        pool.top = vid = pool.top + 1
+        pool.obj2id[key] = vid
+        pool.id2obj[vid] = key
+        return vid
 
     def copy(self) -> "VarPool":
         """An independent pool holding the same variables (new ones continue from the top)."""

@@ -261,25 +261,28 @@ class SeededIslands:
         steps of the seed through labelled cells. ``level(q, k)`` (for ``dist(q) <= k < value``):
         q is labelled and reached within k steps; it needs ``level(q, k - 1)`` or a neighbour's,
         and (redundant, measured in ``encodings/rules.md``) follows from ``level(q, k - 1)``."""
-        near, cells = self.grid.near, self.grid.cells
+        near, cells, var = self.grid.near, self.grid.cells, pool.var
         dist, label = self._reach[i], self._labels[i]
         seed = cells[i]
-        level = {(q, k): pool.var("level", *seed, *cells[q], k)
-                 for q, d in dist.items() if q != i for k in range(d, value)}
+        # level(q, k) is levels[q][k - dist(q)]: lists per cell rather than a dict keyed by
+        # (q, k), since this runs for every clue of every puzzle (encodings/nurikabe.md)
+        levels = {q: [var("level", *seed, *cells[q], k) for k in range(d, value)]
+                  for q, d in dist.items() if q != i}
         clauses: list[Clause] = []
-        for q, d in dist.items():
-            if q == i:
-                continue
-            clauses.append([-label[q], level[q, value - 1]])
+        add = clauses.append
+        for q, own in levels.items():
+            d, lab = dist[q], label[q]
+            add([-lab, own[-1]])
+            # the cell itself, then its neighbours in the reach (not the seed), with their dist
+            around = [(own, d), *((levels[s], dist[s]) for s in near[q] if s in levels)]
             for k in range(d, value):
-                lit = level[q, k]
-                clauses.append([-lit, label[q]])
+                lit = own[k - d]
+                add([-lit, lab])
                 if k > d:  # redundant: reached within k - 1 steps is within k
-                    clauses.append([-level[q, k - 1], lit])
+                    add([-own[k - d - 1], lit])
                 if k == 1:
                     continue  # a neighbour of the seed: reached in one step
-                back = [level[s, k - 1] for s in (q, *near[q]) if (s, k - 1) in level]
-                clauses.append([-lit, *back])
+                add([-lit, *(lits[k - 1 - ds] for lits, ds in around if ds < k)])
         return clauses
 
 

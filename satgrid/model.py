@@ -228,18 +228,19 @@ class Model:
         from building it (``most = 1``: a true cell has a true neighbour). Lowering: per set,
         singles in the order of ``lits`` then pairs and so on, one clause ``-guard | -cells |
         neighbours`` (measured in encodings/connectivity.md)."""
-        near = self.grid.adjacency
+        # on cell indices (reading order): a piece is a sorted tuple of them
+        near, index = self.grid.near, self.grid.index
+        lit = {index(p): x for p, x in lits.items()}
+        head = [] if guard is None else [-guard]
         clauses: list[Clause] = []
-        pieces = [(p,) for p in lits]
+        pieces = [(index(p),) for p in lits]
         for size in range(1, most + 1):
             if size > 1:
-                grown = {tuple(sorted((*piece, q), key=self.grid.index)) for piece in pieces
-                         for p in piece for q in near[p] if q in lits and q not in piece}
-                pieces = sorted(grown, key=lambda piece: [self.grid.index(p) for p in piece])
+                pieces = sorted({tuple(sorted((*piece, q))) for piece in pieces
+                                 for p in piece for q in near[p] if q in lit and q not in piece})
             for piece in pieces:
-                around = dict.fromkeys(q for p in piece for q in near[p] if q in lits and q not in piece)
-                clauses.append([*(-lits[p] for p in piece), *([] if guard is None else [-guard]),
-                                *(lits[q] for q in around)])
+                around = dict.fromkeys(q for p in piece for q in near[p] if q in lit and q not in piece)
+                clauses.append([*(-lit[p] for p in piece), *head, *(lit[q] for q in around)])
         self.require(name, clauses)
 
     def all_different(self, name: str, numbers: Mapping[Cell, Mapping[int, int]],

@@ -224,13 +224,18 @@ class Session:
         self._breakers: dict[int, int] = {}  # selector -> breaker
         #: Selectors that are the clue itself (a given digit): their negation is assumable.
         self.literal_clues: set[int] = set()
-        #: The variables once the rules are loaded (see :meth:`worn`).
+        #: The variables of the rules and of the clues built so far (see :meth:`worn`).
         self.built_top = enc.pool.top
 
     def worn(self) -> bool:
         """Whether this session has made more variables since it was built than the rules have:
         every puzzle served leaves retired blocking and activation literals (and learnt clauses
         over them) in the solver, and each call grows slower (measured in encodings/batch.md).
+        The variables a clue's clauses draw (counters, the islands' levels) are part of the
+        encoding, made once per clue and reused by every later query, so they are not wear (an
+        island puzzle's clues draw more variables than its rules: counted as wear, its session
+        was worn after its first query and rebuilt for every later one). They are bounded by the
+        distinct clues (cell and value) a session sees.
         A cache of shared sessions replaces a worn one by a fresh build. A session whose solver
         a Ctrl-C broke (:attr:`EmbeddedSolver.broken`) counts as worn too."""
         if getattr(self.solver, "broken", False):  # interrupted by Ctrl-C: unusable
@@ -249,7 +254,7 @@ class Session:
         # Building big clues can take long (the islands' levels on a 40x57 grid): the deadline
         # holds here too, and a clue counts as known only once its clauses are in the solver (a
         # build stopped half-way leaves clauses behind an unused selector, which bind nothing).
-        deadline, new = self.solver.deadline, []
+        deadline, new, top = self.solver.deadline, [], self.encoding.pool.top
         for key, value in clues.items():
             lit = known.get((key, value))
             if lit is None:
@@ -273,6 +278,7 @@ class Session:
                 self._anchors[clue.anchor[0]].append((clue.selector, clue.anchor[1]))
             known[key, value] = clue.selector
             self._clues[clue.selector] = clue
+        self.built_top += self.encoding.pool.top - top  # the clues' variables are no wear
         return out
 
     def breaker(self, selector: int) -> int | None:
