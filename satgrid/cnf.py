@@ -44,7 +44,8 @@ class VarPool:
     def var(self, *key: Key) -> int:
         """The variable for ``key`` (created on first use)."""
         # A known key is one dict lookup (``IDPool.id`` costs a method call and a second lookup
-        # for every variable an encoder names; measured in encodings/nurikabe.md).
+        # for every variable an encoder names; measured in the encodings document of the first
+        # genre with islands).
         pool = self.idpool
         found = pool.obj2id.get(key)
         if found is None:  # a new key: the top's successor (no occupied ranges), as ``IDPool.id``

@@ -265,7 +265,8 @@ class SeededIslands:
         dist, label = self._reach[i], self._labels[i]
         seed = cells[i]
         # level(q, k) is levels[q][k - dist(q)]: lists per cell rather than a dict keyed by
-        # (q, k), since this runs for every clue of every puzzle (encodings/nurikabe.md)
+        # (q, k), since this runs for every clue of every puzzle (measured in the encodings
+        # document of the genre that first used islands)
         levels = {q: [var("level", *seed, *cells[q], k) for k in range(d, value)]
                   for q, d in dist.items() if q != i}
         clauses: list[Clause] = []
