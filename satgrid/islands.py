@@ -121,15 +121,23 @@ class SeededIslands:
     "this seed's island has n cells")."""
 
     def __init__(self, m: "Model", name: str, white: Mapping[Cell, int],
-                 seeds: Mapping[Cell, int | None], eager_from: int | None = None):
+                 seeds: Mapping[Cell, int | None], eager_from: int | None = None,
+                 switchable: Mapping[Cell, int] | None = None):
         grid = m.grid
         pool = m.pool
         cells, near = grid.cells, grid.near
         size = len(cells)
         self.name, self.grid, self.eager_from = name, grid, eager_from
         self.seeds: dict[Cell, int | None] = dict(seeds)
+        #: Seeds that their clue switches on and off (see :meth:`_switched`): ``{cell: size}``.
+        self.switchable: dict[Cell, int] = dict(switchable or {})
         numbers = {grid.index(p): v for p, v in seeds.items()}
         sized = {p: v for p, v in numbers.items() if v is not None}
+        optional = {grid.index(p): v for p, v in self.switchable.items() if p not in self.seeds}
+        if len(optional) != len(self.switchable) or not all(isinstance(v, int) and v >= 1 for v in optional.values()):
+            raise SatgridError(f"{name}: a switchable seed needs a size of at least 1 and a cell that is no seed")
+        #: The clue selector of each switchable seed: on, the cell is a seed of its size.
+        self.present: dict[Cell, int] = {cells[p]: m.switch(cells[p], v) for p, v in optional.items()}
         self._white = white_lit = [white[p] for p in cells]
         self._touch = touch = touching(numbers, near, size)
         self._dark = dark = [len(touch[q]) >= 2 and q not in numbers for q in range(size)]
@@ -140,6 +148,7 @@ class SeededIslands:
 
         # Labels on each seed's reach; a label spreads to white neighbours inside the reach.
         self._reach = reaches = {i: reach_indices(i, sized.get(i), near, touch) for i in numbers}
+        reaches.update((i, reach_indices(i, v, near, touch)) for i, v in optional.items())
         self._labels = labels = {}
         self._labels_of = labels_of = [[] for _ in range(size)]  # type: list[list[int]]
         clauses: list[Clause] = []
@@ -154,8 +163,11 @@ class SeededIslands:
                     other = own.get(s)
                     if other is not None:
                         clauses.append([-lit, -white_lit[s], other])
-            clauses.append([own[i]])
+            clauses.append([own[i]] if i in numbers else [-self.present[ci], own[i]])
         m.require(f"{name}: labels spread over each seed's reach", clauses)
+        if optional:
+            m.require(f"{name}: a seed switched on is white, holds its own labels, and no other "
+                      "island comes near it", self._switched(white_lit, numbers, optional))
 
         # ``all`` <-> every sized seed's clue is on; then a white cell carries a label.
         self.all = everything = pool.var("all")
@@ -172,7 +184,41 @@ class SeededIslands:
             name, open_cells, [cells[p] for p in numbers],
             [(cells[p], cells[q]) for p, q in grid.links if not dark[p] and not dark[q]],
             {(cells[i], cells[q]): lit for i, own in labels.items() for q, lit in own.items()},
-            self.selectors))
+            {**self.selectors, **self.present}, self.present))
+
+    def _switched(self, white: list[int], numbers: Mapping[int, object],
+                  optional: Mapping[int, int]) -> list[Clause]:
+        """The clauses of the switchable seeds (selector ``x_s`` = "``s`` is a seed of its
+        size"; off, ``s`` is an ordinary cell). Their reaches (and the other seeds') do not
+        stop at them: only the fixed seeds shape the reaches, so each reach covers its island
+        whichever seeds are on. Instead, for a seed ``s`` on: its cell is white; its labels need
+        it (a label ``(s, q)`` implies ``x_s``); a label of any other seed ``i`` on ``s`` or
+        beside it is false (``-label(i, q) | -x_s``: the island of ``i`` would hold or touch a
+        second seed); a cell beside two seeds on is not white. Each clause holds in every
+        solution of every choice of seeds, so with the global rule (which counts a switchable
+        seed only while it is on) the solutions are exactly those of the puzzle with the seeds
+        switched on."""
+        grid = self.grid
+        cells, near, present = grid.cells, grid.near, self.present
+        switch = {i: present[cells[i]] for i in optional}
+        clauses: list[Clause] = [[-x, white[i]] for i, x in switch.items()]
+        # the switchable seeds each cell is or touches
+        around: list[list[int]] = touching(optional, near, len(cells))
+        for i, own in self._labels.items():
+            mine = switch.get(i)
+            for q, lit in own.items():
+                if mine is not None:
+                    clauses.append([-lit, mine])
+                clauses += ([-lit, -switch[s]] for s in around[q] if s != i)
+        fixed = set(numbers)
+        for q in range(len(cells)):
+            if q in fixed or self._dark[q]:
+                continue
+            beside = [p for p in near[q] if p in fixed or p in switch]
+            for k, a in enumerate(beside):
+                for b in beside[k + 1:]:
+                    clauses.append([-white[q], *(-switch[s] for s in (a, b) if s in switch)])
+        return clauses
 
     def reach(self, seed: Cell) -> list[Cell]:
         """The cells the island of ``seed`` can cover (with its size, if it has one)."""
@@ -183,9 +229,10 @@ class SeededIslands:
         """The reach of ``seed`` and the cells beside it, in reading order, seeds left out: an
         island smaller than the grid has a non-white cell there."""
         near, cells = self.grid.near, self.grid.cells
-        dist = self._reach[self.grid.index(seed)]
+        i = self.grid.index(seed)
+        dist = self._reach[i]
         rim = {s for q in dist for s in near[q]} | set(dist)
-        return [cells[q] for q in sorted(rim) if cells[q] not in self.seeds]
+        return [cells[q] for q in sorted(rim) if cells[q] not in self.seeds and q != i]
 
     def size(self, c: "Clue", key: Hashable, value: object) -> None:
         """The clue "the island of seed ``key`` has ``value`` cells" (``value`` at most the size
@@ -193,6 +240,12 @@ class SeededIslands:
         :data:`SIZELESS`: :meth:`sizeless`."""
         grid = self.grid
         own = self.seeds.get(key) if isinstance(key, tuple) and len(key) == 2 else None
+        switched = self.switchable.get(key)  # type: ignore[call-overload]
+        if switched is not None:  # a switchable seed's clue is its one size (on: the seed is there)
+            if value != switched:
+                raise SatgridError(f"{self.name}: the switchable seed at {cell_name(*key)} takes "  # type: ignore[misc]
+                                   f"only its size {switched}, not {value!r}")
+            own = switched
         if value == SIZELESS and own is not None:
             self.sizeless(c, key)  # type: ignore[arg-type]
             return
@@ -295,11 +348,13 @@ class Islands(GlobalRule):
 
     ``white``: the cells that can be white (node i of the white region is the i-th key);
     ``labels``: ``{(seed, cell): literal}``; ``selectors``: ``{seed: selector}`` of the sized
-    seeds.
+    seeds; ``switchable``: ``{cell: literal}``, seeds that count only while their literal holds
+    (off, an ordinary cell): the cuts that rest on such a seed being on or off name its literal.
     """
 
     def __init__(self, name: str, white: dict[Cell, int], seeds: list[Cell], links: list[tuple[Cell, Cell]],
-                 labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int]):
+                 labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int],
+                 switchable: dict[Cell, int] | None = None):
         self.name = name
         self.white, self.seeds, self.links = white, seeds, links
         self.labels, self.selectors = labels, selectors
@@ -314,6 +369,12 @@ class Islands(GlobalRule):
         self._seeded = [False] * len(self._black)
         for p in seeds:
             self._seeded[index[p]] = True
+        self.switchable = dict(switchable or {})
+        #: Node index and literal of each switchable seed; per node, its literal (0: none).
+        self._switch = [(index[p], lit) for p, lit in self.switchable.items() if p in index]
+        self._present = [0] * len(self._black)
+        for j, lit in self._switch:
+            self._present[j] = lit
         #: Per sized seed: its selector and its labels by node index; per node: the sized seeds
         #: labelling it.
         self._labels_at: list[list[tuple[int, int]]] = [[] for _ in self._black]
@@ -333,15 +394,23 @@ class Islands(GlobalRule):
         regions with two seeds (a cell of the path between them is not white). ``keep``: see
         :data:`satgrid.connectivity.Keep` (asked of the built cuts; they are few)."""
         cuts = []
-        seeded = self._seeded
+        seeded, present = self._seeded, self._present
+        if self._switch:  # the switchable seeds on in ``value`` count as seeds
+            seeded = list(seeded)
+            for (j, _), on in zip(self._switch, holds(value, [lit for _, lit in self._switch])):
+                seeded[j] = seeded[j] or on
         for region in self.region.component_indices(value):
             seeds = [j for j in region if seeded[j]]
             if not seeds:
                 inside = set(region)
-                cuts.append(self._grow(region, inside, pool))
+                grow = self._grow(region, inside, pool)
+                grow[-1] += [present[j] for j in region if present[j]]  # unless a seed there is on
+                cuts.append(grow)
                 cuts += self._reconnect(region, inside, value, pool)
             elif len(seeds) > 1:
-                cuts.append([[self._black[j] for j in self._path(set(region), seeds[0])]])
+                path, end = self._path(set(region), seeds[0], seeded)
+                # only while both ends are seeds
+                cuts.append([[*(self._black[j] for j in path), *(-present[j] for j in (seeds[0], end) if present[j])]])
         return cuts if keep is None else [cut for cut in cuts if keep(cut[-1])]
 
     def _grow(self, region: list[int], inside: set[int], pool: VarPool) -> list[Clause]:
@@ -367,9 +436,9 @@ class Islands(GlobalRule):
             cuts.append([*([-x, t] for x in labelled), [-selector, -t, *sorted(border)]])
         return cuts
 
-    def _path(self, region: set[int], start: int) -> list[int]:
+    def _path(self, region: set[int], start: int, seeded: list[bool]) -> tuple[list[int], int]:
         """The unseeded cells of a shortest path inside ``region`` from ``start`` to another
-        seed."""
+        seed (``seeded``: per node), and that seed."""
         parent: dict[int, int | None] = {start: None}
         queue = deque([start])
         while queue:
@@ -377,12 +446,12 @@ class Islands(GlobalRule):
             for q in self._adjacent[p]:
                 if q in region and q not in parent:
                     parent[q] = p
-                    if self._seeded[q]:
+                    if seeded[q]:
                         path, at = [], parent[q]
                         while at is not None and at != start:
                             path.append(at)
                             at = parent[at]
-                        return path
+                        return path, q
                     queue.append(q)
         raise AssertionError("a region with two seeds connects them")
 
@@ -391,12 +460,14 @@ class Islands(GlobalRule):
         nodes: dict = dict(white)
         nodes[root] = true
         links: list = [(p, q, None) for p, q in self.links] + [(root, p, None) for p in self.seeds]
+        links += [(root, p, lit) for p, lit in self.switchable.items() if p in white]
         clauses = [[true], *ConnectedSubgraph(f"{self.name}: reach a seed", nodes, links,
                                               anchor=root).eager_clauses(pool)]
-        bits = max(1, (len(self.seeds) - 1).bit_length())
+        seeds = [(p, None) for p in self.seeds] + [(p, lit) for p, lit in self.switchable.items() if p in white]
+        bits = max(1, (len(seeds) - 1).bit_length())
         ident = {p: [pool.var("island", *p, b) for b in range(bits)] for p in white}
-        for i, p in enumerate(self.seeds):
-            clauses += [[x if i >> b & 1 else -x] for b, x in enumerate(ident[p])]
+        for i, (p, lit) in enumerate(seeds):
+            clauses += [[*([] if lit is None else [-lit]), x if i >> b & 1 else -x] for b, x in enumerate(ident[p])]
         for p, q in self.links:
             for x, y in zip(ident[p], ident[q]):
                 clauses += [[-white[p], -white[q], -x, y], [-white[p], -white[q], x, -y]]

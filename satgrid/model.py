@@ -422,7 +422,8 @@ class Model:
                             if all(p in lits for p in segment)))
 
     def islands_with_one_seed(self, name: str, white: Lits, seeds: Mapping[Cell, int | None],
-                              eager_from: int | None = None) -> SeededIslands:
+                              eager_from: int | None = None,
+                              switchable: Mapping[Cell, int] | None = None) -> SeededIslands:
         """Every island (4-connected region of true cells of ``white``, a literal per cell of the
         grid) holds exactly one of ``seeds``, and a seed with a size has an island of that many
         cells (``{seed: size, or None for any size}``); seeds are white. Sizes are clues: state
@@ -435,8 +436,13 @@ class Model:
         ``all`` (every size on) behind which a white cell lies in some reach, and the global rule
         :class:`~satgrid.islands.Islands` (lazy cuts, or eager island numbers). Returns the
         :class:`~satgrid.islands.SeededIslands` built: its ``size`` clue, ``all``, ``selectors``,
-        ``crowded`` cells and each seed's ``reach`` and ``rim``."""
-        return SeededIslands(self, name, white, seeds, eager_from)
+        ``crowded`` cells and each seed's ``reach`` and ``rim``.
+
+        ``switchable`` (``{cell: size}``): seeds whose clue ``(cell, size)`` switches them on and
+        off: on, the cell is a seed of that size, off, an ordinary cell. A query assumes the
+        selectors (``present[cell]``) of the seeds it wants and the negations of the others, so
+        one encoding serves every choice of these seeds exactly (a generator moving numbers)."""
+        return SeededIslands(self, name, white, seeds, eager_from, switchable)
 
     # -- neighbour counts ------------------------------------------------------------------
     def true_neighbours(self, name: str, lits: Lits, k: int) -> None:
