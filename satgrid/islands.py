@@ -193,11 +193,13 @@ class SeededIslands:
         stop at them: only the fixed seeds shape the reaches, so each reach covers its island
         whichever seeds are on. Instead, for a seed ``s`` on: its cell is white; its labels need
         it (a label ``(s, q)`` implies ``x_s``); a label of any other seed ``i`` on ``s`` or
-        beside it is false (``-label(i, q) | -x_s``: the island of ``i`` would hold or touch a
-        second seed); a cell beside two seeds on is not white. Each clause holds in every
-        solution of every choice of seeds, so with the global rule (which counts a switchable
-        seed only while it is on) the solutions are exactly those of the puzzle with the seeds
-        switched on."""
+        beside it is false (``-label(i, q) | -x_s``); a cell beside two seeds on is not white.
+        Each clause holds in every solution of every choice of seeds. The third is what the
+        reach's exclusion of other seeds did: labels of ``i`` closed under white neighbours and
+        stopping at the reach (the size clue) are a whole island, so without it they could
+        count the island of a seed ``s`` switched on inside the reach of ``i`` (a brute-force
+        test fails without it). With the global rule, which counts a switchable seed only while
+        it is on, the solutions are exactly those of the puzzle with the seeds switched on."""
         grid = self.grid
         cells, near, present = grid.cells, grid.near, self.present
         switch = {i: present[cells[i]] for i in optional}
