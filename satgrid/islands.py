@@ -80,15 +80,23 @@ def touching(seeds: Iterable[int], near: Near, size: int) -> list[list[int]]:
 
 def reach_indices(start: int, size: int | None, near: Near, touch: list[list[int]]) -> dict[int, int]:
     """:func:`reach` on cell indices (``touch`` from :func:`touching`)."""
-    dist = {start: 0}
-    queue = deque([start])
+    return reach_from([start], size, near, touch, start)
+
+
+def reach_from(starts: Sequence[int], size: int | None, near: Near, touch: list[list[int]],
+               own: int) -> dict[int, int]:
+    """The cells within ``size - 1`` steps of some of ``starts`` through cells that touch no seed
+    but ``own`` (in ``touch``), with their distance (:func:`reach` for an island whose seed is
+    one of ``starts``)."""
+    dist = dict.fromkeys(starts, 0)
+    queue = deque(starts)
     while queue:
         p = queue.popleft()
         d = dist[p]
         if size is not None and d >= size - 1:
             continue
         for q in near[p]:
-            if q not in dist and all(t == start for t in touch[q]):
+            if q not in dist and all(t == own for t in touch[q]):
                 dist[q] = d + 1
                 queue.append(q)
     return dist
@@ -122,24 +130,29 @@ class SeededIslands:
 
     def __init__(self, m: "Model", name: str, white: Mapping[Cell, int],
                  seeds: Mapping[Cell, int | None], eager_from: int | None = None,
-                 switchable: Mapping[Cell, int] | None = None):
+                 places: Sequence[tuple[int, Sequence[Cell]]] = ()):
         grid = m.grid
         pool = m.pool
         cells, near = grid.cells, grid.near
         size = len(cells)
         self.name, self.grid, self.eager_from = name, grid, eager_from
         self.seeds: dict[Cell, int | None] = dict(seeds)
-        #: Seeds that their clue switches on and off (see :meth:`_switched`): ``{cell: size}``.
-        self.switchable: dict[Cell, int] = dict(switchable or {})
         numbers = {grid.index(p): v for p, v in seeds.items()}
         sized = {p: v for p, v in numbers.items() if v is not None}
-        optional = {grid.index(p): v for p, v in self.switchable.items() if p not in self.seeds}
-        if len(optional) != len(self.switchable) or not all(isinstance(v, int) and v >= 1 for v in optional.values()):
-            raise SatgridError(f"{name}: a switchable seed needs a size of at least 1 and a cell that is no seed")
-        #: The clue selector of each switchable seed: on, the cell is a seed of its size.
-        self.present: dict[Cell, int] = {cells[p]: m.switch(cells[p], v) for p, v in optional.items()}
+        #: Islands whose seed is one of several cells (:meth:`_placed`): ``(size, places)`` each.
+        self.places = [(n, tuple(group)) for n, group in places]
+        #: Per place, the literal "the seed of its island is here" (the clue ``(place, size)``).
+        self.present: dict[Cell, int] = {p: m.switch(p, n) for n, group in self.places for p in group}
+        where = [[grid.index(p) for p in group] for _, group in self.places]
+        if len(self.present) != sum(map(len, where)) or not self.present.keys().isdisjoint(self.seeds) \
+                or not all(group and isinstance(n, int) and n >= 1 for n, group in self.places):
+            raise SatgridError(f"{name}: each placed island needs a size of at least 1 and places of "
+                               "its own, none of them a seed")
         self._white = white_lit = [white[p] for p in cells]
         self._touch = touch = touching(numbers, near, size)
+        for g, group in enumerate(where):  # a cell that is or touches every place of an island
+            for q in set.intersection(*({p, *near[p]} for p in group)):
+                touch[q].append(-1 - g)
         self._dark = dark = [len(touch[q]) >= 2 and q not in numbers for q in range(size)]
         #: Cells touching two seeds: never white.
         self.crowded: list[Cell] = [cells[p] for p in range(size) if dark[p]]
@@ -148,7 +161,11 @@ class SeededIslands:
 
         # Labels on each seed's reach; a label spreads to white neighbours inside the reach.
         self._reach = reaches = {i: reach_indices(i, sized.get(i), near, touch) for i in numbers}
-        reaches.update((i, reach_indices(i, v, near, touch)) for i, v in optional.items())
+        # a placed island's labels sit on the reach of all its places, keyed by its first place
+        starts = [[p for p in group if all(t == -1 - g for t in touch[p])] for g, group in enumerate(where)]
+        self._rep = {p: group[0] for group in where for p in group}
+        reaches.update((where[g][0], reach_from(starts[g], n, near, touch, -1 - g))
+                       for g, (n, _) in enumerate(self.places))
         self._labels = labels = {}
         self._labels_of = labels_of = [[] for _ in range(size)]  # type: list[list[int]]
         clauses: list[Clause] = []
@@ -163,11 +180,12 @@ class SeededIslands:
                     other = own.get(s)
                     if other is not None:
                         clauses.append([-lit, -white_lit[s], other])
-            clauses.append([own[i]] if i in numbers else [-self.present[ci], own[i]])
+            if i in numbers:
+                clauses.append([own[i]])
         m.require(f"{name}: labels spread over each seed's reach", clauses)
-        if optional:
-            m.require(f"{name}: a seed switched on is white, holds its own labels, and no other "
-                      "island comes near it", self._switched(white_lit, numbers, optional))
+        if self.places:
+            m.require(f"{name}: a placed island has its size and its seed on one of its places, "
+                      "and no other island comes near it", self._placed(m, numbers, where, starts))
 
         # ``all`` <-> every sized seed's clue is on; then a white cell carries a label.
         self.all = everything = pool.var("all")
@@ -184,57 +202,71 @@ class SeededIslands:
             name, open_cells, [cells[p] for p in numbers],
             [(cells[p], cells[q]) for p, q in grid.links if not dark[p] and not dark[q]],
             {(cells[i], cells[q]): lit for i, own in labels.items() for q, lit in own.items()},
-            {**self.selectors, **self.present}, self.present))
+            {**self.selectors, **({cells[group[0]]: m.true() for group in where} if where else {})},
+            self.present))
 
-    def _switched(self, white: list[int], numbers: Mapping[int, object],
-                  optional: Mapping[int, int]) -> list[Clause]:
-        """The clauses of the switchable seeds (selector ``x_s`` = "``s`` is a seed of its
-        size"; off, ``s`` is an ordinary cell). Their reaches (and the other seeds') do not
-        stop at them: only the fixed seeds shape the reaches, so each reach covers its island
-        whichever seeds are on. Instead, for a seed ``s`` on: its cell is white; its labels need
-        it (a label ``(s, q)`` implies ``x_s``); a label of any other seed ``i`` on ``s`` or
-        beside it is false (``-label(i, q) | -x_s``); a cell beside two seeds on is not white.
-        Each clause holds in every solution of every choice of seeds. The third is what the
-        reach's exclusion of other seeds did: labels of ``i`` closed under white neighbours and
-        stopping at the reach (the size clue) are a whole island, so without it they could
-        count the island of a seed ``s`` switched on inside the reach of ``i`` (a brute-force
-        test fails without it). With the global rule, which counts a switchable seed only while
-        it is on, the solutions are exactly those of the puzzle with the seeds switched on."""
+    def _placed(self, m: "Model", numbers: Mapping[int, object], where: list[list[int]],
+                starts: list[list[int]]) -> list[Clause]:
+        """The clauses of the placed islands (``places``): island ``g`` of ``n`` cells has its
+        seed on exactly one of its places (``x_p``: "the seed is at ``p``"; the others are
+        ordinary cells), and, unlike a seed's size, its size always holds, so its clauses are
+        not behind a selector.
+
+        Reach: whichever place holds the seed, the island lies within ``n - 1`` steps of it,
+        through cells that touch no other seed for sure: a fixed seed, or every place of
+        another island (the ``touch`` marks). Labels ``(g, q)`` sit on that reach; a place
+        on carries the label; exactly ``n`` labels; the island stops at its reach and is
+        connected (levels from the places on, or a labelled neighbour). A place outside the
+        reach (it touches another seed for sure) is never on. A label of ``g`` on or beside a
+        place of another island is false while that place is on, and so is a white cell beside
+        places of two islands (or a place and a fixed seed): this is what excluding other
+        seeds from a reach does for fixed seeds (labels closed under white neighbours and
+        stopping at the reach are a whole island, not part of a neighbour's), and a
+        brute-force test fails without it. Each clause holds in every solution of every
+        placement, so with the global rule (which counts a place as a seed only while it is on)
+        the solutions are exactly those of the puzzle with the seeds placed."""
         grid = self.grid
-        cells, near, present = grid.cells, grid.near, self.present
-        switch = {i: present[cells[i]] for i in optional}
-        clauses: list[Clause] = [[-x, white[i]] for i, x in switch.items()]
-        # the switchable seeds each cell is or touches
-        around: list[list[int]] = touching(optional, near, len(cells))
+        cells, near, white, present = grid.cells, grid.near, self._white, self.present
+        x = {grid.index(p): lit for p, lit in present.items()}
+        group_of = {p: g for g, group in enumerate(where) for p in group}
+        clauses: list[Clause] = [[-lit, white[p]] for p, lit in x.items()]
+        for g, (n, _) in enumerate(self.places):
+            group, on = where[g], {p: x[p] for p in starts[g]}
+            clauses += exactly([x[p] for p in group], 1, m.pool)
+            clauses += ([-x[p]] for p in group if p not in on)
+            clauses += ([-lit, self._labels[group[0]][p]] for p, lit in on.items())
+            clauses += self._size_clauses(group[0], n, m.pool, on)
+        # labels of every island kept off the places of others that are on, and their neighbours
         for i, own in self._labels.items():
-            mine = switch.get(i)
+            g = group_of.get(i)
             for q, lit in own.items():
-                if mine is not None:
-                    clauses.append([-lit, mine])
-                clauses += ([-lit, -switch[s]] for s in around[q] if s != i)
-        fixed = set(numbers)
+                clauses += ([-lit, -x[p]] for p in {q, *near[q]} if p in group_of and group_of[p] != g)
         for q in range(len(cells)):
-            if q in fixed or self._dark[q]:
+            if q in numbers or self._dark[q]:
                 continue
-            beside = [p for p in near[q] if p in fixed or p in switch]
-            for k, a in enumerate(beside):
-                for b in beside[k + 1:]:
-                    clauses.append([-white[q], *(-switch[s] for s in (a, b) if s in switch)])
+            beside = [(group_of.get(p, -1 - p), p) for p in near[q] if p in numbers or p in group_of]
+            for k, (g, a) in enumerate(beside):
+                clauses += ([-white[q], *(-x[p] for p in (a, b) if p in x)] for h, b in beside[k + 1:] if g != h)
         return clauses
 
     def reach(self, seed: Cell) -> list[Cell]:
-        """The cells the island of ``seed`` can cover (with its size, if it has one)."""
+        """The cells the island of ``seed`` (a seed or a place) can cover (with its size, if it
+        has one)."""
         cells = self.grid.cells
-        return [cells[q] for q in self._reach[self.grid.index(seed)]]
+        return [cells[q] for q in self._reach[self._key(seed)]]
 
     def rim(self, seed: Cell) -> list[Cell]:
         """The reach of ``seed`` and the cells beside it, in reading order, seeds left out: an
         island smaller than the grid has a non-white cell there."""
         near, cells = self.grid.near, self.grid.cells
-        i = self.grid.index(seed)
-        dist = self._reach[i]
+        dist = self._reach[self._key(seed)]
         rim = {s for q in dist for s in near[q]} | set(dist)
-        return [cells[q] for q in sorted(rim) if cells[q] not in self.seeds and q != i]
+        return [cells[q] for q in sorted(rim) if cells[q] not in self.seeds]
+
+    def _key(self, seed: Cell) -> int:
+        """The index of ``seed``'s labels and reach: its cell, or its island's first place."""
+        i = self.grid.index(seed)
+        return self._rep.get(i, i)
 
     def size(self, c: "Clue", key: Hashable, value: object) -> None:
         """The clue "the island of seed ``key`` has ``value`` cells" (``value`` at most the size
@@ -242,12 +274,13 @@ class SeededIslands:
         :data:`SIZELESS`: :meth:`sizeless`."""
         grid = self.grid
         own = self.seeds.get(key) if isinstance(key, tuple) and len(key) == 2 else None
-        switched = self.switchable.get(key)  # type: ignore[call-overload]
-        if switched is not None:  # a switchable seed's clue is its one size (on: the seed is there)
-            if value != switched:
-                raise SatgridError(f"{self.name}: the switchable seed at {cell_name(*key)} takes "  # type: ignore[misc]
-                                   f"only its size {switched}, not {value!r}")
-            own = switched
+        if key in self.present:  # a place: the clue is "the seed is here", its island's size
+            size = next(n for n, group in self.places if key in group)
+            if value != size:
+                raise SatgridError(f"{self.name}: the place {cell_name(*key)} takes only its "  # type: ignore[misc]
+                                   f"island's size {size}, not {value!r}")
+            c.is_literal(self.present[key])  # type: ignore[index]
+            return
         if value == SIZELESS and own is not None:
             self.sizeless(c, key)  # type: ignore[arg-type]
             return
@@ -256,25 +289,11 @@ class SeededIslands:
             raise SatgridError(f"{self.name}: clue {value!r} at {where} does not fit this encoding "
                                f"(it was built for {own!r} there)")
         i = grid.index(key)  # type: ignore[arg-type]
-        near, dark, white = grid.near, self._dark, self._white
+        near = grid.near
         dist, label = self._reach[i], self._labels[i]
-        # The seed's own label (always true) first: the clue is never an empty list of clauses.
-        clauses = [[label[i]],
-                   *exactly([label[q] for q in dist if q != i], value - 1, c.pool, totalizer=True)]
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
-        local = value > 1 and not eager
-        if value > 2 and not eager and sum(value - d for d in dist.values()) <= LEVELS_LIMIT:
-            clauses += self._levels(i, value, c.pool)
-        for q, lit in label.items():
-            inside = []
-            for s in near[q]:
-                other = label.get(s)
-                if other is not None:
-                    inside.append(other)
-                elif not dark[s]:  # the island stops at its reach
-                    clauses.append([-lit, -white[s]])
-            if q != i and local:
-                clauses.append([-lit, *inside])  # an island cell has an island neighbour
+        # The seed's own label (always true) first: the clue is never an empty list of clauses.
+        clauses = [[label[i]], *self._size_clauses(i, value, c.pool, None, eager)]
         if eager:
             cells = grid.cells
             clauses += ConnectedSubgraph(
@@ -311,27 +330,58 @@ class SeededIslands:
                     for p in range(len(cells)) if p not in seeds and not dark[p])
         c.require(clauses)
 
-    def _levels(self, i: int, value: int, pool: VarPool) -> list[Clause]:
+    def _size_clauses(self, i: int, value: int, pool: VarPool, starts: Mapping[int, int] | None,
+                      eager: bool = False) -> list[Clause]:
+        """Island ``i`` (its labels' key) has ``value`` labels, stops at its reach, and (unless
+        ``eager``) is connected: levels, or a labelled neighbour for each labelled cell but the
+        seed. ``starts``: the literal of each place that may hold the seed (None: the seed is
+        the fixed cell ``i``, whose label holds)."""
+        near, dark, white = self.grid.near, self._dark, self._white
+        dist, label = self._reach[i], self._labels[i]
+        if starts is None:
+            clauses = exactly([label[q] for q in dist if q != i], value - 1, pool, totalizer=True)
+        else:
+            clauses = exactly(list(label.values()), value, pool, totalizer=True)
+        local = value > 1 and not eager
+        if value > 2 and not eager and sum(value - d for d in dist.values()) <= LEVELS_LIMIT:
+            clauses += self._levels(i, value, pool, starts)
+        for q, lit in label.items():
+            inside = []
+            for s in near[q]:
+                other = label.get(s)
+                if other is not None:
+                    inside.append(other)
+                elif not dark[s]:  # the island stops at its reach
+                    clauses.append([-lit, -white[s]])
+            if local and (starts is not None or q != i):  # an island cell has an island neighbour
+                clauses.append([-lit, *([starts[q]] if starts and q in starts else []), *inside])
+        return clauses
+
+    def _levels(self, i: int, value: int, pool: VarPool, starts: Mapping[int, int] | None = None) -> list[Clause]:
         """Island ``i`` of ``value`` cells is connected: a labelled cell lies within ``value - 1``
         steps of the seed through labelled cells. ``level(q, k)`` (for ``dist(q) <= k < value``):
         q is labelled and reached within k steps; it needs ``level(q, k - 1)`` or a neighbour's,
-        and (redundant, measured in ``encodings/rules.md``) follows from ``level(q, k - 1)``."""
+        and (redundant, measured in ``encodings/rules.md``) follows from ``level(q, k - 1)``.
+        With ``starts`` (a placed island) ``level(p, 0)`` is the literal of place ``p``."""
         near, cells = self.grid.near, self.grid.cells
         dist, label = self._reach[i], self._labels[i]
         seed = cells[i]
+        fixed = starts is None
         level = {(q, k): pool.var("level", *seed, *cells[q], k)
-                 for q, d in dist.items() if q != i for k in range(d, value)}
+                 for q, d in dist.items() if not (fixed and q == i) for k in range(max(d, 1), value)}
+        if starts is not None:
+            level.update(((p, 0), lit) for p, lit in starts.items())
         clauses: list[Clause] = []
         for q, d in dist.items():
-            if q == i:
+            if fixed and q == i:
                 continue
             clauses.append([-label[q], level[q, value - 1]])
-            for k in range(d, value):
+            for k in range(max(d, 1), value):
                 lit = level[q, k]
                 clauses.append([-lit, label[q]])
                 if k > d:  # redundant: reached within k - 1 steps is within k
                     clauses.append([-level[q, k - 1], lit])
-                if k == 1:
+                if k == 1 and fixed:
                     continue  # a neighbour of the seed: reached in one step
                 back = [level[s, k - 1] for s in (q, *near[q]) if (s, k - 1) in level]
                 clauses.append([-lit, *back])

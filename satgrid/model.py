@@ -423,7 +423,7 @@ class Model:
 
     def islands_with_one_seed(self, name: str, white: Lits, seeds: Mapping[Cell, int | None],
                               eager_from: int | None = None,
-                              switchable: Mapping[Cell, int] | None = None) -> SeededIslands:
+                              places: Sequence[tuple[int, Sequence[Cell]]] = ()) -> SeededIslands:
         """Every island (4-connected region of true cells of ``white``, a literal per cell of the
         grid) holds exactly one of ``seeds``, and a seed with a size has an island of that many
         cells (``{seed: size, or None for any size}``); seeds are white. Sizes are clues: state
@@ -438,11 +438,11 @@ class Model:
         :class:`~satgrid.islands.SeededIslands` built: its ``size`` clue, ``all``, ``selectors``,
         ``crowded`` cells and each seed's ``reach`` and ``rim``.
 
-        ``switchable`` (``{cell: size}``): seeds whose clue ``(cell, size)`` switches them on and
-        off: on, the cell is a seed of that size, off, an ordinary cell. A query assumes the
-        selectors (``present[cell]``) of the seeds it wants and the negations of the others, so
-        one encoding serves every choice of these seeds exactly (a generator moving numbers)."""
-        return SeededIslands(self, name, white, seeds, eager_from, switchable)
+        ``places`` (``(size, cells)`` each): islands of known size whose seed is on exactly one
+        of ``cells``, chosen by assumptions: the clue ``(cell, size)`` is the literal "the seed
+        is here" (``present[cell]``), and a place not chosen is an ordinary cell. One encoding
+        then serves every placement of these seeds, exactly (a generator moving numbers)."""
+        return SeededIslands(self, name, white, seeds, eager_from, places)
 
     # -- neighbour counts ------------------------------------------------------------------
     def true_neighbours(self, name: str, lits: Lits, k: int) -> None:

@@ -211,9 +211,9 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant(), places
     ``encodings/nurikabe.md``, the islands' in :mod:`satgrid.islands`.
 
     ``places`` (a generator's layout, :func:`encode_places`): beside the puzzle's numbers, one
-    number per entry, of its size, on one of its cells; each such number is the clue
-    ``(cell, size)``, a switchable seed of the islands rule (on: the number is there; off: an
-    empty cell), and exactly one per entry is on."""
+    number per entry, of its size, on one of its cells (the islands rule's placed islands: the
+    clue ``(cell, size)`` is the literal "the number is here", a place not chosen is an empty
+    cell)."""
     black = m.cells("black")
     white = {p: -x for p, x in black.items()}
     numbers = puzzle.numbers()
@@ -224,14 +224,11 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant(), places
     m.require("a cell touching two numbers is black",
               ([black[p]] for p in sorted(crowded(m.grid, numbers), key=m.grid.index)))
     m.no_2x2("no 2x2 block is all black", black)
-    movable = {p: n for n, cells in places for p in cells}
     islands = m.islands_with_one_seed(
         "each island holds one number, and has its size", white,
         {p: None if v == UNKNOWN else v for p, v in numbers.items()}, eager_from=variant.eager_from,
-        switchable=movable or None)
+        places=places)
     m.clue(islands.size)
-    m.require("each island of the layout has one number, on one of its places",
-              (clause for _, cells in places for clause in exactly([islands.present[p] for p in cells], 1, m.pool)))
 
     wall = {p: x for p, x in black.items() if p not in numbers}
     sizes = [v for v in numbers.values() if v != UNKNOWN]
@@ -249,8 +246,7 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant(), places
     anchors = [(true, [p]) for p in islands.crowded]
     anchors += [(islands.selectors[p], islands.rim(p)) for p, n in numbers.items()
                 if n != UNKNOWN and n <= SMALL_ISLAND and n < len(black)]
-    anchors += [(islands.present[p], islands.rim(p)) for p, n in movable.items()
-                if n <= SMALL_ISLAND and n < len(black)]
+    anchors += [(true, islands.rim(cells[0])) for n, cells in places if n <= SMALL_ISLAND and n < len(black)]
     m.connected("the black cells form one wall", wall, anchors=anchors)
 
 
@@ -262,9 +258,9 @@ def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
 
 def encode_places(rows: int, cols: int, places: Places, variant: Variant = Variant()) -> Encoding:
     """One encoding for every placement of a layout's numbers (``places``, see :func:`rules`):
-    the clues of a placement (``{cell: size}``, one cell of each entry) switched on, every
+    with the clues of a placement (``{cell: size}``, one cell of each entry) assumed, every
     other place is an empty cell, and the solutions are exactly those of that puzzle (a
-    generator moves numbers on one solver; tests/test_switchable_seeds.py)."""
+    generator moves numbers on one solver; tests/test_placed_islands.py)."""
     m = Model(geometry.Grid.of(rows, cols))
     rules(m, NurikabePuzzle(tuple((None,) * cols for _ in range(rows))), variant, places)
     return m.build()

@@ -31,7 +31,7 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    the whole grid. The difference splits into local changes (cells that differ, joined when
    they share a 2x2 window or an island of either solution); each change that alone keeps
    every rule is a second solution of its own (:class:`Rival`) and is remembered; the session
-   then bars, by one clause behind the placement's activation literal, every solution that
+   then bars, by one clause behind an activation literal of the placement, every solution that
    blackens the same cells of our islands (a number on one of them kills them all) and is asked
    again (up to :data:`PER_SESSION` times a placement). Then numbers move inside their islands, onto pinned cells, until no remembered
    rival is a solution any more (a rival dies when one of its islands has no number, two, or
@@ -502,7 +502,8 @@ def squares(rows: int, cols: int) -> list[set[Cell]]:
 
 
 def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection: tuple[int, ...],
-            numbers: Mapping[Cell, int], limit: int, ask: list[set[Cell]]) -> tuple[list[Rival] | None, list[set[Cell]]]:
+            numbers: Mapping[Cell, int], limit: int, ask: list[set[Cell]],
+            bar: int) -> tuple[list[Rival] | None, list[set[Cell]]]:
     """Up to ``limit`` rivals of the layout's puzzle, each local change of a second solution that
     alone keeps the rules one rival (module doc, step 3), None if the puzzle is unique; and the
     squares of ``ask`` found to hold none.
@@ -510,9 +511,8 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
     The session is first asked inside each square of ``ask`` (every cell outside it fixed to
     ours by assumptions), where most second solutions lie and the search is small, each square
     again while it has one; the whole grid is asked after. Only an unsat answer of the whole
-    grid, with nothing barred yet, means unique. The bars hold while the placement's clues are
-    on (behind :meth:`~satgrid.queries.PuzzleQueries.all_clues`, which every question assumes):
-    the session serves the layout's next placement too."""
+    grid, with nothing barred yet, means unique. The bars hold while ``bar`` is assumed (as
+    every question here does): the session serves the layout's next placement too."""
     black = session.encoding.primary
     ours = {p for p in layout.cells if layout.owner[p] is not None}
     found: list[Rival] = []
@@ -523,7 +523,7 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
         fixed = [] if square is None else [-v if (r, c) in ours else v for (_, r, c), v in black.items()
                                            if (r, c) not in square]
         whole += square is None
-        other = queries.other_solution(projection, extra=fixed)
+        other = queries.other_solution(projection, extra=[bar, *fixed])
         if other.status == "unknown":
             raise SatgridError("a limit was reached while generating")
         if other.status == "unsat":
@@ -547,7 +547,7 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
         if not bars:  # the changes need each other: the whole second solution is the rival
             found.append(Rival(white, layout.near))
             bars.append([-v if value(v) else v for v in black.values()])
-        session.add([[-queries.all_clues(), *bar] for bar in bars])
+        session.add([[-bar, *clause] for clause in bars])
     return found, quiet
 
 
@@ -714,7 +714,8 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 queries = PuzzleQueries(session, puzzle.clues())
                 calls = session.stats.sat_calls
                 ask = [a for a in areas if a not in quiet]
-                found, calm = _rivals(layout, session, queries, projection, layout.numbers(), PER_SESSION, ask)
+                bar = session.encoding.pool.fresh("bar")  # this placement's bars (see _rivals)
+                found, calm = _rivals(layout, session, queries, projection, layout.numbers(), PER_SESSION, ask, bar)
                 quiet += calm
                 out.checks += session.stats.sat_calls - calls
                 if found is None:
@@ -730,6 +731,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                         times["relax"] += time.perf_counter() - start
                     return out
                 queries.retire()
+                session.add([[-bar]])
                 rivals.extend(found)
                 if out.checks - spent > CALLS_PER_CELL * rows * cols:
                     break  # a costly layout: a new one (module doc, step 3)
