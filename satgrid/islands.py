@@ -41,6 +41,14 @@ document of the genre that first used it):
 Labels on size-bounded reaches rather than a label per seed on every cell keep the CNF small
 (measured in the encodings documents).
 
+**Placed islands** (``places``; :meth:`SeededIslands._placed`): an island of known size whose
+seed is on exactly one of several cells, the place chosen by assumptions (a generator that moves
+numbers keeps one solver for all their placements). Its labels sit on the reach of all its
+places; a cell that is or touches every place of an island counts as touching its seed (a
+reach stops there, and a cell touching two such islands is crowded). Exact for every placement
+(brute force in tests/test_placed_islands.py); the cuts of the global rule name the places they
+rest on, so they serve every later placement.
+
 The encoder works on cell indices (reading order, the tables of :class:`~satgrid.grid.Grid`):
 lists indexed by cell beat dicts of tuples here (n7's encoding is built in a few milliseconds).
 """
