@@ -249,12 +249,17 @@ class SeededIslands:
             g = group_of.get(i)
             for q, lit in own.items():
                 clauses += ([-lit, -x[p]] for p in {q, *near[q]} if p in group_of and group_of[p] != g)
+        #: Cells beside places of two islands (or a place and a fixed seed), with the places'
+        #: literals: the cell is not white while they hold.
+        self.crowded_if: list[tuple[Cell, tuple[int, ...]]] = []
         for q in range(len(cells)):
             if q in numbers or self._dark[q]:
                 continue
             beside = [(group_of.get(p, -1 - p), p) for p in near[q] if p in numbers or p in group_of]
             for k, (g, a) in enumerate(beside):
-                clauses += ([-white[q], *(-x[p] for p in (a, b) if p in x)] for h, b in beside[k + 1:] if g != h)
+                self.crowded_if += ((cells[q], tuple(x[p] for p in (a, b) if p in x))
+                                    for h, b in beside[k + 1:] if g != h)
+        clauses += ([-white[grid.index(q)], *(-lit for lit in lits)] for q, lits in self.crowded_if)
         return clauses
 
     def reach(self, seed: Cell) -> list[Cell]:
