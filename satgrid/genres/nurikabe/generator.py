@@ -441,6 +441,15 @@ class Rival:
             bad += (not (count[kp] == 0 and n == sizes[kp])) - (not (count[kp] == 1 and total[kp] == sizes[kp]))
         return bad
 
+    def move(self, n: int, s: Cell, p: Cell) -> None:
+        """The number ``n`` moves from ``s`` to ``p``: the counts of :meth:`load` follow in O(1)."""
+        self.bad = self.after(n, s, p)
+        for cell, step in ((s, -1), (p, 1)):
+            k = self.comp.get(cell)
+            if k is not None:
+                self.count[k] += step
+                self.total[k] += step * n
+
 
 def _changes(layout: Layout, white: set[Cell]) -> list[list[Cell]]:
     """The cells where ``white`` differs from the layout, in groups: joined when they share a 2x2
@@ -559,9 +568,9 @@ def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: li
     dead."""
     numbers = layout.numbers()
     last = None
+    for rival in rivals:
+        rival.load(numbers)
     while True:
-        for rival in rivals:
-            rival.load(numbers)
         live = [rival for rival in rivals if rival.bad == 0]
         if not live:
             return None
@@ -593,6 +602,8 @@ def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: li
             detours[0] -= 1
         i, p = best[rng.randrange(len(best))]
         last = (i, layout.seeds[i])
+        for rival in rivals:
+            rival.move(len(layout.islands[i]), layout.seeds[i], p)
         del numbers[layout.seeds[i]]
         layout.seeds[i] = p
         numbers[p] = len(layout.islands[i])
