@@ -287,14 +287,12 @@ class SeededIslands:
         :data:`SIZELESS`: :meth:`sizeless`."""
         grid = self.grid
         own = self.seeds.get(key) if isinstance(key, tuple) and len(key) == 2 else None
-        if key in self.present:  # a place: the clue is "the seed is here" (its selector is the
-            # place's literal; a clause rather than the literal itself, so that a query assumes
-            # one activation literal for all places, as for other clues)
+        if key in self.present:  # a place: the clue is the literal "the seed is here"
             size = next(n for n, group in self.places if key in group)
             if value != size:
                 raise SatgridError(f"{self.name}: the place {cell_name(*key)} takes only its "  # type: ignore[misc]
                                    f"island's size {size}, not {value!r}")
-            c.require([[self.present[key]]])  # type: ignore[index]
+            c.is_literal(self.present[key])  # type: ignore[index]
             return
         if value == SIZELESS and own is not None:
             self.sizeless(c, key)  # type: ignore[arg-type]
