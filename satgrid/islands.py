@@ -475,7 +475,8 @@ class Islands(GlobalRule):
             elif len(seeds) > 1:
                 path, end = self._path(set(region), seeds[0], seeded)
                 # only while both ends are seeds
-                cuts.append([[*(self._black[j] for j in path), *(-present[j] for j in (seeds[0], end) if present[j])]])
+                ends = [-present[j] for j in (seeds[0], end) if present[j]]
+                cuts.append([[*(self._black[j] for j in path), *ends]])
         return cuts if keep is None else [cut for cut in cuts if keep(cut[-1])]
 
     def _grow(self, region: list[int], inside: set[int], pool: VarPool) -> list[Clause]:

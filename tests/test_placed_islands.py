@@ -103,7 +103,8 @@ def test_placed_islands_match_brute_force(case, connectivity, levels, monkeypatc
             some += bool(found)
             chosen = session.selectors({p: n for p, (n, _) in zip(on, places)})
             assert list(chosen.values()) == [islands.present[p] for p in on]
-            assert solutions(session, "white", [*(fixed.values() if sized else ()), *chosen.values()]) == found, (sized, on)
+            assumptions = [*(fixed.values() if sized else ()), *chosen.values()]
+            assert solutions(session, "white", assumptions) == found, (sized, on)
     assert some >= 2  # the cases are not all unsatisfiable
 
 

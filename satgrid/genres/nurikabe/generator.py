@@ -22,38 +22,41 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    with no such cell can never be pinned by its number: it is removed and the grid refilled
    around it.
 3. Uniqueness (CEGAR over the numbers' places): one session per layout serves every placement
-   of its numbers (:func:`~satgrid.genres.nurikabe.encode_places`: each pinned cell a number
-   that its clue switches on and off, exactly one per island; the cuts and learnt clauses of
-   one placement serve the next). It is asked for another solution of the placement, branching
-   towards ours (:meth:`~satgrid.session.Session.prefer`), so it differs in few places; on big
-   grids first inside :data:`WINDOW` squares (:func:`squares`; the other cells fixed by
-   assumptions; a square that has none is skipped until a number beside it moves), then on
-   the whole grid. The difference splits into local changes (cells that differ, joined when
-   they share a 2x2 window or an island of either solution); each change that alone keeps
-   every rule is a second solution of its own (:class:`Rival`) and is remembered; the session
-   then bars, by one clause behind an activation literal of the placement, every solution that
-   blackens the same cells of our islands (a number on one of them kills them all) and is asked
-   again (up to :data:`PER_SESSION` times a placement). Then numbers move inside their islands, onto pinned cells, until no remembered
-   rival is a solution any more (a rival dies when one of its islands has no number, two, or
-   the wrong size; counted per move in O(1)); a move that would revive a dead rival is made
-   only when no other kills a live one, at most :data:`DETOURS` times a layout. When no move
-   kills a rival, the layout changes where the rival differs: a new ``1`` island on a cell the
-   rival paints white and ours leaves lonely (the rival's island there then holds two
-   numbers), else the rival's island grows in ours by such a cell, else one of the islands it
-   changes is removed and the grid refilled (a new layout: a new session). Then the next
-   placement is asked, until one answers "no other solution" with nothing barred. A layout that has taken more than :data:`CALLS_PER_CELL` SAT
-   calls a cell is dropped for a new one (a restart: the costly layouts are those whose islands
-   slide together in long chains, each found by a slow question about the whole grid).
+   of its numbers (:func:`~satgrid.genres.nurikabe.encode_places`: the core's placed islands,
+   each island's number on one of its pinned cells, the cell chosen by assumptions), so the
+   cuts and learnt clauses of one placement serve the next. It is asked for another solution
+   of the placement, branching towards ours (:meth:`~satgrid.session.Session.prefer`), so it
+   differs in few places; on big grids first inside :data:`WINDOW` squares (:func:`squares`;
+   the other cells fixed by assumptions; a square that has none is skipped until a number
+   beside it moves), then on the whole grid. The difference splits into local changes (cells
+   that differ, joined when they share a 2x2 window or an island of either solution); each
+   change that alone keeps every rule is a second solution of its own (:class:`Rival`) and is
+   remembered; the session then bars, by one clause behind an activation literal of the
+   placement, every solution that blackens the same cells of our islands (a number on one of
+   them kills them all) and is asked again (up to :data:`PER_SESSION` times a placement). Then
+   numbers move inside their islands, onto pinned cells, until no remembered rival is a
+   solution any more (a rival dies when one of its islands has no number, two, or the wrong
+   size; counted per move in O(1)); a move that would revive a dead rival is made only when no
+   other kills a live one, at most :data:`DETOURS` times a layout. When no move kills a rival,
+   the layout changes where the rival differs: a new ``1`` island on a cell the rival paints
+   white and ours leaves lonely (the rival's island there then holds two numbers), else the
+   rival's island grows in ours by such a cell, else one of the islands it changes is removed
+   and the grid refilled (a new layout: a new session). Then the next placement is asked,
+   until one answers "no other solution" with nothing barred. A layout that has taken more
+   than :data:`CALLS_PER_CELL` SAT calls a cell is dropped for a new one (a restart: the costly
+   layouts are those whose islands slide together in long chains, each found by a slow
+   question about the whole grid).
 4. Flavours: "hard" accepts every unique puzzle; "normal" only one whose grade
    (:mod:`satgrid.grading`) is at most 1 (propagation and failed-literal probing solve it),
    else a new grid.
 5. ``unknown_sizes``: sizes are relaxed to ``?`` in shuffled order while the solution stays
-   unique (the core's greedy deletion on the last session, one SAT call a size; for "normal" also
-   while the grade stays at most 1). In Nurikabe a number cannot vanish (its cell is the island's
-   seed), so this is the genre's clue switch, and the result is clue-minimal in the audit's sense
-   (no size can become ``?``). Without it every island has its size; no number can be dropped
-   either (an island without a number breaks the rules), but sizes may be redundant in the
-   audit's sense, so the audit's ``minimal`` is not promised then.
+   unique (the core's greedy deletion on a session of the puzzle, one SAT call a size; for
+   "normal" also while the grade stays at most 1). In Nurikabe a number cannot vanish (its
+   cell is the island's seed), so this is the genre's clue switch, and the result is
+   clue-minimal in the audit's sense (no size can become ``?``). Without it every island has
+   its size; no number can be dropped either (an island without a number breaks the rules),
+   but sizes may be redundant in the audit's sense, so the audit's ``minimal`` is not
+   promised then.
 """
 from __future__ import annotations
 
@@ -726,7 +729,8 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 calls = session.stats.sat_calls
                 ask = [a for a in areas if a not in quiet]
                 bar = session.encoding.pool.fresh("bar")  # this placement's bars (see _rivals)
-                found, calm = _rivals(layout, session, queries, projection, layout.numbers(), PER_SESSION, ask, bar)
+                found, calm = _rivals(layout, session, queries, projection, layout.numbers(),
+                                      PER_SESSION, ask, bar)
                 quiet += calm
                 out.checks += session.stats.sat_calls - calls
                 if found is None:
