@@ -41,6 +41,14 @@ document of the genre that first used it):
 Labels on size-bounded reaches rather than a label per seed on every cell keep the CNF small
 (measured in the encodings documents).
 
+**Placed islands** (``places``; :meth:`SeededIslands._placed`): an island of known size whose
+seed is on exactly one of several cells, the place chosen by assumptions (a generator that moves
+numbers keeps one solver for all their placements). Its labels sit on the reach of all its
+places; a cell that is or touches every place of an island counts as touching its seed (a
+reach stops there, and a cell touching two such islands is crowded). Exact for every placement
+(brute force in tests/test_placed_islands.py); the cuts of the global rule name the places they
+rest on, so they serve every later placement.
+
 The encoder works on cell indices (reading order, the tables of :class:`~satgrid.grid.Grid`):
 lists indexed by cell beat dicts of tuples here (n7's encoding is built in a few milliseconds).
 """
@@ -80,15 +88,23 @@ def touching(seeds: Iterable[int], near: Near, size: int) -> list[list[int]]:
 
 def reach_indices(start: int, size: int | None, near: Near, touch: list[list[int]]) -> dict[int, int]:
     """:func:`reach` on cell indices (``touch`` from :func:`touching`)."""
-    dist = {start: 0}
-    queue = deque([start])
+    return reach_from([start], size, near, touch, start)
+
+
+def reach_from(starts: Sequence[int], size: int | None, near: Near, touch: list[list[int]],
+               own: int) -> dict[int, int]:
+    """The cells within ``size - 1`` steps of some of ``starts`` through cells that touch no seed
+    but ``own`` (in ``touch``), with their distance (:func:`reach` for an island whose seed is
+    one of ``starts``)."""
+    dist = dict.fromkeys(starts, 0)
+    queue = deque(starts)
     while queue:
         p = queue.popleft()
         d = dist[p]
         if size is not None and d >= size - 1:
             continue
         for q in near[p]:
-            if q not in dist and all(t == start for t in touch[q]):
+            if q not in dist and all(t == own for t in touch[q]):
                 dist[q] = d + 1
                 queue.append(q)
     return dist
@@ -121,7 +137,8 @@ class SeededIslands:
     "this seed's island has n cells")."""
 
     def __init__(self, m: "Model", name: str, white: Mapping[Cell, int],
-                 seeds: Mapping[Cell, int | None], eager_from: int | None = None):
+                 seeds: Mapping[Cell, int | None], eager_from: int | None = None,
+                 places: Sequence[tuple[int, Sequence[Cell]]] = ()):
         grid = m.grid
         pool = m.pool
         cells, near = grid.cells, grid.near
@@ -130,8 +147,20 @@ class SeededIslands:
         self.seeds: dict[Cell, int | None] = dict(seeds)
         numbers = {grid.index(p): v for p, v in seeds.items()}
         sized = {p: v for p, v in numbers.items() if v is not None}
+        #: Islands whose seed is one of several cells (:meth:`_placed`): ``(size, places)`` each.
+        self.places = [(n, tuple(group)) for n, group in places]
+        #: Per place, the literal "the seed of its island is here" (the clue ``(place, size)``).
+        self.present: dict[Cell, int] = {p: m.switch(p, n) for n, group in self.places for p in group}
+        where = [[grid.index(p) for p in group] for _, group in self.places]
+        if len(self.present) != sum(map(len, where)) or not self.present.keys().isdisjoint(self.seeds) \
+                or not all(group and isinstance(n, int) and n >= 1 for n, group in self.places):
+            raise SatgridError(f"{name}: each placed island needs a size of at least 1 and places of "
+                               "its own, none of them a seed")
         self._white = white_lit = [white[p] for p in cells]
         self._touch = touch = touching(numbers, near, size)
+        for g, group in enumerate(where):  # a cell that is or touches every place of an island
+            for q in set.intersection(*({p, *near[p]} for p in group)):
+                touch[q].append(-1 - g)
         self._dark = dark = [len(touch[q]) >= 2 and q not in numbers for q in range(size)]
         #: Cells touching two seeds: never white.
         self.crowded: list[Cell] = [cells[p] for p in range(size) if dark[p]]
@@ -140,6 +169,11 @@ class SeededIslands:
 
         # Labels on each seed's reach; a label spreads to white neighbours inside the reach.
         self._reach = reaches = {i: reach_indices(i, sized.get(i), near, touch) for i in numbers}
+        # a placed island's labels sit on the reach of all its places, keyed by its first place
+        starts = [[p for p in group if all(t == -1 - g for t in touch[p])] for g, group in enumerate(where)]
+        self._rep = {p: group[0] for group in where for p in group}
+        reaches.update((where[g][0], reach_from(starts[g], n, near, touch, -1 - g))
+                       for g, (n, _) in enumerate(self.places))
         self._labels = labels = {}
         self._labels_of = labels_of = [[] for _ in range(size)]  # type: list[list[int]]
         clauses: list[Clause] = []
@@ -154,8 +188,12 @@ class SeededIslands:
                     other = own.get(s)
                     if other is not None:
                         clauses.append([-lit, -white_lit[s], other])
-            clauses.append([own[i]])
+            if i in numbers:
+                clauses.append([own[i]])
         m.require(f"{name}: labels spread over each seed's reach", clauses)
+        if self.places:
+            m.require(f"{name}: a placed island has its size and its seed on one of its places, "
+                      "and no other island comes near it", self._placed(m, numbers, where, starts))
 
         # ``all`` <-> every sized seed's clue is on; then a white cell carries a label.
         self.all = everything = pool.var("all")
@@ -172,20 +210,76 @@ class SeededIslands:
             name, open_cells, [cells[p] for p in numbers],
             [(cells[p], cells[q]) for p, q in grid.links if not dark[p] and not dark[q]],
             {(cells[i], cells[q]): lit for i, own in labels.items() for q, lit in own.items()},
-            self.selectors))
+            {**self.selectors, **({cells[group[0]]: m.true() for group in where} if where else {})},
+            self.present))
+
+    def _placed(self, m: "Model", numbers: Mapping[int, object], where: list[list[int]],
+                starts: list[list[int]]) -> list[Clause]:
+        """The clauses of the placed islands (``places``): island ``g`` of ``n`` cells has its
+        seed on exactly one of its places (``x_p``: "the seed is at ``p``"; the others are
+        ordinary cells), and, unlike a seed's size, its size always holds, so its clauses are
+        not behind a selector.
+
+        Reach: whichever place holds the seed, the island lies within ``n - 1`` steps of it,
+        through cells that touch no other seed for sure: a fixed seed, or every place of
+        another island (the ``touch`` marks). Labels ``(g, q)`` sit on that reach; a place
+        on carries the label; exactly ``n`` labels; the island stops at its reach and is
+        connected (levels from the places on, or a labelled neighbour). A place outside the
+        reach (it touches another seed for sure) is never on. A label of ``g`` on or beside a
+        place of another island is false while that place is on, and so is a white cell beside
+        places of two islands (or a place and a fixed seed): this is what excluding other
+        seeds from a reach does for fixed seeds (labels closed under white neighbours and
+        stopping at the reach are a whole island, not part of a neighbour's), and a
+        brute-force test fails without it. Each clause holds in every solution of every
+        placement, so with the global rule (which counts a place as a seed only while it is on)
+        the solutions are exactly those of the puzzle with the seeds placed."""
+        grid = self.grid
+        cells, near, white, present = grid.cells, grid.near, self._white, self.present
+        x = {grid.index(p): lit for p, lit in present.items()}
+        group_of = {p: g for g, group in enumerate(where) for p in group}
+        clauses: list[Clause] = [[-lit, white[p]] for p, lit in x.items()]
+        for g, (n, _) in enumerate(self.places):
+            group, on = where[g], {p: x[p] for p in starts[g]}
+            clauses += exactly([x[p] for p in group], 1, m.pool)
+            clauses += ([-x[p]] for p in group if p not in on)
+            clauses += ([-lit, self._labels[group[0]][p]] for p, lit in on.items())
+            clauses += self._size_clauses(group[0], n, m.pool, on)
+        # labels of every island kept off the places of others that are on, and their neighbours
+        for i, own in self._labels.items():
+            g = group_of.get(i)
+            for q, lit in own.items():
+                clauses += ([-lit, -x[p]] for p in {q, *near[q]} if p in group_of and group_of[p] != g)
+        #: Cells beside places of two islands (or a place and a fixed seed), with the places'
+        #: literals: the cell is not white while they hold.
+        self.crowded_if: list[tuple[Cell, tuple[int, ...]]] = []
+        for q in range(len(cells)):
+            if q in numbers or self._dark[q]:
+                continue
+            beside = [(group_of.get(p, -1 - p), p) for p in near[q] if p in numbers or p in group_of]
+            for k, (g, a) in enumerate(beside):
+                self.crowded_if += ((cells[q], tuple(x[p] for p in (a, b) if p in x))
+                                    for h, b in beside[k + 1:] if g != h)
+        clauses += ([-white[grid.index(q)], *(-lit for lit in lits)] for q, lits in self.crowded_if)
+        return clauses
 
     def reach(self, seed: Cell) -> list[Cell]:
-        """The cells the island of ``seed`` can cover (with its size, if it has one)."""
+        """The cells the island of ``seed`` (a seed or a place) can cover (with its size, if it
+        has one)."""
         cells = self.grid.cells
-        return [cells[q] for q in self._reach[self.grid.index(seed)]]
+        return [cells[q] for q in self._reach[self._key(seed)]]
 
     def rim(self, seed: Cell) -> list[Cell]:
         """The reach of ``seed`` and the cells beside it, in reading order, seeds left out: an
         island smaller than the grid has a non-white cell there."""
         near, cells = self.grid.near, self.grid.cells
-        dist = self._reach[self.grid.index(seed)]
+        dist = self._reach[self._key(seed)]
         rim = {s for q in dist for s in near[q]} | set(dist)
         return [cells[q] for q in sorted(rim) if cells[q] not in self.seeds]
+
+    def _key(self, seed: Cell) -> int:
+        """The index of ``seed``'s labels and reach: its cell, or its island's first place."""
+        i = self.grid.index(seed)
+        return self._rep.get(i, i)
 
     def size(self, c: "Clue", key: Hashable, value: object) -> None:
         """The clue "the island of seed ``key`` has ``value`` cells" (``value`` at most the size
@@ -193,6 +287,13 @@ class SeededIslands:
         :data:`SIZELESS`: :meth:`sizeless`."""
         grid = self.grid
         own = self.seeds.get(key) if isinstance(key, tuple) and len(key) == 2 else None
+        if key in self.present:  # a place: the clue is the literal "the seed is here"
+            size = next(n for n, group in self.places if key in group)
+            if value != size:
+                raise SatgridError(f"{self.name}: the place {cell_name(*key)} takes only its "  # type: ignore[misc]
+                                   f"island's size {size}, not {value!r}")
+            c.is_literal(self.present[key])  # type: ignore[index]
+            return
         if value == SIZELESS and own is not None:
             self.sizeless(c, key)  # type: ignore[arg-type]
             return
@@ -201,25 +302,11 @@ class SeededIslands:
             raise SatgridError(f"{self.name}: clue {value!r} at {where} does not fit this encoding "
                                f"(it was built for {own!r} there)")
         i = grid.index(key)  # type: ignore[arg-type]
-        near, dark, white = grid.near, self._dark, self._white
+        near = grid.near
         dist, label = self._reach[i], self._labels[i]
-        # The seed's own label (always true) first: the clue is never an empty list of clauses.
-        clauses = [[label[i]],
-                   *exactly([label[q] for q in dist if q != i], value - 1, c.pool, totalizer=True)]
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
-        local = value > 1 and not eager
-        if value > 2 and not eager and sum(value - d for d in dist.values()) <= LEVELS_LIMIT:
-            clauses += self._levels(i, value, c.pool)
-        for q, lit in label.items():
-            inside = []
-            for s in near[q]:
-                other = label.get(s)
-                if other is not None:
-                    inside.append(other)
-                elif not dark[s]:  # the island stops at its reach
-                    clauses.append([-lit, -white[s]])
-            if q != i and local:
-                clauses.append([-lit, *inside])  # an island cell has an island neighbour
+        # The seed's own label (always true) first: the clue is never an empty list of clauses.
+        clauses = [[label[i]], *self._size_clauses(i, value, c.pool, None, eager)]
         if eager:
             cells = grid.cells
             clauses += ConnectedSubgraph(
@@ -256,34 +343,71 @@ class SeededIslands:
                     for p in range(len(cells)) if p not in seeds and not dark[p])
         c.require(clauses)
 
-    def _levels(self, i: int, value: int, pool: VarPool) -> list[Clause]:
+    def _size_clauses(self, i: int, value: int, pool: VarPool, starts: Mapping[int, int] | None,
+                      eager: bool = False) -> list[Clause]:
+        """Island ``i`` (its labels' key) has ``value`` labels, stops at its reach, and (unless
+        ``eager``) is connected: levels, or a labelled neighbour for each labelled cell but the
+        seed. ``starts``: the literal of each place that may hold the seed (None: the seed is
+        the fixed cell ``i``, whose label holds)."""
+        near, dark, white = self.grid.near, self._dark, self._white
+        dist, label = self._reach[i], self._labels[i]
+        if starts is None:
+            clauses = exactly([label[q] for q in dist if q != i], value - 1, pool, totalizer=True)
+        else:
+            clauses = exactly(list(label.values()), value, pool, totalizer=True)
+        local = value > 1 and not eager
+        if value > 2 and not eager and sum(value - d for d in dist.values()) <= LEVELS_LIMIT:
+            clauses += self._levels(i, value, pool, starts)
+        for q, lit in label.items():
+            inside = []
+            for s in near[q]:
+                other = label.get(s)
+                if other is not None:
+                    inside.append(other)
+                elif not dark[s]:  # the island stops at its reach
+                    clauses.append([-lit, -white[s]])
+            if local and (starts is not None or q != i):  # an island cell has an island neighbour
+                clauses.append([-lit, *([starts[q]] if starts and q in starts else []), *inside])
+        return clauses
+
+    def _levels(self, i: int, value: int, pool: VarPool, starts: Mapping[int, int] | None = None) -> list[Clause]:
         """Island ``i`` of ``value`` cells is connected: a labelled cell lies within ``value - 1``
         steps of the seed through labelled cells. ``level(q, k)`` (for ``dist(q) <= k < value``):
         q is labelled and reached within k steps; it needs ``level(q, k - 1)`` or a neighbour's,
-        and (redundant, measured in ``encodings/rules.md``) follows from ``level(q, k - 1)``."""
+        and (redundant, measured in ``encodings/rules.md``) follows from ``level(q, k - 1)``.
+        With ``starts`` (a placed island) ``level(p, 0)`` is the literal of place ``p``."""
         near, cells, var = self.grid.near, self.grid.cells, pool.var
         dist, label = self._reach[i], self._labels[i]
         seed = cells[i]
-        # level(q, k) is levels[q][k - dist(q)]: lists per cell rather than a dict keyed by
+        fixed = starts is None
+        # level(q, k) is levels[q][k - base[q]]: lists per cell rather than a dict keyed by
         # (q, k), since this runs for every clue of every puzzle (measured in the encodings
         # document of the genre that first used islands)
-        levels = {q: [var("level", *seed, *cells[q], k) for k in range(d, value)]
-                  for q, d in dist.items() if q != i}
+        levels: dict[int, list[int]] = {}
+        base: dict[int, int] = {}
+        for q, d in dist.items():
+            if fixed and q == i:
+                continue
+            lits = [var("level", *seed, *cells[q], k) for k in range(max(d, 1), value)]
+            if not fixed and q in starts:  # a place: at distance 0, its literal is level 0
+                levels[q], base[q] = [starts[q], *lits], 0
+            else:
+                levels[q], base[q] = lits, max(d, 1)
         clauses: list[Clause] = []
         add = clauses.append
         for q, own in levels.items():
-            d, lab = dist[q], label[q]
+            d, lab, lo = dist[q], label[q], base[q]
             add([-lab, own[-1]])
-            # the cell itself, then its neighbours in the reach (not the seed), with their dist
-            around = [(own, d), *((levels[s], dist[s]) for s in near[q] if s in levels)]
-            for k in range(d, value):
-                lit = own[k - d]
+            # the cell itself, then its neighbours with levels, with the step of their first
+            around = [(own, lo), *((levels[s], base[s]) for s in near[q] if s in levels)]
+            for k in range(max(d, 1), value):
+                lit = own[k - lo]
                 add([-lit, lab])
                 if k > d:  # redundant: reached within k - 1 steps is within k
-                    add([-own[k - d - 1], lit])
-                if k == 1:
+                    add([-own[k - lo - 1], lit])
+                if k == 1 and fixed:
                     continue  # a neighbour of the seed: reached in one step
-                add([-lit, *(lits[k - 1 - ds] for lits, ds in around if ds < k)])
+                add([-lit, *(lits[k - 1 - b] for lits, b in around if b < k)])
         return clauses
 
 
@@ -299,11 +423,13 @@ class Islands(GlobalRule):
 
     ``white``: the cells that can be white (node i of the white region is the i-th key);
     ``labels``: ``{(seed, cell): literal}``; ``selectors``: ``{seed: selector}`` of the sized
-    seeds.
+    seeds; ``switchable``: ``{cell: literal}``, seeds that count only while their literal holds
+    (off, an ordinary cell): the cuts that rest on such a seed being on or off name its literal.
     """
 
     def __init__(self, name: str, white: dict[Cell, int], seeds: list[Cell], links: list[tuple[Cell, Cell]],
-                 labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int]):
+                 labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int],
+                 switchable: dict[Cell, int] | None = None):
         self.name = name
         self.white, self.seeds, self.links = white, seeds, links
         self.labels, self.selectors = labels, selectors
@@ -318,6 +444,12 @@ class Islands(GlobalRule):
         self._seeded = [False] * len(self._black)
         for p in seeds:
             self._seeded[index[p]] = True
+        self.switchable = dict(switchable or {})
+        #: Node index and literal of each switchable seed; per node, its literal (0: none).
+        self._switch = [(index[p], lit) for p, lit in self.switchable.items() if p in index]
+        self._present = [0] * len(self._black)
+        for j, lit in self._switch:
+            self._present[j] = lit
         #: Per sized seed: its selector and its labels by node index; per node: the sized seeds
         #: labelling it.
         self._labels_at: list[list[tuple[int, int]]] = [[] for _ in self._black]
@@ -337,15 +469,24 @@ class Islands(GlobalRule):
         regions with two seeds (a cell of the path between them is not white). ``keep``: see
         :data:`satgrid.connectivity.Keep` (asked of the built cuts; they are few)."""
         cuts = []
-        seeded = self._seeded
+        seeded, present = self._seeded, self._present
+        if self._switch:  # the switchable seeds on in ``value`` count as seeds
+            seeded = list(seeded)
+            for (j, _), on in zip(self._switch, holds(value, [lit for _, lit in self._switch])):
+                seeded[j] = seeded[j] or on
         for region in self.region.component_indices(value):
             seeds = [j for j in region if seeded[j]]
             if not seeds:
                 inside = set(region)
-                cuts.append(self._grow(region, inside, pool))
+                grow = self._grow(region, inside, pool)
+                grow[-1] += [present[j] for j in region if present[j]]  # unless a seed there is on
+                cuts.append(grow)
                 cuts += self._reconnect(region, inside, value, pool)
             elif len(seeds) > 1:
-                cuts.append([[self._black[j] for j in self._path(set(region), seeds[0])]])
+                path, end = self._path(set(region), seeds[0], seeded)
+                # only while both ends are seeds
+                ends = [-present[j] for j in (seeds[0], end) if present[j]]
+                cuts.append([[*(self._black[j] for j in path), *ends]])
         return cuts if keep is None else [cut for cut in cuts if keep(cut[-1])]
 
     def _grow(self, region: list[int], inside: set[int], pool: VarPool) -> list[Clause]:
@@ -371,9 +512,9 @@ class Islands(GlobalRule):
             cuts.append([*([-x, t] for x in labelled), [-selector, -t, *sorted(border)]])
         return cuts
 
-    def _path(self, region: set[int], start: int) -> list[int]:
+    def _path(self, region: set[int], start: int, seeded: list[bool]) -> tuple[list[int], int]:
         """The unseeded cells of a shortest path inside ``region`` from ``start`` to another
-        seed."""
+        seed (``seeded``: per node), and that seed."""
         parent: dict[int, int | None] = {start: None}
         queue = deque([start])
         while queue:
@@ -381,12 +522,12 @@ class Islands(GlobalRule):
             for q in self._adjacent[p]:
                 if q in region and q not in parent:
                     parent[q] = p
-                    if self._seeded[q]:
+                    if seeded[q]:
                         path, at = [], parent[q]
                         while at is not None and at != start:
                             path.append(at)
                             at = parent[at]
-                        return path
+                        return path, q
                     queue.append(q)
         raise AssertionError("a region with two seeds connects them")
 
@@ -395,12 +536,14 @@ class Islands(GlobalRule):
         nodes: dict = dict(white)
         nodes[root] = true
         links: list = [(p, q, None) for p, q in self.links] + [(root, p, None) for p in self.seeds]
+        links += [(root, p, lit) for p, lit in self.switchable.items() if p in white]
         clauses = [[true], *ConnectedSubgraph(f"{self.name}: reach a seed", nodes, links,
                                               anchor=root).eager_clauses(pool)]
-        bits = max(1, (len(self.seeds) - 1).bit_length())
+        seeds = [(p, None) for p in self.seeds] + [(p, lit) for p, lit in self.switchable.items() if p in white]
+        bits = max(1, (len(seeds) - 1).bit_length())
         ident = {p: [pool.var("island", *p, b) for b in range(bits)] for p in white}
-        for i, p in enumerate(self.seeds):
-            clauses += [[x if i >> b & 1 else -x] for b, x in enumerate(ident[p])]
+        for i, (p, lit) in enumerate(seeds):
+            clauses += [[*([] if lit is None else [-lit]), x if i >> b & 1 else -x] for b, x in enumerate(ident[p])]
         for p, q in self.links:
             for x, y in zip(ident[p], ident[q]):
                 clauses += [[-white[p], -white[q], -x, y], [-white[p], -white[q], x, -y]]

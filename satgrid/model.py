@@ -423,7 +423,8 @@ class Model:
                             if all(p in lits for p in segment)))
 
     def islands_with_one_seed(self, name: str, white: Lits, seeds: Mapping[Cell, int | None],
-                              eager_from: int | None = None) -> SeededIslands:
+                              eager_from: int | None = None,
+                              places: Sequence[tuple[int, Sequence[Cell]]] = ()) -> SeededIslands:
         """Every island (4-connected region of true cells of ``white``, a literal per cell of the
         grid) holds exactly one of ``seeds``, and a seed with a size has an island of that many
         cells (``{seed: size, or None for any size}``); seeds are white. Sizes are clues: state
@@ -436,8 +437,13 @@ class Model:
         ``all`` (every size on) behind which a white cell lies in some reach, and the global rule
         :class:`~satgrid.islands.Islands` (lazy cuts, or eager island numbers). Returns the
         :class:`~satgrid.islands.SeededIslands` built: its ``size`` clue, ``all``, ``selectors``,
-        ``crowded`` cells and each seed's ``reach`` and ``rim``."""
-        return SeededIslands(self, name, white, seeds, eager_from)
+        ``crowded`` cells and each seed's ``reach`` and ``rim``.
+
+        ``places`` (``(size, cells)`` each): islands of known size whose seed is on exactly one
+        of ``cells``, chosen by assumptions: the clue ``(cell, size)`` is the literal "the seed
+        is here" (``present[cell]``), and a place not chosen is an ordinary cell. One encoding
+        then serves every placement of these seeds, exactly (a generator moving numbers)."""
+        return SeededIslands(self, name, white, seeds, eager_from, places)
 
     # -- neighbour counts ------------------------------------------------------------------
     def true_neighbours(self, name: str, lits: Lits, k: int) -> None:

@@ -318,7 +318,8 @@ def test_a_costly_layout_is_replaced(monkeypatch):
 
 
 def test_rival_counts_follow_moves():
-    """``Rival.after`` (one number moved, counted in O(1)) agrees with counting afresh."""
+    """``Rival.after`` (one number moved, counted in O(1)) agrees with counting afresh, and so
+    does ``Rival.move`` over a run of moves."""
     rng = random.Random(4)
     layout = islands.random_solution(7, 7, rng, (1, 5))
     layout.seeds = [cells[rng.randrange(len(cells))] for cells in layout.islands]
@@ -333,6 +334,15 @@ def test_rival_counts_follow_moves():
                 moved = {q: n for q, n in numbers.items() if q != s} | {p: len(cells)}
                 expected = islands.Rival(rival.white, layout.near).load(moved)
                 assert rival.after(len(cells), s, p) == expected
+        for _ in range(20):  # a run of moves, counted in O(1) each
+            i = rng.randrange(len(layout.islands))
+            cells, s = layout.islands[i], layout.seeds[i]
+            p = cells[rng.randrange(len(cells))]
+            rival.move(len(cells), s, p)
+            del numbers[s]
+            layout.seeds[i], numbers[p] = p, len(cells)
+            fresh = islands.Rival(rival.white, layout.near)
+            assert (fresh.load(numbers), fresh.count, fresh.total) == (rival.bad, rival.count, rival.total)
 
 
 def test_normal_nurikabes_are_solved_by_the_ladder():

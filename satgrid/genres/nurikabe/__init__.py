@@ -202,9 +202,18 @@ class Variant:
     black_degree: int = 2
 
 
-def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> None:
+#: A generator's layout: per island, its size and the cells its number may take.
+Places = tuple[tuple[int, tuple[Cell, ...]], ...]
+
+
+def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant(), places: Places = ()) -> None:
     """The rulebook (module doc) stated with the model builder; each rule's lowering is in
-    ``encodings/nurikabe.md``, the islands' in :mod:`satgrid.islands`."""
+    ``encodings/nurikabe.md``, the islands' in :mod:`satgrid.islands`.
+
+    ``places`` (a generator's layout, :func:`encode_places`): beside the puzzle's numbers, one
+    number per entry, of its size, on one of its cells (the islands rule's placed islands: the
+    clue ``(cell, size)`` is the literal "the number is here", a place not chosen is an empty
+    cell)."""
     black = m.cells("black")
     white = {p: -x for p, x in black.items()}
     numbers = puzzle.numbers()
@@ -217,12 +226,13 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Non
     m.no_2x2("no 2x2 block is all black", black)
     islands = m.islands_with_one_seed(
         "each island holds one number, and has its size", white,
-        {p: None if v == UNKNOWN else v for p, v in numbers.items()}, eager_from=variant.eager_from)
+        {p: None if v == UNKNOWN else v for p, v in numbers.items()}, eager_from=variant.eager_from,
+        places=places)
     m.clue(islands.size)
 
     wall = {p: x for p, x in black.items() if p not in numbers}
     sizes = [v for v in numbers.values() if v != UNKNOWN]
-    left = len(black) - sum(sizes)
+    left = len(black) - sum(sizes) - sum(n for n, _ in places)
     if variant.black_degree and len(sizes) == len(numbers) and left >= 2:
         m.no_closed_pieces("with every size on, a black cell or pair has a black neighbour", wall,
                            min(left - 1, variant.black_degree), islands.all)
@@ -236,12 +246,23 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Non
     anchors = [(true, [p]) for p in islands.crowded]
     anchors += [(islands.selectors[p], islands.rim(p)) for p, n in numbers.items()
                 if n != UNKNOWN and n <= SMALL_ISLAND and n < len(black)]
+    anchors += [(true, islands.rim(cells[0])) for n, cells in places if n <= SMALL_ISLAND and n < len(black)]
     m.connected("the black cells form one wall", wall, anchors=anchors)
 
 
 def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:
     m = Model(geometry.Grid.of(puzzle.rows, puzzle.cols))
     rules(m, puzzle, variant)
+    return m.build()
+
+
+def encode_places(rows: int, cols: int, places: Places, variant: Variant = Variant()) -> Encoding:
+    """One encoding for every placement of a layout's numbers (``places``, see :func:`rules`):
+    with the clues of a placement (``{cell: size}``, one cell of each entry) assumed, every
+    other place is an empty cell, and the solutions are exactly those of that puzzle (a
+    generator moves numbers on one solver; tests/test_placed_islands.py)."""
+    m = Model(geometry.Grid.of(rows, cols))
+    rules(m, NurikabePuzzle(tuple((None,) * cols for _ in range(rows))), variant, places)
     return m.build()
 
 

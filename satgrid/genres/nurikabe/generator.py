@@ -21,37 +21,42 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    neighbours (a second solution moves an island's ends more often than its middle). An island
    with no such cell can never be pinned by its number: it is removed and the grid refilled
    around it.
-3. Uniqueness (CEGAR over the numbers' places): the puzzle's session (the encoding depends on
-   where the numbers are, ``cache_key`` is the grid) is asked for another solution, branching
-   towards ours (:meth:`~satgrid.session.Session.prefer`), so it differs in few places; on big
-   grids first inside :data:`WINDOW` squares (:func:`squares`; the other cells fixed by
-   assumptions; a square that has none is skipped until a number beside it moves), then on
-   the whole grid. The difference splits into local changes (cells that differ, joined when
-   they share a 2x2 window or an island of either solution); each change that alone keeps
-   every rule is a second solution of its own (:class:`Rival`) and is remembered; the session
-   then bars, by one clause, every solution that blackens the same cells of our islands (a
-   number on one of them kills them all) and is asked again (up to :data:`PER_SESSION`
-   times). Then numbers move inside their islands, onto pinned cells, until no remembered
-   rival is a solution any more (a rival dies when one of its islands has no number, two, or
-   the wrong size; counted per move in O(1)); a move that would revive a dead rival is made
-   only when no other kills a live one, at most :data:`DETOURS` times a layout. When no move
-   kills a rival, the layout changes where the rival differs: a new ``1`` island on a cell the
-   rival paints white and ours leaves lonely (the rival's island there then holds two
-   numbers), else the rival's island grows in ours by such a cell, else one of the islands it
-   changes is removed and the grid refilled. Then a new session, until one answers "no other
-   solution" with nothing barred. A layout that has taken more than :data:`CALLS_PER_CELL` SAT
-   calls a cell is dropped for a new one (a restart: the costly layouts are those whose islands
-   slide together in long chains, each found by a slow question about the whole grid).
+3. Uniqueness (CEGAR over the numbers' places): one session per layout serves every placement
+   of its numbers (:func:`~satgrid.genres.nurikabe.encode_places`: the core's placed islands,
+   each island's number on one of its pinned cells, the cell chosen by assumptions), so the
+   cuts and learnt clauses of one placement serve the next. It is asked for another solution
+   of the placement, branching towards ours (:meth:`~satgrid.session.Session.prefer`), so it
+   differs in few places; on big grids first inside :data:`WINDOW` squares (:func:`squares`;
+   the other cells fixed by assumptions; a square that has none is skipped until a number
+   beside it moves), then on the whole grid. The difference splits into local changes (cells
+   that differ, joined when they share a 2x2 window or an island of either solution); each
+   change that alone keeps every rule is a second solution of its own (:class:`Rival`) and is
+   remembered; the session then bars, by one clause behind an activation literal of the
+   placement, every solution that blackens the same cells of our islands (a number on one of
+   them kills them all) and is asked again (up to :data:`PER_SESSION` times a placement). Then
+   numbers move inside their islands, onto pinned cells, until no remembered rival is a
+   solution any more (a rival dies when one of its islands has no number, two, or the wrong
+   size; counted per move in O(1)); a move that would revive a dead rival is made only when no
+   other kills a live one, at most :data:`DETOURS` times a layout. When no move kills a rival,
+   the layout changes where the rival differs: a new ``1`` island on a cell the rival paints
+   white and ours leaves lonely (the rival's island there then holds two numbers), else the
+   rival's island grows in ours by such a cell, else one of the islands it changes is removed
+   and the grid refilled (a new layout: a new session). Then the next placement is asked,
+   until one answers "no other solution" with nothing barred. A layout that has taken more
+   than :data:`CALLS_PER_CELL` SAT calls a cell is dropped for a new one (a restart: the costly
+   layouts are those whose islands slide together in long chains, each found by a slow
+   question about the whole grid).
 4. Flavours: "hard" accepts every unique puzzle; "normal" only one whose grade
    (:mod:`satgrid.grading`) is at most 1 (propagation and failed-literal probing solve it),
    else a new grid.
 5. ``unknown_sizes``: sizes are relaxed to ``?`` in shuffled order while the solution stays
-   unique (the core's greedy deletion on the last session, one SAT call a size; for "normal" also
-   while the grade stays at most 1). In Nurikabe a number cannot vanish (its cell is the island's
-   seed), so this is the genre's clue switch, and the result is clue-minimal in the audit's sense
-   (no size can become ``?``). Without it every island has its size; no number can be dropped
-   either (an island without a number breaks the rules), but sizes may be redundant in the
-   audit's sense, so the audit's ``minimal`` is not promised then.
+   unique (the core's greedy deletion on a session of the puzzle, one SAT call a size; for
+   "normal" also while the grade stays at most 1). In Nurikabe a number cannot vanish (its
+   cell is the island's seed), so this is the genre's clue switch, and the result is
+   clue-minimal in the audit's sense (no size can become ``?``). Without it every island has
+   its size; no number can be dropped either (an island without a number breaks the rules),
+   but sizes may be redundant in the audit's sense, so the audit's ``minimal`` is not
+   promised then.
 """
 from __future__ import annotations
 
@@ -66,7 +71,7 @@ from ...grading import assess
 from ...grid import Grid
 from ...queries import PuzzleQueries
 from ...session import Session
-from . import UNKNOWN, NurikabePuzzle, encode
+from . import UNKNOWN, NurikabePuzzle, Places, encode, encode_places
 from .checker import check_nurikabe
 
 Cell = tuple[int, int]
@@ -274,6 +279,10 @@ class Layout:
     def numbers(self) -> dict[Cell, int]:
         return {p: len(cells) for p, cells in zip(self.seeds, self.islands)}
 
+    def places(self) -> Places:
+        """Per island, its size and its pinned cells (where its number may go)."""
+        return tuple((len(cells), tuple(pins or ())) for cells, pins in zip(self.islands, self.pins))
+
     def puzzle(self) -> NurikabePuzzle:
         numbers = self.numbers()
         return NurikabePuzzle(tuple(tuple(numbers.get((r, c)) for c in range(self.cols))
@@ -435,6 +444,15 @@ class Rival:
             bad += (not (count[kp] == 0 and n == sizes[kp])) - (not (count[kp] == 1 and total[kp] == sizes[kp]))
         return bad
 
+    def move(self, n: int, s: Cell, p: Cell) -> None:
+        """The number ``n`` moves from ``s`` to ``p``: the counts of :meth:`load` follow in O(1)."""
+        self.bad = self.after(n, s, p)
+        for cell, step in ((s, -1), (p, 1)):
+            k = self.comp.get(cell)
+            if k is not None:
+                self.count[k] += step
+                self.total[k] += step * n
+
 
 def _changes(layout: Layout, white: set[Cell]) -> list[list[Cell]]:
     """The cells where ``white`` differs from the layout, in groups: joined when they share a 2x2
@@ -496,7 +514,8 @@ def squares(rows: int, cols: int) -> list[set[Cell]]:
 
 
 def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection: tuple[int, ...],
-            numbers: Mapping[Cell, int], limit: int, ask: list[set[Cell]]) -> tuple[list[Rival] | None, list[set[Cell]]]:
+            numbers: Mapping[Cell, int], limit: int, ask: list[set[Cell]],
+            bar: int) -> tuple[list[Rival] | None, list[set[Cell]]]:
     """Up to ``limit`` rivals of the layout's puzzle, each local change of a second solution that
     alone keeps the rules one rival (module doc, step 3), None if the puzzle is unique; and the
     squares of ``ask`` found to hold none.
@@ -504,7 +523,8 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
     The session is first asked inside each square of ``ask`` (every cell outside it fixed to
     ours by assumptions), where most second solutions lie and the search is small, each square
     again while it has one; the whole grid is asked after. Only an unsat answer of the whole
-    grid, with nothing barred yet, means unique."""
+    grid, with nothing barred yet, means unique. The bars hold while ``bar`` is assumed (as
+    every question here does): the session serves the layout's next placement too."""
     black = session.encoding.primary
     ours = {p for p in layout.cells if layout.owner[p] is not None}
     found: list[Rival] = []
@@ -515,7 +535,7 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
         fixed = [] if square is None else [-v if (r, c) in ours else v for (_, r, c), v in black.items()
                                            if (r, c) not in square]
         whole += square is None
-        other = queries.other_solution(projection, extra=fixed)
+        other = queries.other_solution(projection, extra=[bar, *fixed])
         if other.status == "unknown":
             raise SatgridError("a limit was reached while generating")
         if other.status == "unsat":
@@ -539,7 +559,7 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
         if not bars:  # the changes need each other: the whole second solution is the rival
             found.append(Rival(white, layout.near))
             bars.append([-v if value(v) else v for v in black.values()])
-        session.add(bars)
+        session.add([[-bar, *clause] for clause in bars])
     return found, quiet
 
 
@@ -551,9 +571,9 @@ def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: li
     dead."""
     numbers = layout.numbers()
     last = None
+    for rival in rivals:
+        rival.load(numbers)
     while True:
-        for rival in rivals:
-            rival.load(numbers)
         live = [rival for rival in rivals if rival.bad == 0]
         if not live:
             return None
@@ -585,6 +605,8 @@ def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: li
             detours[0] -= 1
         i, p = best[rng.randrange(len(best))]
         last = (i, layout.seeds[i])
+        for rival in rivals:
+            rival.move(len(layout.islands[i]), layout.seeds[i], p)
         del numbers[layout.seeds[i]]
         layout.seeds[i] = p
         numbers[p] = len(layout.islands[i])
@@ -691,21 +713,24 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
         areas, quiet = squares(rows, cols), []
         detours = [DETOURS]
         spent = out.checks  # SAT calls before this layout
-        for _ in range(max_sessions if max_sessions is not None else 4 * len(layout.islands)):
-            solution, puzzle = layout.solution(), layout.puzzle()
-            problems = check_nurikabe(rows, cols, puzzle.numbers(), solution)
-            if problems:
-                raise SatgridError(f"internal error: a generated Nurikabe solution breaks a rule: {problems[0]}")
-            session = Session(encode(puzzle), options.solver, options.connectivity,
-                              options.conflict_limit)
-            try:
+        session: Session | None = None  # the layout's (module doc, step 3)
+        try:
+            for _ in range(max_sessions if max_sessions is not None else 4 * len(layout.islands)):
+                solution, puzzle = layout.solution(), layout.puzzle()
+                problems = check_nurikabe(rows, cols, puzzle.numbers(), solution)
+                if problems:
+                    raise SatgridError(f"internal error: a generated Nurikabe solution breaks a rule: {problems[0]}")
+                if session is None:
+                    session = Session(encode_places(rows, cols, layout.places()), options.solver,
+                                      options.connectivity, options.conflict_limit)
+                    projection = _projection(session, solution)
+                    session.prefer(projection)
                 queries = PuzzleQueries(session, puzzle.clues())
-                black = session.encoding.primary
-                projection = tuple(v if solution[r][c] == "#" else -v for (_, r, c), v in black.items())
-                session.prefer(projection)
                 calls = session.stats.sat_calls
                 ask = [a for a in areas if a not in quiet]
-                found, calm = _rivals(layout, session, queries, projection, layout.numbers(), PER_SESSION, ask)
+                bar = session.encoding.pool.fresh("bar")  # this placement's bars (see _rivals)
+                found, calm = _rivals(layout, session, queries, projection, layout.numbers(),
+                                      PER_SESSION, ask, bar)
                 quiet += calm
                 out.checks += session.stats.sat_calls - calls
                 if found is None:
@@ -715,38 +740,49 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                     out.puzzle, out.solution = puzzle, solution
                     if unknown_sizes:
                         start = time.perf_counter()
-                        kept, calls = _relax(puzzle, queries, projection, rng, flavour, options)
+                        kept, calls = _relax(puzzle, solution, rng, flavour, options)
                         out.checks += calls
                         out.puzzle = puzzle.with_clues(kept)
                         times["relax"] += time.perf_counter() - start
                     return out
-            finally:
+                queries.retire()
+                session.add([[-bar]])
+                rivals.extend(found)
+                if out.checks - spent > CALLS_PER_CELL * rows * cols:
+                    break  # a costly layout: a new one (module doc, step 3)
+                before = list(layout.seeds)
+                stuck = _settle(layout, rivals, rng, detours)
+                moved = {q for i, (a, b) in enumerate(zip(before, layout.seeds)) if a != b
+                         for p in layout.islands[i] for q in (p, *layout.near(p))}
+                out.moves += sum(a != b for a, b in zip(before, layout.seeds))
+                # a square's answer depends on the numbers of the islands in it or beside it
+                quiet = [a for a in quiet if a.isdisjoint(moved)]
+                if stuck is not None:
+                    quiet, detours[0] = [], DETOURS
+                    out.reshapes += 1
+                    session.close()
+                    session = None
+                    if not (_reshape(layout, stuck, rng, lo, hi, budget) and layout.pin(rng, lo, hi, budget)):
+                        break
+        finally:
+            if session is not None:
                 session.close()
-            rivals.extend(found)
-            if out.checks - spent > CALLS_PER_CELL * rows * cols:
-                break  # a costly layout: a new one (module doc, step 3)
-            before = list(layout.seeds)
-            stuck = _settle(layout, rivals, rng, detours)
-            moved = {q for i, (a, b) in enumerate(zip(before, layout.seeds)) if a != b
-                     for p in layout.islands[i] for q in (p, *layout.near(p))}
-            out.moves += sum(a != b for a, b in zip(before, layout.seeds))
-            # a square's answer depends on the numbers of the islands in it or beside it
-            quiet = [a for a in quiet if a.isdisjoint(moved)]
-            if stuck is not None:
-                quiet, detours[0] = [], DETOURS
-                out.reshapes += 1
-                if not (_reshape(layout, stuck, rng, lo, hi, budget) and layout.pin(rng, lo, hi, budget)):
-                    break
         times["unique"] += time.perf_counter() - start
     raise SatgridError(f"no unique {rows}x{cols} Nurikabe after {max_grids} grids")
 
 
-def _relax(puzzle: NurikabePuzzle, queries: PuzzleQueries, projection: tuple[int, ...],
-           rng: random.Random, flavour: str, options: api.Options) -> tuple[dict[Cell, int], int]:
+def _projection(session: Session, solution: tuple[str, ...]) -> tuple[int, ...]:
+    """``solution`` as the literals of the session's primary (black) variables."""
+    return tuple(v if solution[r][c] == "#" else -v for (_, r, c), v in session.encoding.primary.items())
+
+
+def _relax(puzzle: NurikabePuzzle, solution: tuple[str, ...], rng: random.Random, flavour: str,
+           options: api.Options) -> tuple[dict[Cell, int], int]:
     """Turn sizes into ``?`` in shuffled order while the solution stays unique (and, for the
     normal flavour, the grade stays at most 1), by the core's greedy deletion
-    (:meth:`~satgrid.queries.PuzzleQueries.minimal_clue_set`); the sizes kept and the SAT calls
-    made."""
+    (:meth:`~satgrid.queries.PuzzleQueries.minimal_clue_set`) on a session of the puzzle itself
+    (there a clue switched off is a ``?``, on the layout's session an empty cell); the sizes
+    kept and the SAT calls made."""
     clues = puzzle.clues()
     order = sorted(clues)
     rng.shuffle(order)
@@ -756,12 +792,15 @@ def _relax(puzzle: NurikabePuzzle, queries: PuzzleQueries, projection: tuple[int
         rest = {k: v for k, v in clues.items() if k not in gone}
         return assess(puzzle.with_clues(rest), solver=options.solver).level in (0, 1)
 
-    before = queries.session.stats.sat_calls
-    kept = queries.minimal_clue_set(projection, order, gradable if flavour == "normal" else None,
-                                    settle=True)
+    session = Session(encode(puzzle), options.solver, options.connectivity, options.conflict_limit)
+    try:
+        kept = PuzzleQueries(session, clues).minimal_clue_set(
+            _projection(session, solution), order, gradable if flavour == "normal" else None, settle=True)
+    finally:
+        session.close()
     if kept is None:
         raise SatgridError("a limit was reached while generating")
-    return {k: clues[k] for k in kept}, queries.session.stats.sat_calls - before
+    return {k: clues[k] for k in kept}, session.stats.sat_calls
 
 
 def generate(rows: int, cols: int, rng: random.Random, *, flavour: str | None = "hard",
