@@ -121,7 +121,8 @@ class SeededIslands:
     "this seed's island has n cells")."""
 
     def __init__(self, m: "Model", name: str, white: Mapping[Cell, int],
-                 seeds: Mapping[Cell, int | None], eager_from: int | None = None):
+                 seeds: Mapping[Cell, int | None], eager_from: int | None = None,
+                 one_wall: bool = False):
         grid = m.grid
         pool = m.pool
         cells, near = grid.cells, grid.near
@@ -172,7 +173,7 @@ class SeededIslands:
             name, open_cells, [cells[p] for p in numbers],
             [(cells[p], cells[q]) for p, q in grid.links if not dark[p] and not dark[q]],
             {(cells[i], cells[q]): lit for i, own in labels.items() for q, lit in own.items()},
-            self.selectors))
+            self.selectors, grid if one_wall else None))
 
     def reach(self, seed: Cell) -> list[Cell]:
         """The cells the island of ``seed`` can cover (with its size, if it has one)."""
@@ -293,16 +294,33 @@ class Islands(GlobalRule):
     connected-subgraph rule over a virtual node linked to all seeds) and carries a binary island
     number, equal across white neighbours and fixed on each seed.
 
+    *Barrier cuts* (with ``wall``, the grid, when a rule stated beside this one makes the cells
+    outside the islands one 4-connected region, Nurikabe's wall): islands that touch diagonally
+    (both corner cells not white) or touch the grid's border form a *contact graph* (a node per
+    island and one for the border; an edge per diagonal contact and per run of border cells of
+    an island). A cycle in it is a closed curve through island cells, or a curve from border to
+    border, that has non-white cells on both sides: the two corners of a diagonal contact on it
+    (locally on either side of the diagonal step, so on either side of the whole simple curve,
+    Jordan), or for an island touching the border in two runs, the cells after each run. So
+    the islands on the cycle cannot all hold their contact cells while those corners are
+    non-white: ``OR(-label(island, contact cell)) | OR(white corners)``. Labels, not cells: two
+    cells in one island are joined by a path inside it, whatever its shape, so one cut rules out
+    every shape of the islands with the same contacts, where the wall's separator cut lists the
+    whole white barrier cell by cell. The clause only forbids labels, so it holds for the
+    labelling of each island's own cells in every solution, whatever clues are on.
+
     ``white``: the cells that can be white (node i of the white region is the i-th key);
     ``labels``: ``{(seed, cell): literal}``; ``selectors``: ``{seed: selector}`` of the sized
     seeds.
     """
 
     def __init__(self, name: str, white: dict[Cell, int], seeds: list[Cell], links: list[tuple[Cell, Cell]],
-                 labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int]):
+                 labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int],
+                 wall: Grid | None = None):
         self.name = name
         self.white, self.seeds, self.links = white, seeds, links
         self.labels, self.selectors = labels, selectors
+        self._contacts = None if wall is None else Contacts(wall, white, labels)
         self.region = ConnectedSubgraph(f"{name}: white", dict(white), [(p, q, None) for p, q in links])
         # Index arrays over the white region's nodes (the cuts run once per CEGAR iteration).
         index = {p: j for j, p in enumerate(white)}
@@ -334,7 +352,8 @@ class Islands(GlobalRule):
         :data:`satgrid.connectivity.Keep` (asked of the built cuts; they are few)."""
         cuts = []
         seeded = self._seeded
-        for region in self.region.component_indices(value):
+        regions = self.region.component_indices(value)
+        for region in regions:
             seeds = [j for j in region if seeded[j]]
             if not seeds:
                 inside = set(region)
@@ -342,6 +361,8 @@ class Islands(GlobalRule):
                 cuts += self._reconnect(region, inside, value, pool)
             elif len(seeds) > 1:
                 cuts.append([[self._black[j] for j in self._path(set(region), seeds[0])]])
+        if self._contacts is not None:
+            cuts += self._contacts.cuts(regions, seeded, value)
         return cuts if keep is None else [cut for cut in cuts if keep(cut[-1])]
 
     def _grow(self, region: list[int], inside: set[int], pool: VarPool) -> list[Clause]:
@@ -401,3 +422,114 @@ class Islands(GlobalRule):
             for x, y in zip(ident[p], ident[q]):
                 clauses += [[-white[p], -white[q], -x, y], [-white[p], -white[q], x, -y]]
         return clauses
+
+
+BORDER = -1  # the border's node in the contact graph
+
+
+class Contacts:
+    """The barrier cuts of :class:`Islands` (its doc): the contact graph of the islands of an
+    assignment and a cut per cycle in it.
+
+    The nodes are the white region's (:class:`Islands`), cells of ``grid`` not among them are
+    never white. Tables: per node its diagonal neighbours below it with the two corner cells
+    (node indices, None for a cell that is never white), and the border cells in cyclic order."""
+
+    def __init__(self, grid: Grid, white: dict[Cell, int], labels: dict[tuple[Cell, Cell], int]):
+        self.cells = list(white)
+        index = {p: j for j, p in enumerate(self.cells)}
+        self._white = list(white.values())
+        self._labels = labels
+        self._diagonal: list[list[tuple[int, int | None, int | None]]] = [[] for _ in self.cells]
+        for j, (r, c) in enumerate(self.cells):
+            for dc in (-1, 1):
+                k = index.get((r + 1, c + dc))
+                if k is not None:
+                    self._diagonal[j].append((k, index.get((r, c + dc)), index.get((r + 1, c))))
+        rows, cols = grid.rows, grid.cols
+        ring = [(0, c) for c in range(cols)] + [(r, cols - 1) for r in range(1, rows)] + \
+            [(rows - 1, c) for c in range(cols - 2, -1, -1)] + [(r, 0) for r in range(rows - 2, 0, -1)]
+        # A grid one cell wide has no inside: its border cells are no cycle (no border edges).
+        self._ring = [index.get(p) for p in ring] if rows > 1 and cols > 1 else []
+
+    def cuts(self, regions: list[list[int]], seeded: list[bool], value) -> list[list[Clause]]:
+        """A cut for each edge that closes a cycle of the contact graph of ``value``'s islands
+        (the white regions of ``regions`` with one seed each)."""
+        island: dict[int, int] = {}  # node -> its region's seed node
+        for region in regions:
+            seeds = [j for j in region if seeded[j]]
+            if len(seeds) == 1:
+                island.update((j, seeds[0]) for j in region)
+        white = holds(value, self._white)
+        # Edges (island a, island b, cell of a, cell of b, the non-white cells on both sides).
+        edges: list[tuple[int, int, int | None, int | None, tuple]] = []
+        for j, a in island.items():
+            for k, x, y in self._diagonal[j]:
+                b = island.get(k)
+                if b is not None and (x is None or not white[x]) and (y is None or not white[y]):
+                    edges.append((a, b, j, k, (x, y)))
+        ring = self._ring
+        n = len(ring)
+        if ring and any(q is None or q not in island for q in ring):
+            for i, q in enumerate(ring):  # a run's last cell, the non-white cell after it
+                after = ring[(i + 1) % n]
+                if q is not None and q in island and (after is None or not white[after]):
+                    edges.append((BORDER, island[q], None, q, (after,)))
+        parent: dict[int, int] = {}
+        tree: dict[int, list[tuple[int, int]]] = {}  # node -> (neighbour, edge index)
+
+        def find(u: int) -> int:
+            while parent.get(u, u) != u:
+                u = parent[u]
+            return u
+
+        cuts = []
+        for e, (a, b, _, _, _) in enumerate(edges):
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[ra] = rb
+                tree.setdefault(a, []).append((b, e))
+                tree.setdefault(b, []).append((a, e))
+                continue
+            cut = self._cut([edges[f] for f in [e, *self._tree_path(tree, b, a)]], value)
+            if cut is not None:
+                cuts.append([cut])
+        return cuts
+
+    @staticmethod
+    def _tree_path(tree: dict[int, list[tuple[int, int]]], start: int, goal: int) -> list[int]:
+        """The edges of the forest path from ``start`` to ``goal`` (same tree)."""
+        back: dict[int, tuple[int, int] | None] = {start: None}
+        queue = deque([start])
+        while queue:
+            u = queue.popleft()
+            if u == goal:
+                break
+            for v, e in tree.get(u, ()):
+                if v not in back:
+                    back[v] = (u, e)
+                    queue.append(v)
+        path, at = [], goal
+        while back[at] is not None:
+            at, e = back[at]  # type: ignore[misc]
+            path.append(e)
+        return path
+
+    def _cut(self, cycle: list[tuple[int, int, int | None, int | None, tuple]], value) -> Clause | None:
+        """The clause of a cycle: some contact cell leaves its island, or a witness is white.
+        None when a contact cell has no true label for its island in ``value`` (outside the
+        seed's reach, or a size switched off): the clause would not cut ``value``."""
+        cells, labels = self.cells, self._labels
+        diagonal = [e for e in cycle if e[0] != BORDER]
+        witnesses = diagonal[0][4] if diagonal else tuple(w for e in cycle for w in e[4])
+        lits: set[int] = set()
+        for a, b, p, q in ((e[0], e[1], e[2], e[3]) for e in cycle):
+            for seed, cell in ((a, p), (b, q)):
+                if cell is None or cell == seed:
+                    continue  # the border, or the seed's own label (always true)
+                lit = labels.get((cells[seed], cells[cell]))
+                if lit is None or not value(lit):
+                    return None
+                lits.add(-lit)
+        lits.update(self._white[w] for w in witnesses if w is not None)
+        return sorted(lits)

@@ -422,7 +422,7 @@ class Model:
                             if all(p in lits for p in segment)))
 
     def islands_with_one_seed(self, name: str, white: Lits, seeds: Mapping[Cell, int | None],
-                              eager_from: int | None = None) -> SeededIslands:
+                              eager_from: int | None = None, one_wall: bool = False) -> SeededIslands:
         """Every island (4-connected region of true cells of ``white``, a literal per cell of the
         grid) holds exactly one of ``seeds``, and a seed with a size has an island of that many
         cells (``{seed: size, or None for any size}``); seeds are white. Sizes are clues: state
@@ -435,8 +435,11 @@ class Model:
         ``all`` (every size on) behind which a white cell lies in some reach, and the global rule
         :class:`~satgrid.islands.Islands` (lazy cuts, or eager island numbers). Returns the
         :class:`~satgrid.islands.SeededIslands` built: its ``size`` clue, ``all``, ``selectors``,
-        ``crowded`` cells and each seed's ``reach`` and ``rim``."""
-        return SeededIslands(self, name, white, seeds, eager_from)
+        ``crowded`` cells and each seed's ``reach`` and ``rim``. ``one_wall``: the cells outside
+        the islands form one 4-connected region (a rule the caller states, such as
+        :meth:`connected`), so the lazy cuts also rule out islands that wall part of it off
+        (barrier cuts, :class:`~satgrid.islands.Islands`)."""
+        return SeededIslands(self, name, white, seeds, eager_from, one_wall)
 
     # -- neighbour counts ------------------------------------------------------------------
     def true_neighbours(self, name: str, lits: Lits, k: int) -> None:

@@ -196,10 +196,13 @@ class Variant:
     parent pointers rather than by the local "a labelled cell has a labelled neighbour" clauses
     (the lazy cuts do the rest). ``black_degree``: with every size on and no ``?``, no piece of up
     to this many black cells is closed off (1: a black cell has a black neighbour; 0: off).
+    ``barriers``: the islands' lazy cuts know that the black cells form one wall (barrier cuts,
+    :class:`satgrid.islands.Islands`).
     """
 
     eager_from: int = 10**9
     black_degree: int = 2
+    barriers: bool = True
 
 
 def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> None:
@@ -217,7 +220,8 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Non
     m.no_2x2("no 2x2 block is all black", black)
     islands = m.islands_with_one_seed(
         "each island holds one number, and has its size", white,
-        {p: None if v == UNKNOWN else v for p, v in numbers.items()}, eager_from=variant.eager_from)
+        {p: None if v == UNKNOWN else v for p, v in numbers.items()}, eager_from=variant.eager_from,
+        one_wall=variant.barriers)
     m.clue(islands.size)
 
     wall = {p: x for p, x in black.items() if p not in numbers}
