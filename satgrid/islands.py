@@ -27,6 +27,8 @@ document of the genre that first used it):
    search: a labelled cell lies within ``n - 1`` steps of the seed through labelled cells
    (bounded-distance reach, up to :data:`LEVELS_LIMIT` variables an island; measured in
    ``encodings/rules.md``).
+   With ``one_wall`` (the cells outside the islands form one connected wall), an island of 3
+   cells or more does not touch itself diagonally (:meth:`SeededIslands._no_diagonal_touch`).
 5. ``all`` (the literal ``("all",)``) holds iff every sized seed's clue is on; behind it, a white
    cell carries the label of some seed that reaches it (cells no seed reaches are not white).
    The clue :meth:`SeededIslands.sizeless` states one seed without its size and the others with
@@ -34,9 +36,10 @@ document of the genre that first used it):
 6. **Global rule** :class:`Islands`: every white region holds exactly one seed. Lazy: CEGAR cuts
    (a region without a seed grows or vanishes; a labelled cell of such a region has a labelled
    path out while its clue is on; a region with two seeds loses a cell of a shortest path between
-   them). Eager: every white cell reaches a seed (the core's anchored
-   :class:`~satgrid.connectivity.ConnectedSubgraph` over a virtual node joined to the seeds) and
-   carries a binary island number, equal across white neighbours and fixed on each seed.
+   them); with ``one_wall``, barrier cuts (:class:`Islands`). Eager: every white cell reaches a
+   seed (the core's anchored :class:`~satgrid.connectivity.ConnectedSubgraph` over a virtual
+   node joined to the seeds) and carries a binary island number, equal across white neighbours
+   and fixed on each seed.
 
 Labels on size-bounded reaches rather than a label per seed on every cell keep the CNF small
 (measured in the encodings documents).
@@ -127,7 +130,7 @@ class SeededIslands:
         pool = m.pool
         cells, near = grid.cells, grid.near
         size = len(cells)
-        self.name, self.grid, self.eager_from = name, grid, eager_from
+        self.name, self.grid, self.eager_from, self.one_wall = name, grid, eager_from, one_wall
         self.seeds: dict[Cell, int | None] = dict(seeds)
         numbers = {grid.index(p): v for p, v in seeds.items()}
         sized = {p: v for p, v in numbers.items() if v is not None}
@@ -211,6 +214,8 @@ class SeededIslands:
         local = value > 1 and not eager
         if value > 2 and not eager and sum(value - d for d in dist.values()) <= LEVELS_LIMIT:
             clauses += self._levels(i, value, c.pool)
+        if self.one_wall and value > 2:
+            clauses += self._no_diagonal_touch(i)
         for q, lit in label.items():
             inside = []
             for s in near[q]:
@@ -256,6 +261,24 @@ class SeededIslands:
         clauses += ([-white[p], *self._labels_of[p], *([free[p]] if p in free else [])]
                     for p in range(len(cells)) if p not in seeds and not dark[p])
         c.require(clauses)
+
+    def _no_diagonal_touch(self, i: int) -> list[Clause]:
+        """With one wall (``one_wall``): island ``i`` holds no two diagonal cells whose two
+        common neighbours are both not white. A path inside the island joins the two cells, and
+        with the diagonal step it closes a curve with one of those neighbours inside and the
+        other outside: the wall would be split (the smallest barrier, :class:`Islands`; measured
+        in ``encodings/nurikabe.md``)."""
+        grid, label, white = self.grid, self._labels[i], self._white
+        cols = grid.cols
+        clauses: list[Clause] = []
+        for q, lit in label.items():
+            r, c = divmod(q, cols)
+            for dc in (-1, 1):
+                if r + 1 < grid.rows and 0 <= c + dc < cols:
+                    other = label.get(q + cols + dc)
+                    if other is not None:
+                        clauses.append([-lit, -other, white[q + dc], white[q + cols]])
+        return clauses
 
     def _levels(self, i: int, value: int, pool: VarPool) -> list[Clause]:
         """Island ``i`` of ``value`` cells is connected: a labelled cell lies within ``value - 1``
