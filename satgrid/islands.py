@@ -267,7 +267,7 @@ class SeededIslands:
         common neighbours are both not white. A path inside the island joins the two cells, and
         with the diagonal step it closes a curve with one of those neighbours inside and the
         other outside: the wall would be split (the smallest barrier, :class:`Islands`; measured
-        in ``encodings/nurikabe.md``)."""
+        in ``encodings/rules.md``)."""
         grid, label, white = self.grid, self._labels[i], self._white
         cols = grid.cols
         clauses: list[Clause] = []
@@ -318,7 +318,7 @@ class Islands(GlobalRule):
     number, equal across white neighbours and fixed on each seed.
 
     *Barrier cuts* (with ``wall``, the grid, when a rule stated beside this one makes the cells
-    outside the islands one 4-connected region, Nurikabe's wall): islands that touch diagonally
+    outside the islands one 4-connected region, a wall): islands that touch diagonally
     (both corner cells not white) or touch the grid's border form a *contact graph* (a node per
     island and one for the border; an edge per diagonal contact and per run of border cells of
     an island). A cycle in it is a closed curve through island cells, or a curve from border to
