@@ -53,7 +53,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Hashable, Iterable, Mapping, Sequence
 
 from .cnf import Clause, VarPool, exactly
-from .connectivity import ConnectedSubgraph, Keep, holds
+from .connectivity import ConnectedSubgraph, Keep, TruthReader, holds
 from .errors import SatgridError
 from .global_rule import GlobalRule
 from .grid import Cell, Grid
@@ -375,17 +375,19 @@ class Islands(GlobalRule):
         :data:`satgrid.connectivity.Keep` (asked of the built cuts; they are few)."""
         cuts = []
         seeded = self._seeded
-        regions = self.region.component_indices(value)
-        for region in regions:
+        islands = []  # (region, its seed) for the regions with one seed
+        for region in self.region.component_indices(value):
             seeds = [j for j in region if seeded[j]]
-            if not seeds:
+            if len(seeds) == 1:
+                islands.append((region, seeds[0]))
+            elif not seeds:
                 inside = set(region)
                 cuts.append(self._grow(region, inside, pool))
                 cuts += self._reconnect(region, inside, value, pool)
             elif len(seeds) > 1:
                 cuts.append([[self._black[j] for j in self._path(set(region), seeds[0])]])
         if self._contacts is not None:
-            cuts += self._contacts.cuts(regions, seeded, value)
+            cuts += self._contacts.cuts(islands, value)
         return cuts if keep is None else [cut for cut in cuts if keep(cut[-1])]
 
     def _grow(self, region: list[int], inside: set[int], pool: VarPool) -> list[Clause]:
@@ -462,6 +464,7 @@ class Contacts:
         self.cells = list(white)
         index = {p: j for j, p in enumerate(self.cells)}
         self._white = list(white.values())
+        self._read = TruthReader(self._white)
         self._labels = labels
         self._diagonal: list[list[tuple[int, int | None, int | None]]] = [[] for _ in self.cells]
         for j, (r, c) in enumerate(self.cells):
@@ -475,28 +478,31 @@ class Contacts:
         # A grid one cell wide has no inside: its border cells are no cycle (no border edges).
         self._ring = [index.get(p) for p in ring] if rows > 1 and cols > 1 else []
 
-    def cuts(self, regions: list[list[int]], seeded: list[bool], value) -> list[list[Clause]]:
+    def cuts(self, islands: list[tuple[list[int], int]], value) -> list[list[Clause]]:
         """A cut for each edge that closes a cycle of the contact graph of ``value``'s islands
-        (the white regions of ``regions`` with one seed each)."""
-        island: dict[int, int] = {}  # node -> its region's seed node
-        for region in regions:
-            seeds = [j for j in region if seeded[j]]
-            if len(seeds) == 1:
-                island.update((j, seeds[0]) for j in region)
-        white = holds(value, self._white)
+        (``(nodes, seed node)`` of each white region with one seed)."""
+        island = [-1] * len(self.cells)  # node -> its island's seed node
+        for region, seed in islands:
+            for j in region:
+                island[j] = seed
+        white = self._read(value)
+        diagonal = self._diagonal
         # Edges (island a, island b, cell of a, cell of b, the non-white cells on both sides).
         edges: list[tuple[int, int, int | None, int | None, tuple]] = []
-        for j, a in island.items():
-            for k, x, y in self._diagonal[j]:
-                b = island.get(k)
-                if b is not None and (x is None or not white[x]) and (y is None or not white[y]):
-                    edges.append((a, b, j, k, (x, y)))
+        for region, seed in islands:
+            for j in region:
+                for k, x, y in diagonal[j]:
+                    b = island[k]
+                    if b >= 0 and (x is None or not white[x]) and (y is None or not white[y]):
+                        edges.append((seed, b, j, k, (x, y)))
         ring = self._ring
         n = len(ring)
-        if ring and any(q is None or q not in island for q in ring):
+        if ring and any(q is None or island[q] < 0 for q in ring):
             for i, q in enumerate(ring):  # a run's last cell, the non-white cell after it
+                if q is None or island[q] < 0:
+                    continue
                 after = ring[(i + 1) % n]
-                if q is not None and q in island and (after is None or not white[after]):
+                if after is None or not white[after]:
                     edges.append((BORDER, island[q], None, q, (after,)))
         parent: dict[int, int] = {}
         tree: dict[int, list[tuple[int, int]]] = {}  # node -> (neighbour, edge index)

@@ -71,8 +71,9 @@ def test_cuts_are_violated_and_hold_in_every_solution(rows, cols, numbers):
     for black in random_colourings(rows, cols, 400, rng):
         black -= set(numbers)
         value = value_of(labelled(encoding, rule, rows, cols, black))
-        regions = rule.region.component_indices(value)
-        for cut in rule._contacts.cuts(regions, rule._seeded, value):
+        islands = [(region, seeds[0]) for region in rule.region.component_indices(value)
+                   if len(seeds := [j for j in region if rule._seeded[j]]) == 1]
+        for cut in rule._contacts.cuts(islands, value):
             made += 1
             (clause,) = cut
             assert not any(value(lit) for lit in clause)
