@@ -176,7 +176,7 @@ class SeededIslands:
             name, open_cells, [cells[p] for p in numbers],
             [(cells[p], cells[q]) for p, q in grid.links if not dark[p] and not dark[q]],
             {(cells[i], cells[q]): lit for i, own in labels.items() for q, lit in own.items()},
-            self.selectors, grid if one_wall else None))
+            self.selectors, grid if one_wall else None, everything))
 
     def reach(self, seed: Cell) -> list[Cell]:
         """The cells the island of ``seed`` can cover (with its size, if it has one)."""
@@ -330,20 +330,25 @@ class Islands(GlobalRule):
     cells in one island are joined by a path inside it, whatever its shape, so one cut rules out
     every shape of the islands with the same contacts, where the wall's separator cut lists the
     whole white barrier cell by cell. The clause only forbids labels, so it holds for the
-    labelling of each island's own cells in every solution, whatever clues are on.
+    labelling of each island's own cells in every solution, whatever clues are on. They are made
+    only for assignments where ``every_size`` (the literal "every size is on") holds: in the
+    queries with a size off, chains of small islands abound and the cuts cost more rounds than
+    they save (measured in ``encodings/rules.md``).
 
     ``white``: the cells that can be white (node i of the white region is the i-th key);
     ``labels``: ``{(seed, cell): literal}``; ``selectors``: ``{seed: selector}`` of the sized
-    seeds.
+    seeds; ``wall``: the grid, for barrier cuts; ``every_size``: the literal that gates them (None:
+    always).
     """
 
     def __init__(self, name: str, white: dict[Cell, int], seeds: list[Cell], links: list[tuple[Cell, Cell]],
                  labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int],
-                 wall: Grid | None = None):
+                 wall: Grid | None = None, every_size: int | None = None):
         self.name = name
         self.white, self.seeds, self.links = white, seeds, links
         self.labels, self.selectors = labels, selectors
         self._contacts = None if wall is None else Contacts(wall, white, labels)
+        self.every_size = every_size
         self.region = ConnectedSubgraph(f"{name}: white", dict(white), [(p, q, None) for p, q in links])
         # Index arrays over the white region's nodes (the cuts run once per CEGAR iteration).
         index = {p: j for j, p in enumerate(white)}
@@ -386,7 +391,7 @@ class Islands(GlobalRule):
                 cuts += self._reconnect(region, inside, value, pool)
             elif len(seeds) > 1:
                 cuts.append([[self._black[j] for j in self._path(set(region), seeds[0])]])
-        if self._contacts is not None:
+        if self._contacts is not None and (self.every_size is None or value(self.every_size)):
             cuts += self._contacts.cuts(islands, value)
         return cuts if keep is None else [cut for cut in cuts if keep(cut[-1])]
 
