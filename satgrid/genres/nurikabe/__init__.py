@@ -13,7 +13,9 @@ Encoding (:func:`rules`, on the model builder; clause counts, proofs and measure
 * The islands: the core rule :meth:`~satgrid.model.Model.islands_with_one_seed` with the numbers as
   seeds (:mod:`satgrid.islands`: each number's reach, labels on it, cells touching two numbers
   black, the sizes as clues, the literal ``all`` = every size switched on, and the global rule
-  "every white region holds exactly one number", lazy cuts or eager island numbers).
+  "every white region holds exactly one number", lazy cuts or eager island numbers). With
+  ``one_wall``, since the black cells form one wall: no island touches itself diagonally, and
+  islands whose contacts close a cycle are cut (barrier cuts).
 * All black cells are connected: the core's connected-subgraph rule over the black literals, with
   anchors (a cell touching two numbers; a black cell beside each switched-on island of at most
   :data:`SMALL_ISLAND` cells) that make its cuts one-sided.
