@@ -27,6 +27,8 @@ document of the genre that first used it):
    search: a labelled cell lies within ``n - 1`` steps of the seed through labelled cells
    (bounded-distance reach, up to :data:`LEVELS_LIMIT` variables an island; measured in
    ``encodings/rules.md``).
+   With ``one_wall`` (the cells outside the islands form one connected wall), an island of 3
+   cells or more does not touch itself diagonally (:meth:`SeededIslands._no_diagonal_touch`).
 5. ``all`` (the literal ``("all",)``) holds iff every sized seed's clue is on; behind it, a white
    cell carries the label of some seed that reaches it (cells no seed reaches are not white).
    The clue :meth:`SeededIslands.sizeless` states one seed without its size and the others with
@@ -34,9 +36,10 @@ document of the genre that first used it):
 6. **Global rule** :class:`Islands`: every white region holds exactly one seed. Lazy: CEGAR cuts
    (a region without a seed grows or vanishes; a labelled cell of such a region has a labelled
    path out while its clue is on; a region with two seeds loses a cell of a shortest path between
-   them). Eager: every white cell reaches a seed (the core's anchored
-   :class:`~satgrid.connectivity.ConnectedSubgraph` over a virtual node joined to the seeds) and
-   carries a binary island number, equal across white neighbours and fixed on each seed.
+   them); with ``one_wall``, barrier cuts (:class:`Islands`). Eager: every white cell reaches a
+   seed (the core's anchored :class:`~satgrid.connectivity.ConnectedSubgraph` over a virtual
+   node joined to the seeds) and carries a binary island number, equal across white neighbours
+   and fixed on each seed.
 
 Labels on size-bounded reaches rather than a label per seed on every cell keep the CNF small
 (measured in the encodings documents).
@@ -58,7 +61,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Hashable, Iterable, Mapping, Sequence
 
 from .cnf import Clause, VarPool, exactly
-from .connectivity import ConnectedSubgraph, Keep, holds
+from .connectivity import ConnectedSubgraph, Keep, TruthReader, holds
 from .errors import SatgridError
 from .global_rule import GlobalRule
 from .grid import Cell, Grid
@@ -138,12 +141,12 @@ class SeededIslands:
 
     def __init__(self, m: "Model", name: str, white: Mapping[Cell, int],
                  seeds: Mapping[Cell, int | None], eager_from: int | None = None,
-                 places: Sequence[tuple[int, Sequence[Cell]]] = ()):
+                 places: Sequence[tuple[int, Sequence[Cell]]] = (), one_wall: bool = False):
         grid = m.grid
         pool = m.pool
         cells, near = grid.cells, grid.near
         size = len(cells)
-        self.name, self.grid, self.eager_from = name, grid, eager_from
+        self.name, self.grid, self.eager_from, self.one_wall = name, grid, eager_from, one_wall
         self.seeds: dict[Cell, int | None] = dict(seeds)
         numbers = {grid.index(p): v for p, v in seeds.items()}
         sized = {p: v for p, v in numbers.items() if v is not None}
@@ -211,7 +214,7 @@ class SeededIslands:
             [(cells[p], cells[q]) for p, q in grid.links if not dark[p] and not dark[q]],
             {(cells[i], cells[q]): lit for i, own in labels.items() for q, lit in own.items()},
             {**self.selectors, **({cells[group[0]]: m.true() for group in where} if where else {})},
-            self.present))
+            self.present, grid if one_wall and not self.places else None, everything))
 
     def _placed(self, m: "Model", numbers: Mapping[int, object], where: list[list[int]],
                 starts: list[list[int]]) -> list[Clause]:
@@ -307,6 +310,8 @@ class SeededIslands:
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
         # The seed's own label (always true) first: the clue is never an empty list of clauses.
         clauses = [[label[i]], *self._size_clauses(i, value, c.pool, None, eager)]
+        if self.one_wall and value > 2:
+            clauses += self._no_diagonal_touch(i)
         if eager:
             cells = grid.cells
             clauses += ConnectedSubgraph(
@@ -370,6 +375,24 @@ class SeededIslands:
                 clauses.append([-lit, *([starts[q]] if starts and q in starts else []), *inside])
         return clauses
 
+    def _no_diagonal_touch(self, i: int) -> list[Clause]:
+        """With one wall (``one_wall``): island ``i`` holds no two diagonal cells whose two
+        common neighbours are both not white. A path inside the island joins the two cells, and
+        with the diagonal step it closes a curve with one of those neighbours inside and the
+        other outside: the wall would be split (the smallest barrier, :class:`Islands`; measured
+        in ``encodings/rules.md``)."""
+        grid, label, white = self.grid, self._labels[i], self._white
+        cols = grid.cols
+        clauses: list[Clause] = []
+        for q, lit in label.items():
+            r, c = divmod(q, cols)
+            for dc in (-1, 1):
+                if r + 1 < grid.rows and 0 <= c + dc < cols:
+                    other = label.get(q + cols + dc)
+                    if other is not None:
+                        clauses.append([-lit, -other, white[q + dc], white[q + cols]])
+        return clauses
+
     def _levels(self, i: int, value: int, pool: VarPool, starts: Mapping[int, int] | None = None) -> list[Clause]:
         """Island ``i`` of ``value`` cells is connected: a labelled cell lies within ``value - 1``
         steps of the seed through labelled cells. ``level(q, k)`` (for ``dist(q) <= k < value``):
@@ -421,18 +444,41 @@ class Islands(GlobalRule):
     connected-subgraph rule over a virtual node linked to all seeds) and carries a binary island
     number, equal across white neighbours and fixed on each seed.
 
+    *Barrier cuts* (with ``wall``, the grid, when a rule stated beside this one makes the cells
+    outside the islands one 4-connected region, a wall): islands that touch diagonally
+    (both corner cells not white) or touch the grid's border form a *contact graph* (a node per
+    island and one for the border; an edge per diagonal contact and per run of border cells of
+    an island). A cycle in it is a closed curve through island cells, or a curve from border to
+    border, that has non-white cells on both sides: the two corners of a diagonal contact on it
+    (locally on either side of the diagonal step, so on either side of the whole simple curve,
+    Jordan), or for an island touching the border in two runs, the cells after each run. So
+    the islands on the cycle cannot all hold their contact cells while those corners are
+    non-white: ``OR(-label(island, contact cell)) | OR(white corners)``. Labels, not cells: two
+    cells in one island are joined by a path inside it, whatever its shape, so one cut rules out
+    every shape of the islands with the same contacts, where the wall's separator cut lists the
+    whole white barrier cell by cell. The clause only forbids labels, so it holds for the
+    labelling of each island's own cells in every solution, whatever clues are on. They are made
+    only for assignments where ``every_size`` (the literal "every size is on") holds: in the
+    queries with a size off, chains of small islands abound and the cuts cost more rounds than
+    they save (measured in ``encodings/rules.md``).
+
     ``white``: the cells that can be white (node i of the white region is the i-th key);
     ``labels``: ``{(seed, cell): literal}``; ``selectors``: ``{seed: selector}`` of the sized
     seeds; ``switchable``: ``{cell: literal}``, seeds that count only while their literal holds
     (off, an ordinary cell): the cuts that rest on such a seed being on or off name its literal.
+    ``wall``: the grid, for barrier cuts; ``every_size``: the literal that gates them (None:
+    always).
     """
 
     def __init__(self, name: str, white: dict[Cell, int], seeds: list[Cell], links: list[tuple[Cell, Cell]],
                  labels: dict[tuple[Cell, Cell], int], selectors: dict[Cell, int],
-                 switchable: dict[Cell, int] | None = None):
+                 switchable: dict[Cell, int] | None = None, wall: Grid | None = None,
+                 every_size: int | None = None):
         self.name = name
         self.white, self.seeds, self.links = white, seeds, links
         self.labels, self.selectors = labels, selectors
+        self._contacts = None if wall is None else Contacts(wall, white, labels)
+        self.every_size = every_size
         self.region = ConnectedSubgraph(f"{name}: white", dict(white), [(p, q, None) for p, q in links])
         # Index arrays over the white region's nodes (the cuts run once per CEGAR iteration).
         index = {p: j for j, p in enumerate(white)}
@@ -474,9 +520,12 @@ class Islands(GlobalRule):
             seeded = list(seeded)
             for (j, _), on in zip(self._switch, holds(value, [lit for _, lit in self._switch])):
                 seeded[j] = seeded[j] or on
+        islands = []  # (region, its seed) for the regions with one seed
         for region in self.region.component_indices(value):
             seeds = [j for j in region if seeded[j]]
-            if not seeds:
+            if len(seeds) == 1:
+                islands.append((region, seeds[0]))
+            elif not seeds:
                 inside = set(region)
                 grow = self._grow(region, inside, pool)
                 grow[-1] += [present[j] for j in region if present[j]]  # unless a seed there is on
@@ -487,6 +536,8 @@ class Islands(GlobalRule):
                 # only while both ends are seeds
                 ends = [-present[j] for j in (seeds[0], end) if present[j]]
                 cuts.append([[*(self._black[j] for j in path), *ends]])
+        if self._contacts is not None and (self.every_size is None or value(self.every_size)):
+            cuts += self._contacts.cuts(islands, value)
         return cuts if keep is None else [cut for cut in cuts if keep(cut[-1])]
 
     def _grow(self, region: list[int], inside: set[int], pool: VarPool) -> list[Clause]:
@@ -548,3 +599,118 @@ class Islands(GlobalRule):
             for x, y in zip(ident[p], ident[q]):
                 clauses += [[-white[p], -white[q], -x, y], [-white[p], -white[q], x, -y]]
         return clauses
+
+
+BORDER = -1  # the border's node in the contact graph
+
+
+class Contacts:
+    """The barrier cuts of :class:`Islands` (its doc): the contact graph of the islands of an
+    assignment and a cut per cycle in it.
+
+    The nodes are the white region's (:class:`Islands`), cells of ``grid`` not among them are
+    never white. Tables: per node its diagonal neighbours below it with the two corner cells
+    (node indices, None for a cell that is never white), and the border cells in cyclic order."""
+
+    def __init__(self, grid: Grid, white: dict[Cell, int], labels: dict[tuple[Cell, Cell], int]):
+        self.cells = list(white)
+        index = {p: j for j, p in enumerate(self.cells)}
+        self._white = list(white.values())
+        self._read = TruthReader(self._white)
+        self._labels = labels
+        self._diagonal: list[list[tuple[int, int | None, int | None]]] = [[] for _ in self.cells]
+        for j, (r, c) in enumerate(self.cells):
+            for dc in (-1, 1):
+                k = index.get((r + 1, c + dc))
+                if k is not None:
+                    self._diagonal[j].append((k, index.get((r, c + dc)), index.get((r + 1, c))))
+        rows, cols = grid.rows, grid.cols
+        ring = [(0, c) for c in range(cols)] + [(r, cols - 1) for r in range(1, rows)] + \
+            [(rows - 1, c) for c in range(cols - 2, -1, -1)] + [(r, 0) for r in range(rows - 2, 0, -1)]
+        # A grid one cell wide has no inside: its border cells are no cycle (no border edges).
+        self._ring = [index.get(p) for p in ring] if rows > 1 and cols > 1 else []
+
+    def cuts(self, islands: list[tuple[list[int], int]], value) -> list[list[Clause]]:
+        """A cut for each edge that closes a cycle of the contact graph of ``value``'s islands
+        (``(nodes, seed node)`` of each white region with one seed)."""
+        island = [-1] * len(self.cells)  # node -> its island's seed node
+        for region, seed in islands:
+            for j in region:
+                island[j] = seed
+        white = self._read(value)
+        diagonal = self._diagonal
+        # Edges (island a, island b, cell of a, cell of b, the non-white cells on both sides).
+        edges: list[tuple[int, int, int | None, int | None, tuple]] = []
+        for region, seed in islands:
+            for j in region:
+                for k, x, y in diagonal[j]:
+                    b = island[k]
+                    if b >= 0 and (x is None or not white[x]) and (y is None or not white[y]):
+                        edges.append((seed, b, j, k, (x, y)))
+        ring = self._ring
+        n = len(ring)
+        if ring and any(q is None or island[q] < 0 for q in ring):
+            for i, q in enumerate(ring):  # a run's last cell, the non-white cell after it
+                if q is None or island[q] < 0:
+                    continue
+                after = ring[(i + 1) % n]
+                if after is None or not white[after]:
+                    edges.append((BORDER, island[q], None, q, (after,)))
+        parent: dict[int, int] = {}
+        tree: dict[int, list[tuple[int, int]]] = {}  # node -> (neighbour, edge index)
+
+        def find(u: int) -> int:
+            while parent.get(u, u) != u:
+                u = parent[u]
+            return u
+
+        cuts = []
+        for e, (a, b, _, _, _) in enumerate(edges):
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[ra] = rb
+                tree.setdefault(a, []).append((b, e))
+                tree.setdefault(b, []).append((a, e))
+                continue
+            cut = self._cut([edges[f] for f in [e, *self._tree_path(tree, b, a)]], value)
+            if cut is not None:
+                cuts.append([cut])
+        return cuts
+
+    @staticmethod
+    def _tree_path(tree: dict[int, list[tuple[int, int]]], start: int, goal: int) -> list[int]:
+        """The edges of the forest path from ``start`` to ``goal`` (same tree)."""
+        back: dict[int, tuple[int, int] | None] = {start: None}
+        queue = deque([start])
+        while queue:
+            u = queue.popleft()
+            if u == goal:
+                break
+            for v, e in tree.get(u, ()):
+                if v not in back:
+                    back[v] = (u, e)
+                    queue.append(v)
+        path, at = [], goal
+        while back[at] is not None:
+            at, e = back[at]  # type: ignore[misc]
+            path.append(e)
+        return path
+
+    def _cut(self, cycle: list[tuple[int, int, int | None, int | None, tuple]], value) -> Clause | None:
+        """The clause of a cycle: some contact cell leaves its island, or a witness is white.
+        None when a contact cell has no true label for its island in ``value`` (outside the
+        seed's reach, or a size switched off): the clause would not cut ``value``."""
+        cells, labels = self.cells, self._labels
+        diagonal = [e for e in cycle if e[0] != BORDER]
+        witnesses = diagonal[0][4] if diagonal else tuple(w for e in cycle for w in e[4])
+        lits: set[int] = set()
+        for a, b, p, q in ((e[0], e[1], e[2], e[3]) for e in cycle):
+            for seed, cell in ((a, p), (b, q)):
+                if cell is None or cell == seed:
+                    continue  # the border, or the seed's own label (always true)
+                lit = labels.get((cells[seed], cells[cell]))
+                if lit is None or not value(lit):
+                    return None
+                lits.add(-lit)
+        lits.update(self._white[w] for w in witnesses if w is not None)
+        return sorted(lits)

@@ -424,7 +424,8 @@ class Model:
 
     def islands_with_one_seed(self, name: str, white: Lits, seeds: Mapping[Cell, int | None],
                               eager_from: int | None = None,
-                              places: Sequence[tuple[int, Sequence[Cell]]] = ()) -> SeededIslands:
+                              places: Sequence[tuple[int, Sequence[Cell]]] = (),
+                              one_wall: bool = False) -> SeededIslands:
         """Every island (4-connected region of true cells of ``white``, a literal per cell of the
         grid) holds exactly one of ``seeds``, and a seed with a size has an island of that many
         cells (``{seed: size, or None for any size}``); seeds are white. Sizes are clues: state
@@ -442,8 +443,13 @@ class Model:
         ``places`` (``(size, cells)`` each): islands of known size whose seed is on exactly one
         of ``cells``, chosen by assumptions: the clue ``(cell, size)`` is the literal "the seed
         is here" (``present[cell]``), and a place not chosen is an ordinary cell. One encoding
-        then serves every placement of these seeds, exactly (a generator moving numbers)."""
-        return SeededIslands(self, name, white, seeds, eager_from, places)
+        then serves every placement of these seeds, exactly (a generator moving numbers).
+
+        ``one_wall``: the cells outside the islands form one 4-connected region (a rule the
+        caller states, such as :meth:`connected`), so the lazy cuts also rule out islands that
+        wall part of it off (barrier cuts, :class:`~satgrid.islands.Islands`; not with
+        ``places``, whose islands' labels are not keyed by a seed's cell)."""
+        return SeededIslands(self, name, white, seeds, eager_from, places, one_wall)
 
     # -- neighbour counts ------------------------------------------------------------------
     def true_neighbours(self, name: str, lits: Lits, k: int) -> None:

@@ -13,7 +13,9 @@ Encoding (:func:`rules`, on the model builder; clause counts, proofs and measure
 * The islands: the core rule :meth:`~satgrid.model.Model.islands_with_one_seed` with the numbers as
   seeds (:mod:`satgrid.islands`: each number's reach, labels on it, cells touching two numbers
   black, the sizes as clues, the literal ``all`` = every size switched on, and the global rule
-  "every white region holds exactly one number", lazy cuts or eager island numbers).
+  "every white region holds exactly one number", lazy cuts or eager island numbers). With
+  ``one_wall``, since the black cells form one wall: no island touches itself diagonally, and
+  islands whose contacts close a cycle are cut (barrier cuts).
 * All black cells are connected: the core's connected-subgraph rule over the black literals, with
   anchors (a cell touching two numbers; a black cell beside each switched-on island of at most
   :data:`SMALL_ISLAND` cells) that make its cuts one-sided.
@@ -196,10 +198,13 @@ class Variant:
     parent pointers rather than by the local "a labelled cell has a labelled neighbour" clauses
     (the lazy cuts do the rest). ``black_degree``: with every size on and no ``?``, no piece of up
     to this many black cells is closed off (1: a black cell has a black neighbour; 0: off).
+    ``barriers``: the islands' lazy cuts know that the black cells form one wall (barrier cuts,
+    :class:`satgrid.islands.Islands`).
     """
 
     eager_from: int = 10**9
     black_degree: int = 2
+    barriers: bool = True
 
 
 #: A generator's layout: per island, its size and the cells its number may take.
@@ -227,7 +232,7 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant(), places
     islands = m.islands_with_one_seed(
         "each island holds one number, and has its size", white,
         {p: None if v == UNKNOWN else v for p, v in numbers.items()}, eager_from=variant.eager_from,
-        places=places)
+        places=places, one_wall=variant.barriers)
     m.clue(islands.size)
 
     wall = {p: x for p, x in black.items() if p not in numbers}
@@ -320,7 +325,7 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     connectivity rules add parent pointers and ranks, whose clauses per cell grow with the rank's
     bits (log2 of the cells). The figures behind the constants are in encodings/nurikabe.md."""
     cells = rows * cols
-    variables, clauses = 100 * cells, 460 * cells
+    variables, clauses = 100 * cells, 470 * cells
     if connectivity == "eager":
         bits = math.log2(max(cells, 2))
         variables += int(cells * max(10.0, 12 * bits - 20))
