@@ -209,6 +209,10 @@ class SeededIslands:
                    if p not in numbers and not dark[p]))
 
         open_cells = {cells[p]: white_lit[p] for p in range(size) if not dark[p]}
+        # No barrier cuts with placed islands: their labels are keyed by an island's first place
+        # (a cut would have to name a place's own label too), and made so they did not pay on a
+        # generator's layout session (measured in the encodings document of the genre that
+        # first used islands).
         self.rule = m.rule(Islands(
             name, open_cells, [cells[p] for p in numbers],
             [(cells[p], cells[q]) for p, q in grid.links if not dark[p] and not dark[q]],
