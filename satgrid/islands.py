@@ -27,8 +27,6 @@ document of the genre that first used it):
    search: a labelled cell lies within ``n - 1`` steps of the seed through labelled cells
    (bounded-distance reach, up to :data:`LEVELS_LIMIT` variables an island; measured in
    ``encodings/rules.md``).
-   With ``one_wall`` (the cells outside the islands form one connected wall), an island of 3
-   cells or more does not touch itself diagonally (:meth:`SeededIslands._no_diagonal_touch`).
 5. ``all`` (the literal ``("all",)``) holds iff every sized seed's clue is on; behind it, a white
    cell carries the label of some seed that reaches it (cells no seed reaches are not white).
    The clue :meth:`SeededIslands.sizeless` states one seed without its size and the others with
@@ -36,7 +34,8 @@ document of the genre that first used it):
 6. **Global rule** :class:`Islands`: every white region holds exactly one seed. Lazy: CEGAR cuts
    (a region without a seed grows or vanishes; a labelled cell of such a region has a labelled
    path out while its clue is on; a region with two seeds loses a cell of a shortest path between
-   them); with ``one_wall``, barrier cuts (:class:`Islands`). Eager: every white cell reaches a
+   them); with ``one_wall`` (the cells outside the islands form one connected wall), barrier
+   cuts on grids of more than :data:`BARRIER_CELLS` cells (:class:`Islands`). Eager: every white cell reaches a
    seed (the core's anchored :class:`~satgrid.connectivity.ConnectedSubgraph` over a virtual
    node joined to the seeds) and carries a binary island number, equal across white neighbours
    and fixed on each seed.
@@ -76,6 +75,10 @@ SIZELESS = "?"
 #: The most level variables one island's connectivity gets (an island of 994 cells on a 32x32
 #: grid would need a million); beyond it, local connectivity and the lazy cuts.
 LEVELS_LIMIT = 30_000
+#: Barrier cuts (:class:`Islands`) only on grids of more cells than this: on 10x10 grids their
+#: extra cuts cost more than the rounds they save (measured in the encodings document of the
+#: genre that first used islands).
+BARRIER_CELLS = 100
 
 
 # -- reach ---------------------------------------------------------------------------------------
@@ -218,7 +221,8 @@ class SeededIslands:
             [(cells[p], cells[q]) for p, q in grid.links if not dark[p] and not dark[q]],
             {(cells[i], cells[q]): lit for i, own in labels.items() for q, lit in own.items()},
             {**self.selectors, **({cells[group[0]]: m.true() for group in where} if where else {})},
-            self.present, grid if one_wall and not self.places else None, everything))
+            self.present, grid if one_wall and not self.places and size > BARRIER_CELLS else None,
+            everything))
 
     def _placed(self, m: "Model", numbers: Mapping[int, object], where: list[list[int]],
                 starts: list[list[int]]) -> list[Clause]:
@@ -314,8 +318,6 @@ class SeededIslands:
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
         # The seed's own label (always true) first: the clue is never an empty list of clauses.
         clauses = [[label[i]], *self._size_clauses(i, value, c.pool, None, eager)]
-        if self.one_wall and value > 2:
-            clauses += self._no_diagonal_touch(i)
         if eager:
             cells = grid.cells
             clauses += ConnectedSubgraph(
@@ -377,24 +379,6 @@ class SeededIslands:
                     clauses.append([-lit, -white[s]])
             if local and (starts is not None or q != i):  # an island cell has an island neighbour
                 clauses.append([-lit, *([starts[q]] if starts and q in starts else []), *inside])
-        return clauses
-
-    def _no_diagonal_touch(self, i: int) -> list[Clause]:
-        """With one wall (``one_wall``): island ``i`` holds no two diagonal cells whose two
-        common neighbours are both not white. A path inside the island joins the two cells, and
-        with the diagonal step it closes a curve with one of those neighbours inside and the
-        other outside: the wall would be split (the smallest barrier, :class:`Islands`; measured
-        in ``encodings/rules.md``)."""
-        grid, label, white = self.grid, self._labels[i], self._white
-        cols = grid.cols
-        clauses: list[Clause] = []
-        for q, lit in label.items():
-            r, c = divmod(q, cols)
-            for dc in (-1, 1):
-                if r + 1 < grid.rows and 0 <= c + dc < cols:
-                    other = label.get(q + cols + dc)
-                    if other is not None:
-                        clauses.append([-lit, -other, white[q + dc], white[q + cols]])
         return clauses
 
     def _levels(self, i: int, value: int, pool: VarPool, starts: Mapping[int, int] | None = None) -> list[Clause]:

@@ -13,9 +13,23 @@ import pytest
 
 from satgrid import api
 from satgrid.genres import nurikabe as nk
+from satgrid import islands as islands_module
 from satgrid.islands import Contacts, Islands
 
 from .test_nurikabe import brute_force, essay_puzzles, fresh_audit, puzzle_of, satgrid_solutions
+
+
+@pytest.fixture(autouse=True)
+def barriers_on_small_grids(monkeypatch):
+    """The cuts are made on grids above ``BARRIER_CELLS`` cells only; these tests want them on
+    small grids too."""
+    monkeypatch.setattr(islands_module, "BARRIER_CELLS", 0)
+
+
+def test_the_cuts_are_made_only_above_the_cell_threshold(monkeypatch):
+    monkeypatch.setattr(islands_module, "BARRIER_CELLS", 100)
+    small, big = (nk.encode(puzzle_of(rows, 10, {(0, 0): 2})) for rows in (10, 11))
+    assert islands_rule(small)._contacts is None and islands_rule(big)._contacts is not None
 
 
 def islands_rule(encoding) -> Islands:
