@@ -35,10 +35,10 @@ document of the genre that first used it):
    (a region without a seed grows or vanishes; a labelled cell of such a region has a labelled
    path out while its clue is on; a region with two seeds loses a cell of a shortest path between
    them); with ``one_wall`` (the cells outside the islands form one connected wall), barrier
-   cuts on grids of more than :data:`BARRIER_CELLS` cells (:class:`Islands`). Eager: every white cell reaches a
-   seed (the core's anchored :class:`~satgrid.connectivity.ConnectedSubgraph` over a virtual
-   node joined to the seeds) and carries a binary island number, equal across white neighbours
-   and fixed on each seed.
+   cuts on grids of more than :data:`BARRIER_CELLS` cells (:class:`Islands`). Eager: every
+   white cell reaches a seed (the core's anchored
+   :class:`~satgrid.connectivity.ConnectedSubgraph` over a virtual node joined to the seeds) and
+   carries a binary island number, equal across white neighbours and fixed on each seed.
 
 Labels on size-bounded reaches rather than a label per seed on every cell keep the CNF small
 (measured in the encodings documents).
@@ -149,7 +149,7 @@ class SeededIslands:
         pool = m.pool
         cells, near = grid.cells, grid.near
         size = len(cells)
-        self.name, self.grid, self.eager_from, self.one_wall = name, grid, eager_from, one_wall
+        self.name, self.grid, self.eager_from = name, grid, eager_from
         self.seeds: dict[Cell, int | None] = dict(seeds)
         numbers = {grid.index(p): v for p, v in seeds.items()}
         sized = {p: v for p, v in numbers.items() if v is not None}
