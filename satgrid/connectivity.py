@@ -556,15 +556,18 @@ class TruthReader:
         self.top = max((abs(lit) for lit in self.lits if lit is not None), default=0)
         self.get = itemgetter(*(abs(lit) - 1 for lit in self.lits)) if len(self.lits) > 1 \
             and self.sign is not None else None
-        #: The literals are the variables 1..n in order: a model's first n entries, sliced.
-        self.leading = self.lits == list(range(1, len(self.lits) + 1))
+        #: The literals are consecutive variables k..k+n-1 in order: a slice of the model.
+        first = self.lits[0] if self.lits and self.lits[0] is not None else 0
+        self.block = first > 0 and self.lits == list(range(first, first + len(self.lits)))
+        #: ... starting at variable 1: a model's first n entries.
+        self.leading = self.block and first == 1
 
     def __call__(self, value: Value) -> list[bool]:
         model = getattr(value, "model", None)
         if self.get is None or model is None or self.top > len(model):
             return holds(value, self.lits)
-        if self.leading:
-            return [x > 0 for x in model[:self.top]]
+        if self.block:
+            return [x > 0 for x in model[self.lits[0] - 1:self.top]]
         # ``x > 0`` and ``x <= 0`` are both false for an unassigned (NaN) entry of a partial
         # assignment, whose literals count as false (see :func:`holds`).
         if self.sign:
@@ -587,20 +590,6 @@ def holds(value: Value, lits: Iterable[int | None]) -> list[bool]:
         or (lit < 0 and (-lit > size or model[-lit - 1] <= 0))
         for lit in lits
     ]
-
-
-def true_positions(value: Value, lits: Sequence[int], block: bool = False) -> list[int]:
-    """The positions in ``lits`` of the literals true under ``value``, in order.
-
-    ``block``: ``lits`` are the consecutive variables ``lits[0], lits[0] + 1, ...``; a model is
-    then read as one slice (its entries are the literals; a partial assignment's unset ones are
-    NaN, not > 0) instead of literal by literal.
-    """
-    model = getattr(value, "model", None)
-    if block and lits and model is not None and len(model) >= lits[0] + len(lits) - 1:
-        first = lits[0]
-        return [x - first for x in model[first - 1:first - 1 + len(lits)] if x > 0]
-    return [j for j, t in enumerate(holds(value, lits)) if t]
 
 
 def _less_than(guard: int, a: list[int], b: list[int], pool: VarPool) -> list[Clause]:

@@ -63,7 +63,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .cnf import Clause, VarPool, at_most
-from .connectivity import Keep, Value, holds, true_positions
+from .connectivity import Keep, TruthReader, Value, holds
 from .global_rule import GlobalRule
 from .grid import Cell, Grid
 
@@ -197,9 +197,9 @@ class SizedRegionsRule(GlobalRule):
         self._domain = list(numbers[cells[0]])
         self._onehot = [[numbers[p][v] for v in self._domain] for p in cells]
         self._flat = [x for row in self._onehot for x in row]
-        #: Whether they are the variables ``first .. first + len - 1`` in order (as
+        #: Their reader: one model slice when they are consecutive variables (as
         #: :meth:`Model.numbers` makes them).
-        self._block = self._flat == list(range(self._flat[0], self._flat[0] + len(self._flat)))
+        self._read = TruthReader(self._flat)
         self._bits = [bits[p] for p in cells]
         self.width = len(self._bits[0]) if self._bits else 0
 
@@ -217,14 +217,14 @@ class SizedRegionsRule(GlobalRule):
         domain order, "above the cap" read as its bits' number. One each in a solution; more or
         none only while "one number per cell" is off (an explanation's check)."""
         k, domain = len(self._domain), self._domain
-        true = true_positions(value, self._flat, self._block)
+        true = [j for j, t in enumerate(self._read(value)) if t]
         out: list[list[int]] = [[] for _ in self._onehot]
         for j in true:
             out[j // k].append(domain[j % k])
         if self.above is not None:
             for vs, bits in zip(out, self._bits):
                 if vs and vs[-1] == self.above:
-                    n = sum(1 << b for b in true_positions(value, bits))
+                    n = sum(1 << b for b, t in enumerate(holds(value, bits)) if t)
                     vs[-1] = n if n > self.cap else 0  # 0: bits a partial assignment leaves unread
         return out
 
@@ -466,5 +466,5 @@ def read_region_numbers(encoding: "Encoding", layer: str, value: Value) -> dict[
         for p, v in numbers.items():
             if v == above:
                 lits = [lit for (r, c, _), lit in bits.items() if (r, c) == p]
-                numbers[p] = sum(1 << b for b in true_positions(value, lits))
+                numbers[p] = sum(1 << b for b, t in enumerate(holds(value, lits)) if t)
     return numbers
