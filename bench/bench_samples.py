@@ -5,7 +5,8 @@ in one run. Prints tables.
                                             [--audit N] [--connectivity lazy|eager|propagator]
                                             [--solver NAME] [--old-solver NAME]
                                             [--old-connectivity C] [--clock wall|cpu]
-                                            [--cpu-limit S]
+                                            [--cpu-limit S] [--solver-options JSON]
+                                            [--old-solver-options JSON]
 
 FILE defaults to ``../shared/external/nurikabe/janko_nurikabe_sample.txt`` (194 janko.at
 Nurikabes, 3x3 to 50x50; SATGRID_SHARED points elsewhere). Each puzzle runs ``api.solve(unique=
@@ -21,6 +22,9 @@ necessity, no grade) of the N largest puzzles, new tree only. ``--old-solver`` a
 puzzle runs in a process of its own per tree, with no time limit in the library (so no
 conflict-budget slices: the solver's search is one call, as without ``--time-limit``) and
 ``RLIMIT_CPU`` = S; a process the limit kills is reported as ``cpu-limit``.
+``--solver-options '{"inprocessing": 1}'`` replaces the options the worker's tree sets on a new
+embedded solver (its ``satgrid.solver.TUNED_OPTIONS`` entry for the solver; ``'{}'``: CaDiCaL's
+defaults); ``--old-solver-options`` does so for the old tree (default: its own).
 
 A status other than unique, or a solution other than the published one (``given_solution``), is
 printed in the row: the table is also a correctness check against the published solutions.
@@ -57,10 +61,23 @@ def measured(api, puzzle, query: str, options) -> dict:
             "redundant": None if result.redundant_clues is None else len(result.redundant_clues)}
 
 
-def worker(tree: str, path: str, connectivity: str, solver: str | None) -> None:
+def tune(solver: str | None, tuned: str | None) -> None:
+    """Replace the options the tree on ``sys.path`` sets on a new ``solver`` (its default solver
+    if None) by the JSON object ``tuned`` (None: leave them)."""
+    if tuned is None:
+        return
+    from satgrid import solver as solvers
+
+    name = solvers._canonical_name(solver or solvers.DEFAULT_SOLVER)
+    solvers.TUNED_OPTIONS[name] = json.loads(tuned)
+
+
+def worker(tree: str, path: str, connectivity: str, solver: str | None, tuned: str | None = None) -> None:
     """Answer one JSON line per request line ``name<TAB>query<TAB>limit`` on stdin."""
     sys.path.insert(0, tree)
     from satgrid import api
+
+    tune(solver, tuned)
 
     puzzles = {p.name: p for p in api.load([path])}
     for line in sys.stdin:
@@ -73,7 +90,8 @@ def worker(tree: str, path: str, connectivity: str, solver: str | None) -> None:
         print(json.dumps(measured(api, puzzles[name], query, options)), flush=True)
 
 
-def one(tree: str, path: str, name: str, connectivity: str, solver: str | None, cpu: float) -> None:
+def one(tree: str, path: str, name: str, connectivity: str, solver: str | None, cpu: float,
+        tuned: str | None = None) -> None:
     """Solve + unique of one puzzle, no library time limit, killed by the kernel at ``cpu`` s."""
     import resource
 
@@ -81,16 +99,23 @@ def one(tree: str, path: str, name: str, connectivity: str, solver: str | None, 
     sys.path.insert(0, tree)
     from satgrid import api
 
+    tune(solver, tuned)
     puzzle = next(p for p in api.load([path]) if p.name == name)
     options = api.Options(connectivity=connectivity, **({} if solver is None else {"solver": solver}))
     print(json.dumps(measured(api, puzzle, "unique", options)), flush=True)
 
 
+def passed(setup: tuple) -> list[str]:
+    """The command-line options that give a worker the solver and its options of ``setup``."""
+    _, solver, tuned = setup
+    return [*(() if solver is None else ("--solver", solver)),
+            *(() if tuned is None else ("--solver-options", tuned))]
+
+
 def ask_one(tree: Path, path: Path, name: str, setup: tuple, cpu: float) -> dict:
-    connectivity, solver = setup
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), str(path), "--one", name, "--worker", str(tree),
-         "--connectivity", connectivity, "--cpu-limit", str(cpu), *(() if solver is None else ("--solver", solver))],
+         "--connectivity", setup[0], "--cpu-limit", str(cpu), *passed(setup)],
         capture_output=True, text=True, cwd=tree)
     if proc.returncode == 0 and proc.stdout.strip():
         return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -98,10 +123,10 @@ def ask_one(tree: Path, path: Path, name: str, setup: tuple, cpu: float) -> dict
 
 
 class Worker:
-    def __init__(self, tree: Path, path: Path, connectivity: str, solver: str | None):
+    def __init__(self, tree: Path, path: Path, setup: tuple):
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), str(path), "--worker", str(tree),
-             "--connectivity", connectivity, *(() if solver is None else ("--solver", solver))],
+             "--connectivity", setup[0], *passed(setup)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tree)
 
     def ask(self, name: str, query: str, limit: float) -> dict:
@@ -155,6 +180,9 @@ def main() -> None:
     ap.add_argument("--solver", default=None, help="default: the tree's default solver")
     ap.add_argument("--old-connectivity", default=None, help="default: --connectivity")
     ap.add_argument("--old-solver", default=None, help="default: --solver")
+    ap.add_argument("--solver-options", default=None,
+                    help="JSON: the options set on a new embedded solver (default: the tree's)")
+    ap.add_argument("--old-solver-options", default=None, help="JSON, for the old tree")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     ap.add_argument("--cpu-limit", type=float, default=None,
                     help="a CPU limit (s) per puzzle instead of the wall limit, a process each")
@@ -162,10 +190,11 @@ def main() -> None:
     ap.add_argument("--one", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
-        one(args.worker, args.file, args.one, args.connectivity, args.solver, args.cpu_limit)
+        one(args.worker, args.file, args.one, args.connectivity, args.solver, args.cpu_limit,
+            args.solver_options)
         return
     if args.worker:
-        worker(args.worker, args.file, args.connectivity, args.solver)
+        worker(args.worker, args.file, args.connectivity, args.solver, args.solver_options)
         return
     global CLOCK
     CLOCK = f"{args.clock}_ms"
@@ -186,14 +215,17 @@ def main() -> None:
                                      capture_output=True, check=True)
             subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
             trees = {"old": Path(tmp), "new": ROOT}
-        setups = {"new": (args.connectivity, args.solver),
-                  "old": (args.old_connectivity or args.connectivity, args.old_solver or args.solver)}
-        workers = {} if args.cpu_limit else {k: Worker(tree, path, *setups[k]) for k, tree in trees.items()}
+        setups = {"new": (args.connectivity, args.solver, args.solver_options),
+                  "old": (args.old_connectivity or args.connectivity, args.old_solver or args.solver,
+                          args.old_solver_options)}
+        workers = {} if args.cpu_limit else {k: Worker(tree, path, setups[k]) for k, tree in trees.items()}
         limit = f"--cpu-limit {args.cpu_limit:g} s" if args.cpu_limit else f"--time-limit {args.time_limit:g} s wall"
         print(f"# {path.name}: {len(puzzles)} puzzles, solve + unique, fresh session each, "
               f"{limit}; {args.clock} ms on a shared 2-core machine; "
               f"trees: " + ", ".join(f"{k} {args.old if k == 'old' else 'working tree'} "
-                                     f"({setups[k][0]}, {setups[k][1] or 'default solver'})" for k in trees))
+                                     f"({setups[k][0]}, {setups[k][1] or 'default solver'}"
+                                     f"{'' if setups[k][2] is None else ', options ' + setups[k][2]})"
+                                     for k in trees))
         head = "  ".join(f"{k + ' status':<8} {args.clock + ' ms':>9} {'calls':>6} {'cuts':>6}" for k in trees)
         print(f"{'puzzle':<24} {'size':>6} {'cells':>5}  {head}")
         rows = []
