@@ -416,28 +416,9 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
     component of the true nodes) to ``sinks`` (nodes outside it and its false neighbours' reach
     through true nodes: another component, or an anchor's nodes, where a false sink may itself be
     in the separator), and the nodes on the sources' side of it (the sources included), both in
-    ascending order. :class:`FlowGraph` states the algorithm; this builds one for the call (the
-    cuts of one CEGAR round share one)."""
+    ascending order. :class:`FlowGraph` states the algorithm; this one runs it on the graph as it
+    is (no component contracted), the cuts of a CEGAR round share a contracted one."""
     return FlowGraph(neighbours, on).separator(sources, sinks)
-
-
-def true_components(neighbours: Sequence[Sequence[int]], on: Sequence[bool]) -> list[list[int]]:
-    """The components of the true nodes (``on``) of the graph ``neighbours``."""
-    seen = [not x for x in on]
-    components = []
-    for start in [v for v, x in enumerate(on) if x]:
-        if seen[start]:
-            continue
-        seen[start] = True
-        stack, members = [start], [start]
-        while stack:
-            for v in neighbours[stack.pop()]:
-                if not seen[v]:
-                    seen[v] = True
-                    stack.append(v)
-                    members.append(v)
-        components.append(members)
-    return components
 
 
 class FlowGraph:
@@ -468,11 +449,9 @@ class FlowGraph:
     """
 
     def __init__(self, neighbours: Sequence[Sequence[int]], on: Sequence[bool],
-                 components: Iterable[list[int]] | None = None):
-        """``components``: the components of the true nodes (:func:`true_components`, found
-        here when not given); links to nodes outside ``neighbours``' graph are not followed."""
-        if components is None:
-            components = true_components(neighbours, on)
+                 components: Iterable[list[int]] = ()):
+        """``components``: components of the true nodes to contract, each a whole component
+        (some or all of them; none: the plain node-split graph)."""
         self.on, self._base = on, neighbours
         #: Per node, the node standing for its component (itself when false or alone).
         self.rep = rep = list(range(len(neighbours)))
