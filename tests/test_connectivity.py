@@ -387,10 +387,11 @@ def test_separator_is_a_minimum_false_node_cut_against_networkx():
 
 
 def test_one_flow_graph_serves_a_whole_round():
-    """One :class:`FlowGraph` (components contracted) for every separator of an assignment, as a
-    CEGAR round asks them: every component but the largest against the largest, and against an
-    anchor's nodes (true ones in other components, false ones anywhere) with the largest, on random
-    grids and on random graphs; each answer is networkx's minimum cut nearest the sources."""
+    """One :class:`FlowGraph` (components contracted; in a third of the rounds all but the
+    largest) for every separator of an assignment, as a CEGAR round asks them: every component but
+    the largest against the largest, and against an anchor's nodes (true ones in other components,
+    false ones anywhere) with the largest, on random grids and on random graphs; each answer is
+    networkx's minimum cut nearest the sources."""
     import random
 
     import networkx as nx
