@@ -430,6 +430,37 @@ def test_one_flow_graph_serves_a_whole_round():
     assert calls > 100
 
 
+def test_round_flow_graphs_answer_as_the_plain_graph_on_the_bundled_puzzles(monkeypatch) -> None:
+    """Every separator the lazy cuts ask of a round's :class:`FlowGraph` (its components from the
+    round's component search) while the bundled puzzles of every genre are solved and
+    proved unique, on fresh sessions, equals the plain function's on the uncontracted graph."""
+    from importlib import resources
+
+    from satgrid import api, connectivity
+    from satgrid.queries import PuzzleQueries
+    from satgrid.registry import GENRES
+
+    asked = connectivity.FlowGraph.separator
+    answers = []
+
+    def compared(graph, sources, sinks):
+        sources, sinks = list(sources), list(sinks)
+        found = asked(graph, sources, sinks)
+        answers.append(found == asked(connectivity.FlowGraph(graph._base, graph.on), sources, sinks))
+        return found
+
+    monkeypatch.setattr(connectivity.FlowGraph, "separator", compared)
+    for genre in GENRES.values():
+        for puzzle in api.load([str(resources.files("satgrid") / "data" / genre.examples)]):
+            session = Session(genre.encode(puzzle))
+            queries = PuzzleQueries(session, puzzle.clues())
+            first = queries.solve()
+            assert first.status == "sat"
+            queries.other_solution(queries.project(first.assignment))
+            session.close()
+    assert len(answers) > 20 and all(answers)
+
+
 def test_separator_may_cut_a_false_sink():
     """Against an anchor's nodes, a false anchor node next to the component is itself cut."""
     from satgrid.connectivity import separator
