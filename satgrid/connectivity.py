@@ -452,7 +452,8 @@ class FlowGraph:
                  components: Iterable[list[int]] = ()):
         """``components``: components of the true nodes to contract, each a whole component
         (some or all of them; none: the plain node-split graph)."""
-        self.on, self._base = on, neighbours
+        #: The graph as given (node indices) and the assignment.
+        self.neighbours, self.on = neighbours, on
         #: Per node, the node standing for its component (itself when false or alone).
         self.rep = rep = list(range(len(neighbours)))
         #: The members of each component of two or more nodes, by the node standing for it.
@@ -468,8 +469,8 @@ class FlowGraph:
         """The false neighbours of the component ``r`` stands for (kept for later calls)."""
         members = self.members.get(r)
         if members is None:
-            return self._base[r]
-        base, on = self._base, self.on
+            return self.neighbours[r]
+        base, on = self.neighbours, self.on
         near = self.near[r] = list({w for u in members for w in base[u] if not on[w]})
         return near
 
