@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, compress
 from operator import itemgetter
 from typing import Callable, Hashable, Iterable, Sequence
 
@@ -206,21 +206,22 @@ class ConnectedSubgraph(GlobalRule):
         cuts = []
         shared: list[int] = []  # t_R of the largest component, once made
         narrow = self.separators and keep is None and usable is None and self._plain
-        on = self._read_nodes(value) if narrow else None
+        # the round's separators share one contracted flow graph (FlowGraph)
+        graph = FlowGraph(self._plain_neighbours, self._read_nodes(value), components) if narrow else None
         order = [*range(1, len(components)), *([0] if cut_largest else [])]  # the largest last
         for index in order:
             s = components[index]
-            if index in held and on is not None:
+            if index in held and graph is not None:
                 # parted from the anchor's nodes and the largest component too: still parted from
                 # the anchor, and the separator stays near S (one anchor cell far off has a
                 # smaller ring of its own, a cut that says little)
                 far = [*anchor_nodes[index], *components[1 if index == 0 else 0]]
-                cut = self._separator_cut(s, far, on, pool, condition=held[index])
+                cut = self._separator_cut(s, far, graph, pool, condition=held[index])
             elif index in held:
                 cut = self._cut(s, None, pool, usable, condition=held[index], keep=keep)
-            elif on is not None:
+            elif graph is not None:
                 other = components[1 if index == 0 else 0]
-                cut = self._separator_cut(s, other, on, pool, shared=shared if index else None)
+                cut = self._separator_cut(s, other, graph, pool, shared=shared if index else None)
             else:
                 other = components[1 if index == 0 else 0]
                 cut = self._cut(s, other, pool, usable, shared=shared if index else None, keep=keep)
@@ -247,24 +248,27 @@ class ConnectedSubgraph(GlobalRule):
         lits, full = self._node_lits, self._plain_neighbours
         open_ = [lit not in off for lit in lits]
         neighbours = [[w for w in near if open_[w]] for near in full]
-        on = self._read_nodes(value)
+        # the nodes of ``off`` are false in ``value`` (assumed false), so the components of the
+        # true nodes are the same without them
+        graph = FlowGraph(neighbours, self._read_nodes(value), components)
         cuts = []
         for inside in components[1:]:
-            side, _ = separator(neighbours, inside, components[0], on)
+            side, _ = graph.separator(inside, components[0])
             mark = set(side)
             rim = {w for u in side for w in full[u] if w not in mark}
             beyond = [w for w in range(len(lits)) if w not in mark and w not in rim]
             cuts.append(self._assemble(side, beyond, pool, {lits[w] for w in rim}, None, None))
         return cuts
 
-    def _separator_cut(self, inside: list[int], other: Iterable[int], on: list[bool], pool: VarPool,
+    def _separator_cut(self, inside: list[int], other: list[int], graph: FlowGraph, pool: VarPool,
                        shared: list[int] | None = None, condition: int | None = None) -> Cut:
-        """The cut of ``inside`` through a smallest separator (:func:`separator`): a fewest set
-        of false nodes whose removal parts ``inside`` from ``other``, A the side of ``inside``.
+        """The cut of ``inside`` through a smallest separator (:func:`separator`, on the round's
+        ``graph``): a fewest set of false nodes whose removal parts ``inside`` from ``other``, A
+        the side of ``inside``.
         Against another component R (``shared`` holds its ``t_R`` once made, None: not shared):
         ``t_A & t_R -> OR(separator)``;
         against an anchor's nodes: ``t_A & condition -> OR(separator)``."""
-        side, cut_nodes = separator(self._plain_neighbours, inside, other, on)
+        side, cut_nodes = graph.separator(inside, other)
         lits = self._node_lits
         return self._assemble(side, None if condition is not None else list(other), pool,
                               {lits[v] for v in cut_nodes}, condition, shared)
@@ -411,134 +415,201 @@ def separator(neighbours: Sequence[Sequence[int]], sources: Iterable[int], sinks
     """A fewest set of false nodes (``on[v]`` false) that meets every path from ``sources`` (a
     component of the true nodes) to ``sinks`` (nodes outside it and its false neighbours' reach
     through true nodes: another component, or an anchor's nodes, where a false sink may itself be
-    in the separator), and the nodes on the sources' side of it (the sources included).
+    in the separator), and the nodes on the sources' side of it (the sources included), both in
+    ascending order. :class:`FlowGraph` states the algorithm; this one runs it on the graph as it
+    is (no component contracted), the cuts of a CEGAR round share a contracted one."""
+    return FlowGraph(neighbours, on).separator(sources, sinks)
+
+
+class FlowGraph:
+    """The graph ``neighbours`` under one assignment ``on``, each component of true nodes
+    contracted to one node, for :meth:`separator`: smallest sets of false nodes that part a
+    component from some sinks. The calls of one CEGAR round share it (a component's false
+    neighbours are listed the first time a search enters it, then kept).
 
     Max flow with unit node capacities (Ford-Fulkerson on the node-split graph: ``in(v) ->
-    out(v)`` of capacity 1 for a false node, unbounded for a true one; links unbounded). The
-    side is what the last search of the residual graph reached (the minimum cut nearest the
-    sources; it is the same for every maximum flow, so neither the paths taken nor the search
-    order change the answer). The flow is at most the false neighbours of ``sources`` (a
-    separator itself).
+    out(v)`` of capacity 1 for a false node, unbounded for a true one; links unbounded). A
+    component of true nodes is strongly connected in every residual graph (its links and node
+    capacities are unbounded both ways), so contracting it to one node (its first member in
+    ``components`` stands for it) changes no maximum flow and no residual reach; the searches
+    cross it in one step instead of two states a node. The side is what the last search of the
+    residual graph reached (the minimum cut nearest the sources; it is the same for every maximum
+    flow, so neither the paths taken nor the search order change the answer). The flow is at
+    most the false neighbours of ``sources`` (a separator itself).
     Every search starts at the sources' neighbours, all false (``sources`` is a component): the
     sources are marked reached from the start, and the flow from a source into its neighbour
     is not recorded, since undoing it would only lead back into the sources. Before any search
     the paths through one false node (a neighbour that is a sink or touches a true one) are
     taken, then greedy paths: from each neighbour with no flow, a depth-first walk forward
     over nodes with no flow to a true sink, no node entered by two walks (one pass over the
-    graph in all). The augmenting searches that remain (one per missing unit of flow, and the
-    last one that finds none) go depth first (a stack). On the cuts' own calls this takes a
-    third to a half of the searches and states of breadth-first searches alone
-    (encodings/connectivity.md).
+    graph in all). When these paths are as many as the sources' neighbours, those neighbours are
+    the separator and no search is needed. The augmenting searches that remain (one per missing
+    unit of flow, and the last one that finds none) go depth first (a stack). Measured in
+    encodings/connectivity.md.
     """
-    n = len(neighbours)
-    target = [False] * n
-    hit = [False] * n  # a true sink: reached at its in-state
-    for v in sinks:
-        target[v] = True
-        hit[v] = on[v]
-    start = [-2] * (2 * n)  # states: 2v = in(v), 2v+1 = out(v); -2 unseen, -1 a start
-    inside = set(sources)
-    first = []  # the in-states next to the sources, where every search starts
-    for s in inside:
-        start[2 * s] = start[2 * s + 1] = -1  # the sources: never entered again
-    for s in inside:
-        for w in neighbours[s]:
-            if start[2 * w] == -2:
-                start[2 * w] = -1
-                first.append(2 * w)
-    through = [0] * n  # flow through v (in(v) -> out(v))
-    into: list = [None] * n  # into[v][u]: flow on out(u) -> in(v), u not a source
-    for state in first:  # paths through one false node, taken with no search
-        w = state >> 1
-        if target[w]:
-            through[w] = 1
-            continue
-        for x in neighbours[w]:
-            if hit[x]:
-                through[w] = 1
-                into[x] = {**(into[x] or {}), w: 1}
-                break
-    # Greedy paths before any search: from each neighbour with no flow yet, a depth-first walk
-    # forward over nodes no earlier walk entered (false ones with no flow) to a true sink. A walk
-    # that leaves a node finds no path from it, nor can a later walk (nodes only get used up),
-    # so no node is entered twice and the walks together cost one pass.
-    entered = [False] * n
-    for state in first:
-        w = state >> 1
-        if through[w] or entered[w]:
-            continue
-        entered[w] = True
-        path, ways, end = [w], [iter(neighbours[w])], -1
-        while path and end < 0:
-            for x in ways[-1]:
-                if hit[x]:
-                    end = x
-                    break
-                if not entered[x] and not target[x] and x not in inside and (on[x] or not through[x]):
-                    entered[x] = True
-                    path.append(x)
-                    ways.append(iter(neighbours[x]))
-                    break
+
+    def __init__(self, neighbours: Sequence[Sequence[int]], on: Sequence[bool],
+                 components: Iterable[list[int]] = ()):
+        """``components``: components of the true nodes to contract, each a whole component
+        (some or all of them; none: the plain node-split graph)."""
+        #: The graph as given (node indices) and the assignment.
+        self.neighbours, self.on = neighbours, on
+        #: Per node, the node standing for its component (itself when false or alone).
+        self.rep = rep = list(range(len(neighbours)))
+        #: The members of each component of two or more nodes, by the node standing for it.
+        self.members = {members[0]: members for members in components if len(members) > 1}
+        #: Per node, its neighbours (None for a component of two or more, until first needed).
+        self.near: list[Sequence[int] | None] = list(neighbours)
+        for r, members in self.members.items():
+            for v in members:
+                rep[v] = r
+            self.near[r] = None
+
+    def _fill(self, r: int) -> Sequence[int]:
+        """The false neighbours of the component ``r`` stands for (kept for later calls)."""
+        members = self.members.get(r)
+        if members is None:
+            return self.neighbours[r]
+        base, on = self.neighbours, self.on
+        near = self.near[r] = list({w for u in members for w in base[u] if not on[w]})
+        return near
+
+    def separator(self, sources: Iterable[int], sinks: Iterable[int]) -> tuple[list[int], list[int]]:
+        """:func:`separator` on this graph: ``sources`` a component of the true nodes, a true
+        sink standing for its whole component (no node of it is on the sources' side)."""
+        rep, members = self.rep, self.members
+        side, cut = self._flow({rep[s] for s in sources}, {rep[t] for t in sinks})
+        out: list[int] = []
+        for v in side:
+            if v in members:
+                out += members[v]
             else:
-                path.pop()
-                ways.pop()
-        if end >= 0:  # the flow along the path to end
-            for u, x in zip(path, [*path[1:], end]):
-                through[u] += 1
-                flows = into[x] = into[x] or {}
-                flows[u] = flows.get(u, 0) + 1
-    while True:
-        parent = start[:]  # the parent of each state reached by this search
-        found = next((state for state in first if hit[state >> 1]), -1)
-        stack = list(first)
-        while stack and found < 0:
-            state = stack.pop()
-            v = state >> 1
-            if state & 1:
-                for w in neighbours[v]:
-                    nxt = 2 * w
-                    if parent[nxt] == -2:
-                        parent[nxt] = state
-                        stack.append(nxt)
-                        if hit[w]:
-                            found = nxt
-                            break
-                if through[v] and parent[state - 1] == -2:  # undo flow through v
-                    parent[state - 1] = state
-                    stack.append(state - 1)
-            elif not hit[v]:
-                if (on[v] or not through[v]) and parent[state + 1] == -2:
-                    parent[state + 1] = state
-                    stack.append(state + 1)
-                    if target[v]:  # a false sink, reached through itself
-                        found = state + 1
-                        continue
-                flows = into[v]
-                if flows:
-                    for u, units in flows.items():  # undo flow on out(u) -> in(v)
-                        if units and parent[2 * u + 1] == -2:
-                            parent[2 * u + 1] = state
-                            stack.append(2 * u + 1)
-        if found < 0:
-            # reached: the side's out-states (the sources' marked from the start) and the
-            # separator's in-states
-            side = [v for v in range(n) if parent[2 * v + 1] != -2]
-            cut = [v for v in range(n) if parent[2 * v] != -2 and parent[2 * v + 1] == -2]
-            return side, cut
-        state = found
-        while parent[state] >= 0:
-            prev = parent[state]
-            v, u = state >> 1, prev >> 1
-            if u == v:
-                through[v] += 1 if state & 1 else -1  # in(v) -> out(v), or undone
-            elif not state & 1:  # out(u) -> in(v)
-                flows = into[v]
-                if flows is None:
-                    flows = into[v] = {}
-                flows[u] = flows.get(u, 0) + 1
-            else:  # in(u) -> out(v): undoing flow on out(v) -> in(u)
-                into[u][v] -= 1
-            state = prev
+                out.append(v)
+        out.sort()
+        cut.sort()
+        return out, cut
+
+    def _flow(self, inside: set[int], sinks: set[int]) -> tuple[list[int], list[int]]:
+        """The side (contracted) and the separator of the contracted graph (see the class)."""
+        near, fill, rep, on = self.near, self._fill, self.rep, self.on
+        n = len(near)
+        target = [False] * n
+        hit = [False] * n  # a true sink: reached at its in-state
+        for v in sinks:
+            target[v] = True
+            hit[v] = on[v]
+        # states: 2v = in(v), 2v+1 = out(v); reach[state]: 0 unseen, -1 a start, p + 1 reached
+        # from state p (0 for unseen, so that the reached states read as truth values at the end)
+        start = [0] * (2 * n)
+        first = []  # the in-states next to the sources, where every search starts
+        for s in inside:
+            start[2 * s] = start[2 * s + 1] = -1  # the sources: never entered again
+        for s in inside:
+            for w in near[s] or fill(s):
+                if not start[2 * w]:
+                    start[2 * w] = -1
+                    first.append(2 * w)
+        through = [0] * n  # flow through v (in(v) -> out(v))
+        into: list = [None] * n  # into[v][u]: flow on out(u) -> in(v), u not a source
+        paths = 0
+        for state in first:  # paths through one false node, taken with no search
+            w = state >> 1
+            if target[w]:
+                through[w] = 1
+                paths += 1
+                continue
+            for x in near[w]:  # w is false: its own neighbours
+                x = rep[x]
+                if hit[x]:
+                    through[w] = 1
+                    paths += 1
+                    into[x] = {**(into[x] or {}), w: 1}
+                    break
+        # Greedy paths before any search: from each neighbour with no flow yet, a depth-first
+        # walk forward over nodes no earlier walk entered (false ones with no flow) to a true
+        # sink. A walk that leaves a node finds no path from it, nor can a later walk (nodes only
+        # get used up), so no node is entered twice and the walks together cost one pass.
+        entered = [False] * n
+        for state in first:
+            w = state >> 1
+            if through[w] or entered[w]:
+                continue
+            entered[w] = True
+            path, ways, end = [w], [iter(near[w])], -1
+            while path and end < 0:
+                for x in ways[-1]:
+                    x = rep[x]
+                    if hit[x]:
+                        end = x
+                        break
+                    if not entered[x] and not target[x] and x not in inside and (on[x] or not through[x]):
+                        entered[x] = True
+                        path.append(x)
+                        ways.append(iter(near[x] or fill(x)))
+                        break
+                else:
+                    path.pop()
+                    ways.pop()
+            if end >= 0:  # the flow along the path to end
+                paths += 1
+                for u, x in zip(path, [*path[1:], end]):
+                    through[u] += 1
+                    flows = into[x] = into[x] or {}
+                    flows[u] = flows.get(u, 0) + 1
+        if paths == len(first):  # as many paths as neighbours: they are the separator
+            return list(inside), [state >> 1 for state in first]
+        while True:
+            reach = start[:]
+            found = -1
+            stack = list(first)
+            while stack and found < 0:
+                state = stack.pop()
+                v = state >> 1
+                if state & 1:
+                    for w in near[v] or fill(v):
+                        nxt = 2 * rep[w]
+                        if not reach[nxt]:
+                            reach[nxt] = state + 1
+                            stack.append(nxt)
+                            if hit[nxt >> 1]:
+                                found = nxt
+                                break
+                    if through[v] and not reach[state - 1]:  # undo flow through v
+                        reach[state - 1] = state + 1
+                        stack.append(state - 1)
+                elif not hit[v]:
+                    if (on[v] or not through[v]) and not reach[state + 1]:
+                        reach[state + 1] = state + 1
+                        stack.append(state + 1)
+                        if target[v]:  # a false sink, reached through itself
+                            found = state + 1
+                            continue
+                    flows = into[v]
+                    if flows:
+                        for u, units in flows.items():  # undo flow on out(u) -> in(v)
+                            if units and not reach[2 * u + 1]:
+                                reach[2 * u + 1] = state + 1
+                                stack.append(2 * u + 1)
+            if found < 0:
+                # reached: the side's out-states (the sources' marked from the start) and the
+                # separator's in-states
+                outs = reach[1::2]
+                side = list(compress(range(n), outs))
+                return side, [v for v in compress(range(n), reach[0::2]) if not outs[v]]
+            state = found
+            while reach[state] > 0:
+                prev = reach[state] - 1
+                v, u = state >> 1, prev >> 1
+                if u == v:
+                    through[v] += 1 if state & 1 else -1  # in(v) -> out(v), or undone
+                elif not state & 1:  # out(u) -> in(v)
+                    flows = into[v]
+                    if flows is None:
+                        flows = into[v] = {}
+                    flows[u] = flows.get(u, 0) + 1
+                else:  # in(u) -> out(v): undoing flow on out(v) -> in(u)
+                    into[u][v] -= 1
+                state = prev
 
 
 class TruthReader:

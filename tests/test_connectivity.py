@@ -320,6 +320,33 @@ def test_anchor_literals(projections, mode: str) -> None:
 
 
 # -- smallest separators ------------------------------------------------------------------------
+def reference_separator(near: list[list[int]], on: list[bool], sources: list[int],
+                        sinks: list[int]) -> tuple[list[int], list[int]]:
+    """The minimum cut nearest ``sources`` by networkx: a maximum flow on the node-split graph
+    (capacity 1 on false nodes), then what the residual network reaches from the sources: the
+    side (out-states reached) and the separator (in-state reached, out-state not)."""
+    import networkx as nx
+
+    n = len(near)
+    flow = nx.DiGraph()
+    for v in range(n):
+        flow.add_edge(("in", v), ("out", v), capacity=1 if not on[v] else n)
+        for w in near[v]:
+            flow.add_edge(("out", v), ("in", w), capacity=n)
+    for v in sources:
+        flow.add_edge("s", ("in", v), capacity=n)
+    for v in sinks:
+        flow.add_edge(("out", v), "t", capacity=n)
+    residual = nx.algorithms.flow.edmonds_karp(flow, "s", "t")
+    open_arcs = nx.DiGraph((u, v) for u, v, arc in residual.edges(data=True)
+                           if arc["capacity"] > arc["flow"])
+    reached = nx.descendants(open_arcs, "s")
+    side = sorted(v for v in range(n) if ("out", v) in reached)
+    cut = sorted(v for v in range(n) if ("in", v) in reached and ("out", v) not in reached)
+    assert len(cut) == residual.graph["flow_value"]
+    return side, cut
+
+
 def test_separator_is_a_minimum_false_node_cut_against_networkx():
     """``separator`` on random grids and assignments: it holds only false nodes, parts the two
     components in the grid graph, its side is closed (a side node's neighbours are side or
@@ -356,21 +383,82 @@ def test_separator_is_a_minimum_false_node_cut_against_networkx():
         rest = graph.copy()
         rest.remove_nodes_from(cut)
         assert not any(nx.has_path(rest, a[0], v) for v in b if v in rest)
-        flow = nx.DiGraph()
-        for v in range(n):
-            flow.add_edge(("in", v), ("out", v), capacity=1 if not on[v] else n)
-            for w in grid.near[v]:
-                flow.add_edge(("out", v), ("in", w), capacity=n)
-        for v in a:
-            flow.add_edge("s", ("in", v), capacity=n)
-        for v in b:
-            flow.add_edge(("out", v), "t", capacity=n)
-        residual = nx.algorithms.flow.edmonds_karp(flow, "s", "t")
-        assert len(cut) == residual.graph["flow_value"]
-        open_arcs = nx.DiGraph((u, v) for u, v, arc in residual.edges(data=True)
-                               if arc["capacity"] > arc["flow"])
-        reached = nx.descendants(open_arcs, "s")
-        assert side == sorted(v for v in range(n) if ("out", v) in reached)
+        assert (side, cut) == reference_separator(grid.near, on, a, b)
+
+
+def test_one_flow_graph_serves_a_whole_round():
+    """One :class:`FlowGraph` (components contracted; in a third of the rounds all but the
+    largest) for every separator of an assignment, as a CEGAR round asks them: every component but
+    the largest against the largest, and against an anchor's nodes (true ones in other components,
+    false ones anywhere) with the largest, on random grids and on random graphs; each answer is
+    networkx's minimum cut nearest the sources."""
+    import random
+
+    import networkx as nx
+
+    from satgrid.connectivity import FlowGraph
+    from satgrid.grid import Grid
+
+    rng = random.Random(11)
+    rounds = calls = 0
+    while rounds < 60:
+        if rounds % 2:
+            grid = Grid.of(rng.randint(2, 8), rng.randint(2, 8))
+            near = [list(x) for x in grid.near]
+        else:  # a random graph of mean degree 3
+            n = rng.randint(6, 40)
+            near = [[] for _ in range(n)]
+            for _ in range(3 * n // 2):
+                v, w = rng.sample(range(n), 2)
+                if w not in near[v]:
+                    near[v].append(w)
+                    near[w].append(v)
+        n = len(near)
+        on = [rng.random() < 0.5 for _ in range(n)]
+        graph = nx.Graph([(v, w) for v in range(n) for w in near[v] if on[v] and on[w]])
+        graph.add_nodes_from(v for v in range(n) if on[v])
+        parts = sorted((sorted(c) for c in nx.connected_components(graph)), key=len, reverse=True)
+        if len(parts) < 2:
+            continue
+        rounds += 1
+        contracted = FlowGraph(near, on, parts if rounds % 3 else parts[1:])  # or not the largest
+        for sources in parts[1:]:
+            outside = [v for v in range(n) if v not in sources]
+            for sinks in (parts[0], parts[0] + rng.sample(outside, min(3, len(outside)))):
+                calls += 1
+                assert contracted.separator(sources, sinks) == reference_separator(near, on, sources, sinks)
+    assert calls > 100
+
+
+def test_round_flow_graphs_answer_as_the_plain_graph_on_the_bundled_puzzles(monkeypatch) -> None:
+    """Every separator the lazy cuts ask of a round's :class:`FlowGraph` (its components from the
+    round's component search) while the bundled puzzles of every genre are solved and
+    proved unique, on fresh sessions, equals the plain function's on the uncontracted graph."""
+    from importlib import resources
+
+    from satgrid import api, connectivity
+    from satgrid.queries import PuzzleQueries
+    from satgrid.registry import GENRES
+
+    asked = connectivity.FlowGraph.separator
+    answers = []
+
+    def compared(graph, sources, sinks):
+        sources, sinks = list(sources), list(sinks)
+        found = asked(graph, sources, sinks)
+        answers.append(found == asked(connectivity.FlowGraph(graph.neighbours, graph.on), sources, sinks))
+        return found
+
+    monkeypatch.setattr(connectivity.FlowGraph, "separator", compared)
+    for genre in GENRES.values():
+        for puzzle in api.load([str(resources.files("satgrid") / "data" / genre.examples)]):
+            session = Session(genre.encode(puzzle))
+            queries = PuzzleQueries(session, puzzle.clues())
+            first = queries.solve()
+            assert first.status == "sat"
+            queries.other_solution(queries.project(first.assignment))
+            session.close()
+    assert len(answers) > 20 and all(answers)
 
 
 def test_separator_may_cut_a_false_sink():
