@@ -28,7 +28,8 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    of the placement, branching towards ours (:meth:`~satgrid.session.Session.prefer`), so it
    differs in few places; on big grids first inside :data:`WINDOW` squares (:func:`squares`;
    the other cells fixed by assumptions; a square that has none is skipped until a number
-   beside it moves), then on the whole grid. The difference splits into local changes (cells
+   beside it moves), then, once every square is quiet, on the whole grid (a placement whose
+   squares gave rivals moves its numbers first: the whole grid is the slow question). The difference splits into local changes (cells
    that differ, joined when they share a 2x2 window or an island of either solution); each
    change that alone keeps every rule is a second solution of its own (:class:`Rival`) and is
    remembered; the session then bars, by one clause behind an activation literal of the
@@ -522,19 +523,21 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
 
     The session is first asked inside each square of ``ask`` (every cell outside it fixed to
     ours by assumptions), where most second solutions lie and the search is small, each square
-    again while it has one; the whole grid is asked after. Only an unsat answer of the whole
-    grid, with nothing barred yet, means unique. The bars hold while ``bar`` is assumed (as
+    again while it has one; the whole grid is asked after, once, and only when the squares gave
+    no rival (a question about the whole grid takes several times the SAT calls of a square's;
+    the rivals found are killed first). Only an unsat answer of the whole grid, with nothing
+    barred yet, means unique. The bars hold while ``bar`` is assumed (as
     every question here does): the session serves the layout's next placement too."""
     black = session.encoding.primary
     ours = {p for p in layout.cells if layout.owner[p] is not None}
     found: list[Rival] = []
     todo, quiet = list(ask), []
-    whole = 0  # questions about the whole grid
-    while whole < limit and len(found) < limit:
+    while len(found) < limit:
         square = todo[-1] if todo else None
+        if square is None and found:
+            break  # the whole grid only once the squares are quiet
         fixed = [] if square is None else [-v if (r, c) in ours else v for (_, r, c), v in black.items()
                                            if (r, c) not in square]
-        whole += square is None
         other = queries.other_solution(projection, extra=[bar, *fixed])
         if other.status == "unknown":
             raise SatgridError("a limit was reached while generating")
