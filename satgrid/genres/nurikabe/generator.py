@@ -64,7 +64,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from ... import api
 from ...errors import SatgridError
@@ -103,6 +103,11 @@ class Layout:
         #: The side neighbours of a cell (up, down, left, right).
         self.near: Callable[[Cell], tuple[Cell, ...]] = grid.adjacency.__getitem__
         self.cells = grid.cells
+        #: Cell indices (reading order) and their side neighbours, for :meth:`wall_connected`.
+        self.index = {p: i for i, p in enumerate(grid.cells)}
+        self.near_index = grid.near
+        #: ``dark[i]`` = 1 while cell ``i`` is black (kept by :meth:`set`).
+        self.dark = bytearray(b"\x01" * (rows * cols))
         windows = grid.windows()
         self.windows_of: dict[Cell, list[Window]] = {p: [] for p in grid.cells}
         for window in windows:
@@ -140,13 +145,36 @@ class Layout:
                            (r + 1, c - 1), (r + 1, c), (r + 1, c + 1)) if q in owner and owner[q] is None}
         if all(q in _reach(black[0], box.__contains__, self.near) for q in black[1:]):
             return True  # joined around p inside its 3x3 box
-        seen = _reach(black[0], lambda q: q != p and owner[q] is None, self.near)
-        return len(seen) == self.black - 1
+        return self.wall_connected(whiter=(p,))
+
+    def wall_connected(self, whiter: Iterable[Cell] = (), blacker: Iterable[Cell] = ()) -> bool:
+        """Whether the black cells are connected once the black cells ``whiter`` turn white and
+        the white cells ``blacker`` turn black (a search over cell indices; the layout's
+        colouring is not changed)."""
+        dark, index, near = bytearray(self.dark), self.index, self.near_index
+        for p in whiter:
+            dark[index[p]] = 0
+        for p in blacker:
+            dark[index[p]] = 1
+        total = dark.count(1)
+        if total == 0:
+            return True
+        start = dark.find(1)
+        dark[start] = 0  # a cell found is cleared: dark doubles as "not seen yet"
+        stack, found = [start], 1
+        while stack:
+            for q in near[stack.pop()]:
+                if dark[q]:
+                    dark[q] = 0
+                    found += 1
+                    stack.append(q)
+        return found == total
 
     def set(self, p: Cell, island: int | None) -> None:
         was_black = self.owner[p] is None
         self.black += (island is None) - was_black
         self.owner[p] = island
+        self.dark[self.index[p]] = island is None
         if was_black != (island is None):
             self.changed.add(p)
         if island is None and not was_black:
@@ -397,7 +425,7 @@ def _keeps_rules(layout: Layout, mine: set[Cell], shape: frozenset[Cell]) -> boo
 
     if any(all(map(black, window)) for p in gone for window in layout.windows_of[p]):
         return False
-    return len(_reach(next(iter(gone)), black, layout.near)) == layout.black - len(new) + len(gone)
+    return layout.wall_connected(new, gone)
 
 
 # -- second solutions -----------------------------------------------------------------------------
@@ -497,11 +525,7 @@ def _wall_ok(layout: Layout, white: set[Cell], changed: list[Cell]) -> bool:
 
     if any(all(map(black, window)) for p in changed if p not in white for window in layout.windows_of[p]):
         return False
-    count = len(layout.cells) - len(white)
-    if count == 0:
-        return True
-    start = next(p for p in layout.cells if p not in white)
-    return len(_reach(start, black, layout.near)) == count
+    return layout.wall_connected([p for p in changed if p in white], [p for p in changed if p not in white])
 
 
 def squares(rows: int, cols: int) -> list[set[Cell]]:
