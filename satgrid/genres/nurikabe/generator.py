@@ -266,10 +266,9 @@ class Layout:
         changed colour since the last refresh."""
         if not self.changed:
             return
-        near: set[Cell] = set()
-        for r, c in self.changed:
-            near.update((a, b) for a in range(r - reach, r + reach + 1)
-                        for b in range(c - reach, c + reach + 1))
+        # the changed cells widened along rows, then along columns (each cell once)
+        across = {(r, b) for r, c in self.changed for b in range(max(0, c - reach), min(self.cols, c + reach + 1))}
+        near = {(a, b) for r, b in across for a in range(max(0, r - reach), min(self.rows, r + reach + 1))}
         for i, cells in enumerate(self.islands):
             if any(p in near for p in cells):
                 self.pins[i] = None
