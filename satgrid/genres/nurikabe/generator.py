@@ -29,12 +29,13 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    differs in few places; on big grids first inside :data:`WINDOW` squares (:func:`squares`;
    the other cells fixed by assumptions; a square that has none is skipped until a number
    beside it moves), then, once every square is quiet, on the whole grid (a placement whose
-   squares gave rivals moves its numbers first: the whole grid is the slow question). The difference splits into local changes (cells
-   that differ, joined when they share a 2x2 window or an island of either solution); each
+   squares gave rivals moves its numbers first: the whole grid is the slow question). The
+   difference splits into local changes (cells that differ, joined when they share a 2x2
+   window or an island of either solution); each
    change that alone keeps every rule is a second solution of its own (:class:`Rival`) and is
    remembered; the session then bars, by one clause behind an activation literal of the
    placement, every solution that blackens the same cells of our islands (a number on one of
-   them kills them all) and is asked again (up to :data:`PER_SESSION` times a placement). Then
+   them kills them all) and is asked again, until a placement has :data:`PER_SESSION` rivals. Then
    numbers move inside their islands, onto pinned cells, until no remembered rival is a
    solution any more (a rival dies when one of its islands has no number, two, or the wrong
    size; counted per move in O(1)); a move that would revive a dead rival is made only when no
@@ -84,9 +85,9 @@ FLAVOURS = ("normal", "hard")
 PIN_LIMIT = 9
 #: Islands larger than this get no :func:`fragility` count (their shapes over black cells are many).
 FRAGILITY_LIMIT = 6
-#: Second solutions asked of one session (each barred before the next question) before the
-#: numbers move.
-PER_SESSION = 8
+#: Rivals a placement gathers (each barred before the next question) before the numbers move
+#: (measured in encodings/nurikabe.md).
+PER_SESSION = 2
 #: Moves that revive a dead rival, allowed per layout when no other move kills a live one.
 DETOURS = 20
 #: The side of the squares a second solution is first looked for in (see :func:`_rivals`).
