@@ -390,28 +390,34 @@ def _island_shapes(layout: Layout, i: int, free: Callable[[Cell], bool]) -> Iter
 def _shapes(roots: list[Cell], order: dict[Cell, int], near, n: int) -> Iterator[frozenset[Cell]]:
     """Every connected ``n``-cell subset of ``order``'s cells whose first cell (in ``order``) is a
     root, once each: Wernicke's ESU ("Efficient detection of network motifs", 2006), extending a
-    set only by neighbours after its root that no earlier cell of the set already touches."""
+    set only by neighbours after its root that no earlier cell of the set already touches. The
+    search runs on the cells' positions in ``order``."""
+    cells = list(order)
+    adj = [[order[u] for u in near(p) if u in order] for p in cells]
 
-    def extend(shape: list[Cell], ext: list[Cell], root: int) -> Iterator[frozenset[Cell]]:
-        if len(shape) == n:
-            yield frozenset(shape)
-            return
+    def extend(shape: list[int], ext: list[int], root: int) -> Iterator[frozenset[Cell]]:
         if len(shape) == n - 1:  # each cell of ext completes a shape: no further extension
+            known = [cells[k] for k in shape]
             for w in reversed(ext):
-                yield frozenset((*shape, w))
+                yield frozenset((*known, cells[w]))
             return
-        border = {*ext, *shape, *(q for p in shape for q in near(p))}
+        border = {*ext, *shape}
+        for k in shape:
+            border.update(adj[k])
         ext = list(ext)
         while ext:
             w = ext.pop()
-            new = [u for u in near(w) if u in order and order[u] > root and u not in border]
+            new = [u for u in adj[w] if u > root and u not in border]
             shape.append(w)
             yield from extend(shape, ext + new, root)
             shape.pop()
 
     for v in roots:
         root = order[v]
-        yield from extend([v], [u for u in near(v) if u in order and order[u] > root], root)
+        if n == 1:
+            yield frozenset((v,))
+        else:
+            yield from extend([root], [u for u in adj[root] if u > root], root)
 
 
 def _keeps_rules(layout: Layout, mine: set[Cell], shape: frozenset[Cell]) -> bool:
