@@ -35,9 +35,9 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    change that alone keeps every rule is a second solution of its own (:class:`Rival`) and is
    remembered; the session then bars, by one clause behind an activation literal of the
    placement, every solution that blackens the same cells of our islands (a number on one of
-   them kills them all) and is asked again, until a placement has :data:`PER_SESSION` rivals. Then
-   numbers move inside their islands, onto pinned cells, until no remembered rival is a
-   solution any more (a rival dies when one of its islands has no number, two, or the wrong
+   them kills them all) and is asked again, until a placement has :data:`PER_SESSION` rivals.
+   Then numbers move inside their islands, onto pinned cells (among equal moves, onto the least
+   fragile), until no remembered rival is a solution any more (a rival dies when one of its islands has no number, two, or the wrong
    size; counted per move in O(1)); a move that would revive a dead rival is made only when no
    other kills a live one, at most :data:`DETOURS` times a layout. When no move kills a rival,
    the layout changes where the rival differs: a new ``1`` island on a cell the rival paints
@@ -123,6 +123,9 @@ class Layout:
         self.black = rows * cols
         self.checks = 0  # calls of can_join: the work spent on this layout
         self.changed: set[Cell] = set()  # cells whose colour changed since the last refresh
+        #: :func:`fragility` of the cells of the islands whose numbers were placed (kept from the
+        #: last count of each island's cells; a move prefers the least fragile pin).
+        self.fragile: dict[Cell, int] = {}
 
     # -- growth -------------------------------------------------------------------------------
     def can_join(self, p: Cell, island: int) -> bool:
@@ -292,6 +295,7 @@ class Layout:
                         # its middle
                         mine = set(cells)
                         weight = fragility(self, i) if len(self.pins[i]) > 1 else {}
+                        self.fragile.update(weight)
                         rank = {p: (-weight.get(p, 0), sum(q in mine for q in self.near(p))) for p in self.pins[i]}
                         choice = [p for p in self.pins[i] if rank[p] == max(rank.values())]
                         self.seeds[i] = choice[rng.randrange(len(choice))]
@@ -600,8 +604,9 @@ def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: li
     """Move numbers onto pinned cells until no rival is a solution. Each move kills the first
     live rival; it is one that revives no dead rival and kills most others, else (while
     ``detours[0]``, counted down, is positive; never undoing the move before) the one that kills
-    most others net of those it revives. The rival no move kills, or None when every rival is
-    dead."""
+    most others net of those it revives; among equals, one onto the least fragile pin
+    (:func:`fragility`, as the numbers were first placed), then at random. The rival no move
+    kills, or None when every rival is dead."""
     numbers = layout.numbers()
     last = None
     for rival in rivals:
@@ -636,6 +641,8 @@ def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: li
                 return target
             best = detour
             detours[0] -= 1
+        low = min(layout.fragile.get(p, 0) for _, p in best)  # the least fragile among the best
+        best = [(i, p) for i, p in best if layout.fragile.get(p, 0) == low]
         i, p = best[rng.randrange(len(best))]
         last = (i, layout.seeds[i])
         for rival in rivals:
