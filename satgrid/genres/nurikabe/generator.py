@@ -37,8 +37,8 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    placement, every solution that blackens the same cells of our islands (a number on one of
    them kills them all) and is asked again, until a placement has :data:`PER_SESSION` rivals.
    Then numbers move inside their islands, onto pinned cells (among equal moves, onto the least
-   fragile), until no remembered rival is a solution any more (a rival dies when one of its islands has no number, two, or the wrong
-   size; counted per move in O(1)); a move that would revive a dead rival is made only when no
+   fragile), until no remembered rival is a solution any more (a rival dies when one of its
+   islands has no number, two, or the wrong size; counted per move in O(1)); a move that would revive a dead rival is made only when no
    other kills a live one, at most :data:`DETOURS` times a layout. When no move kills a rival,
    the layout changes where the rival differs: a new ``1`` island on a cell the rival paints
    white and ours leaves lonely (the rival's island there then holds two numbers), else the
