@@ -38,8 +38,9 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    them kills them all) and is asked again, until a placement has :data:`PER_SESSION` rivals.
    Then numbers move inside their islands, onto pinned cells (among equal moves, onto the least
    fragile), until no remembered rival is a solution any more (a rival dies when one of its
-   islands has no number, two, or the wrong size; counted per move in O(1)); a move that would revive a dead rival is made only when no
-   other kills a live one, at most :data:`DETOURS` times a layout. When no move kills a rival,
+   islands has no number, two, or the wrong size; counted per move in O(1)); a move that would
+   revive a dead rival is made only when no other kills a live one, at most :data:`DETOURS`
+   times a layout. When no move kills a rival,
    the layout changes where the rival differs: a new ``1`` island on a cell the rival paints
    white and ours leaves lonely (the rival's island there then holds two numbers), else the
    rival's island grows in ours by such a cell, else one of the islands it changes is removed
