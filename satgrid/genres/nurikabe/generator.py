@@ -272,8 +272,9 @@ class Layout:
         if not self.changed:
             return
         # the changed cells widened along rows, then along columns (each cell once)
-        across = {(r, b) for r, c in self.changed for b in range(max(0, c - reach), min(self.cols, c + reach + 1))}
-        near = {(a, b) for r, b in across for a in range(max(0, r - reach), min(self.rows, r + reach + 1))}
+        rows, cols = self.rows, self.cols
+        across = {(r, b) for r, c in self.changed for b in range(max(0, c - reach), min(cols, c + reach + 1))}
+        near = {(a, b) for r, b in across for a in range(max(0, r - reach), min(rows, r + reach + 1))}
         for i, cells in enumerate(self.islands):
             if any(p in near for p in cells):
                 self.pins[i] = None
