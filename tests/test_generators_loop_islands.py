@@ -216,9 +216,10 @@ def test_nurikabes_number_every_island_and_are_unique(seed):
 
 
 def test_big_nurikabes_are_unique():
-    """12x12 is asked square by square first (generator.WINDOW): still unique, every island
-    numbered."""
-    assert 12 * 12 > 2 * islands.WINDOW ** 2
+    """12x12 is asked square by square first (8x8 squares, generator.WINDOWS): still unique, every
+    island numbered."""
+    assert [len(square) for square in islands.squares(12, 12)] == [64] * 4
+    assert {len(square) for square in islands.squares(20, 20)} == {144, 96, 64}  # 12x12 and the edges'
     made = islands.make(12, 12, random.Random(5))
     assert "?" not in made.puzzle.numbers().values()
     assert check_nurikabe(12, 12, made.puzzle.numbers(), made.solution) == []

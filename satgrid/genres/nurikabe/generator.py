@@ -26,7 +26,7 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    each island's number on one of its pinned cells, the cell chosen by assumptions), so the
    cuts and learnt clauses of one placement serve the next. It is asked for another solution
    of the placement, branching towards ours (:meth:`~satgrid.session.Session.prefer`), so it
-   differs in few places; on big grids first inside :data:`WINDOW` squares (:func:`squares`;
+   differs in few places; on big grids first inside squares (:data:`WINDOWS`, :func:`squares`;
    the other cells fixed by assumptions; a square that has none is skipped until a number
    beside it moves), then, once every square is quiet, on the whole grid (a placement whose
    squares gave rivals moves its numbers first: the whole grid is the slow question). The
@@ -91,8 +91,10 @@ FRAGILITY_LIMIT = 6
 PER_SESSION = 2
 #: Moves that revive a dead rival, allowed per layout when no other move kills a live one.
 DETOURS = 20
-#: The side of the squares a second solution is first looked for in (see :func:`_rivals`).
-WINDOW = 8
+#: The sides of the squares a second solution is first looked for in (see :func:`_rivals`): the
+#: largest of which the grid holds more than two squares' cells (20x20: 12, 12x12: 8; measured in
+#: encodings/nurikabe.md).
+WINDOWS = (8, 12)
 
 
 class Layout:
@@ -541,12 +543,15 @@ def _wall_ok(layout: Layout, white: set[Cell], changed: list[Cell]) -> bool:
 
 
 def squares(rows: int, cols: int) -> list[set[Cell]]:
-    """The :data:`WINDOW` squares, overlapping by half, that second solutions are first looked
-    for in (none on grids of at most two squares' cells)."""
-    if rows * cols <= 2 * WINDOW * WINDOW:
+    """The squares, overlapping by half, that second solutions are first looked for in: of the
+    largest side in :data:`WINDOWS` whose squares the grid holds more than two of in cells (none
+    on smaller grids)."""
+    sides = [side for side in WINDOWS if rows * cols > 2 * side * side]
+    if not sides:
         return []
-    step = WINDOW // 2
-    return [{(r, c) for r in range(r0, min(rows, r0 + WINDOW)) for c in range(c0, min(cols, c0 + WINDOW))}
+    side = max(sides)
+    step = side // 2
+    return [{(r, c) for r in range(r0, min(rows, r0 + side)) for c in range(c0, min(cols, c0 + side))}
             for r0 in range(0, max(1, rows - step), step) for c0 in range(0, max(1, cols - step), step)]
 
 
