@@ -216,9 +216,10 @@ def test_nurikabes_number_every_island_and_are_unique(seed):
 
 
 def test_big_nurikabes_are_unique():
-    """12x12 is asked square by square first (generator.WINDOW): still unique, every island
-    numbered."""
-    assert 12 * 12 > 2 * islands.WINDOW ** 2
+    """12x12 is asked square by square first (8x8 squares, generator.WINDOWS): still unique, every
+    island numbered."""
+    assert [len(square) for square in islands.squares(12, 12)] == [64] * 4
+    assert {len(square) for square in islands.squares(20, 20)} == {144, 96, 64}  # 12x12 and the edges'
     made = islands.make(12, 12, random.Random(5))
     assert "?" not in made.puzzle.numbers().values()
     assert check_nurikabe(12, 12, made.puzzle.numbers(), made.solution) == []
@@ -343,6 +344,42 @@ def test_rival_counts_follow_moves():
             layout.seeds[i], numbers[p] = p, len(cells)
             fresh = islands.Rival(rival.white, layout.near)
             assert (fresh.load(numbers), fresh.count, fresh.total) == (rival.bad, rival.count, rival.total)
+
+
+def test_wall_connected_agrees_with_networkx():
+    """``Layout.wall_connected`` (a search over cell indices on the black cells ``Layout.set``
+    keeps) against networkx, for random cells turned white and black on random layouts."""
+    import networkx as nx
+
+    rng = random.Random(8)
+    for rows, cols in [(1, 5), (4, 4), (5, 7), (8, 8)]:
+        for _ in range(15):
+            layout = islands.random_solution(rows, cols, rng, (1, 4))
+            black = {p for p in layout.cells if layout.owner[p] is None}
+            whiter = rng.sample(sorted(black), rng.randint(0, min(3, len(black))))
+            blacker = rng.sample(sorted(set(layout.cells) - black), rng.randint(0, 2))
+            wall = (black - set(whiter)) | set(blacker)
+            graph = nx.Graph()
+            graph.add_nodes_from(wall)
+            graph.add_edges_from((p, q) for p in wall for q in layout.near(p) if q in wall)
+            assert layout.wall_connected(whiter, blacker) == (not wall or nx.is_connected(graph))
+            assert layout.wall_connected() is True  # a layout's wall is one piece
+
+
+def test_refresh_marks_the_islands_near_a_change():
+    """``Layout.refresh(reach)`` marks stale exactly the pins of the islands with a cell within
+    ``reach`` rows and columns of a cell that changed colour."""
+    rng = random.Random(9)
+    for _ in range(10):
+        layout = islands.random_solution(9, 9, rng, (1, 4))
+        layout.changed.clear()
+        layout.pins = [list(cells) for cells in layout.islands]
+        changed = set(rng.sample(layout.cells, 2))
+        layout.changed |= changed
+        layout.refresh(2)
+        for cells, pins in zip(layout.islands, layout.pins):
+            near = any(abs(r - a) <= 2 and abs(c - b) <= 2 for r, c in cells for a, b in changed)
+            assert (pins is None) == near
 
 
 def test_normal_nurikabes_are_solved_by_the_ladder():

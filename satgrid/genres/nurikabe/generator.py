@@ -26,18 +26,21 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    each island's number on one of its pinned cells, the cell chosen by assumptions), so the
    cuts and learnt clauses of one placement serve the next. It is asked for another solution
    of the placement, branching towards ours (:meth:`~satgrid.session.Session.prefer`), so it
-   differs in few places; on big grids first inside :data:`WINDOW` squares (:func:`squares`;
+   differs in few places; on big grids first inside squares (:data:`WINDOWS`, :func:`squares`;
    the other cells fixed by assumptions; a square that has none is skipped until a number
-   beside it moves), then on the whole grid. The difference splits into local changes (cells
-   that differ, joined when they share a 2x2 window or an island of either solution); each
+   beside it moves), then, once every square is quiet, on the whole grid (a placement whose
+   squares gave rivals moves its numbers first: the whole grid is the slow question). The
+   difference splits into local changes (cells that differ, joined when they share a 2x2
+   window or an island of either solution); each
    change that alone keeps every rule is a second solution of its own (:class:`Rival`) and is
    remembered; the session then bars, by one clause behind an activation literal of the
    placement, every solution that blackens the same cells of our islands (a number on one of
-   them kills them all) and is asked again (up to :data:`PER_SESSION` times a placement). Then
-   numbers move inside their islands, onto pinned cells, until no remembered rival is a
-   solution any more (a rival dies when one of its islands has no number, two, or the wrong
-   size; counted per move in O(1)); a move that would revive a dead rival is made only when no
-   other kills a live one, at most :data:`DETOURS` times a layout. When no move kills a rival,
+   them kills them all) and is asked again, until a placement has :data:`PER_SESSION` rivals.
+   Then numbers move inside their islands, onto pinned cells (among equal moves, onto the least
+   fragile), until no remembered rival is a solution any more (a rival dies when one of its
+   islands has no number, two, or the wrong size; counted per move in O(1)); a move that would
+   revive a dead rival is made only when no other kills a live one, at most :data:`DETOURS`
+   times a layout. When no move kills a rival,
    the layout changes where the rival differs: a new ``1`` island on a cell the rival paints
    white and ours leaves lonely (the rival's island there then holds two numbers), else the
    rival's island grows in ours by such a cell, else one of the islands it changes is removed
@@ -63,7 +66,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from ... import api
 from ...errors import SatgridError
@@ -83,13 +86,15 @@ FLAVOURS = ("normal", "hard")
 PIN_LIMIT = 9
 #: Islands larger than this get no :func:`fragility` count (their shapes over black cells are many).
 FRAGILITY_LIMIT = 6
-#: Second solutions asked of one session (each barred before the next question) before the
-#: numbers move.
-PER_SESSION = 8
+#: Rivals a placement gathers (each barred before the next question) before the numbers move
+#: (measured in encodings/nurikabe.md).
+PER_SESSION = 2
 #: Moves that revive a dead rival, allowed per layout when no other move kills a live one.
 DETOURS = 20
-#: The side of the squares a second solution is first looked for in (see :func:`_rivals`).
-WINDOW = 8
+#: The sides of the squares a second solution is first looked for in (see :func:`_rivals`): the
+#: largest of which the grid holds more than two squares' cells (20x20: 12, 12x12: 8; measured in
+#: encodings/nurikabe.md).
+WINDOWS = (8, 12)
 
 
 class Layout:
@@ -102,6 +107,11 @@ class Layout:
         #: The side neighbours of a cell (up, down, left, right).
         self.near: Callable[[Cell], tuple[Cell, ...]] = grid.adjacency.__getitem__
         self.cells = grid.cells
+        #: Cell indices (reading order) and their side neighbours, for :meth:`wall_connected`.
+        self.index = {p: i for i, p in enumerate(grid.cells)}
+        self.near_index = grid.near
+        #: ``dark[i]`` = 1 while cell ``i`` is black (kept by :meth:`set`).
+        self.dark = bytearray(b"\x01" * (rows * cols))
         windows = grid.windows()
         self.windows_of: dict[Cell, list[Window]] = {p: [] for p in grid.cells}
         for window in windows:
@@ -116,6 +126,9 @@ class Layout:
         self.black = rows * cols
         self.checks = 0  # calls of can_join: the work spent on this layout
         self.changed: set[Cell] = set()  # cells whose colour changed since the last refresh
+        #: :func:`fragility` of the cells of the islands whose numbers were placed (kept from the
+        #: last count of each island's cells; a move prefers the least fragile pin).
+        self.fragile: dict[Cell, int] = {}
 
     # -- growth -------------------------------------------------------------------------------
     def can_join(self, p: Cell, island: int) -> bool:
@@ -139,13 +152,36 @@ class Layout:
                            (r + 1, c - 1), (r + 1, c), (r + 1, c + 1)) if q in owner and owner[q] is None}
         if all(q in _reach(black[0], box.__contains__, self.near) for q in black[1:]):
             return True  # joined around p inside its 3x3 box
-        seen = _reach(black[0], lambda q: q != p and owner[q] is None, self.near)
-        return len(seen) == self.black - 1
+        return self.wall_connected(whiter=(p,))
+
+    def wall_connected(self, whiter: Iterable[Cell] = (), blacker: Iterable[Cell] = ()) -> bool:
+        """Whether the black cells are connected once the black cells ``whiter`` turn white and
+        the white cells ``blacker`` turn black (a search over cell indices; the layout's
+        colouring is not changed)."""
+        dark, index, near = bytearray(self.dark), self.index, self.near_index
+        for p in whiter:
+            dark[index[p]] = 0
+        for p in blacker:
+            dark[index[p]] = 1
+        total = dark.count(1)
+        if total == 0:
+            return True
+        start = dark.find(1)
+        dark[start] = 0  # a cell found is cleared: dark doubles as "not seen yet"
+        stack, found = [start], 1
+        while stack:
+            for q in near[stack.pop()]:
+                if dark[q]:
+                    dark[q] = 0
+                    found += 1
+                    stack.append(q)
+        return found == total
 
     def set(self, p: Cell, island: int | None) -> None:
         was_black = self.owner[p] is None
         self.black += (island is None) - was_black
         self.owner[p] = island
+        self.dark[self.index[p]] = island is None
         if was_black != (island is None):
             self.changed.add(p)
         if island is None and not was_black:
@@ -237,10 +273,10 @@ class Layout:
         changed colour since the last refresh."""
         if not self.changed:
             return
-        near: set[Cell] = set()
-        for r, c in self.changed:
-            near.update((a, b) for a in range(r - reach, r + reach + 1)
-                        for b in range(c - reach, c + reach + 1))
+        # the changed cells widened along rows, then along columns (each cell once)
+        rows, cols = self.rows, self.cols
+        across = {(r, b) for r, c in self.changed for b in range(max(0, c - reach), min(cols, c + reach + 1))}
+        near = {(a, b) for r, b in across for a in range(max(0, r - reach), min(rows, r + reach + 1))}
         for i, cells in enumerate(self.islands):
             if any(p in near for p in cells):
                 self.pins[i] = None
@@ -263,6 +299,7 @@ class Layout:
                         # its middle
                         mine = set(cells)
                         weight = fragility(self, i) if len(self.pins[i]) > 1 else {}
+                        self.fragile.update(weight)
                         rank = {p: (-weight.get(p, 0), sum(q in mine for q in self.near(p))) for p in self.pins[i]}
                         choice = [p for p in self.pins[i] if rank[p] == max(rank.values())]
                         self.seeds[i] = choice[rng.randrange(len(choice))]
@@ -361,28 +398,34 @@ def _island_shapes(layout: Layout, i: int, free: Callable[[Cell], bool]) -> Iter
 def _shapes(roots: list[Cell], order: dict[Cell, int], near, n: int) -> Iterator[frozenset[Cell]]:
     """Every connected ``n``-cell subset of ``order``'s cells whose first cell (in ``order``) is a
     root, once each: Wernicke's ESU ("Efficient detection of network motifs", 2006), extending a
-    set only by neighbours after its root that no earlier cell of the set already touches."""
+    set only by neighbours after its root that no earlier cell of the set already touches. The
+    search runs on the cells' positions in ``order``."""
+    cells = list(order)
+    adj = [[order[u] for u in near(p) if u in order] for p in cells]
 
-    def extend(shape: list[Cell], ext: list[Cell], root: int) -> Iterator[frozenset[Cell]]:
-        if len(shape) == n:
-            yield frozenset(shape)
-            return
+    def extend(shape: list[int], ext: list[int], root: int) -> Iterator[frozenset[Cell]]:
         if len(shape) == n - 1:  # each cell of ext completes a shape: no further extension
+            known = [cells[k] for k in shape]
             for w in reversed(ext):
-                yield frozenset((*shape, w))
+                yield frozenset((*known, cells[w]))
             return
-        border = {*ext, *shape, *(q for p in shape for q in near(p))}
+        border = {*ext, *shape}
+        for k in shape:
+            border.update(adj[k])
         ext = list(ext)
         while ext:
             w = ext.pop()
-            new = [u for u in near(w) if u in order and order[u] > root and u not in border]
+            new = [u for u in adj[w] if u > root and u not in border]
             shape.append(w)
             yield from extend(shape, ext + new, root)
             shape.pop()
 
     for v in roots:
         root = order[v]
-        yield from extend([v], [u for u in near(v) if u in order and order[u] > root], root)
+        if n == 1:
+            yield frozenset((v,))
+        else:
+            yield from extend([root], [u for u in adj[root] if u > root], root)
 
 
 def _keeps_rules(layout: Layout, mine: set[Cell], shape: frozenset[Cell]) -> bool:
@@ -396,7 +439,7 @@ def _keeps_rules(layout: Layout, mine: set[Cell], shape: frozenset[Cell]) -> boo
 
     if any(all(map(black, window)) for p in gone for window in layout.windows_of[p]):
         return False
-    return len(_reach(next(iter(gone)), black, layout.near)) == layout.black - len(new) + len(gone)
+    return layout.wall_connected(new, gone)
 
 
 # -- second solutions -----------------------------------------------------------------------------
@@ -496,20 +539,19 @@ def _wall_ok(layout: Layout, white: set[Cell], changed: list[Cell]) -> bool:
 
     if any(all(map(black, window)) for p in changed if p not in white for window in layout.windows_of[p]):
         return False
-    count = len(layout.cells) - len(white)
-    if count == 0:
-        return True
-    start = next(p for p in layout.cells if p not in white)
-    return len(_reach(start, black, layout.near)) == count
+    return layout.wall_connected([p for p in changed if p in white], [p for p in changed if p not in white])
 
 
 def squares(rows: int, cols: int) -> list[set[Cell]]:
-    """The :data:`WINDOW` squares, overlapping by half, that second solutions are first looked
-    for in (none on grids of at most two squares' cells)."""
-    if rows * cols <= 2 * WINDOW * WINDOW:
+    """The squares, overlapping by half, that second solutions are first looked for in: of the
+    largest side in :data:`WINDOWS` whose squares the grid holds more than two of in cells (none
+    on smaller grids)."""
+    sides = [side for side in WINDOWS if rows * cols > 2 * side * side]
+    if not sides:
         return []
-    step = WINDOW // 2
-    return [{(r, c) for r in range(r0, min(rows, r0 + WINDOW)) for c in range(c0, min(cols, c0 + WINDOW))}
+    side = max(sides)
+    step = side // 2
+    return [{(r, c) for r in range(r0, min(rows, r0 + side)) for c in range(c0, min(cols, c0 + side))}
             for r0 in range(0, max(1, rows - step), step) for c0 in range(0, max(1, cols - step), step)]
 
 
@@ -522,19 +564,21 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
 
     The session is first asked inside each square of ``ask`` (every cell outside it fixed to
     ours by assumptions), where most second solutions lie and the search is small, each square
-    again while it has one; the whole grid is asked after. Only an unsat answer of the whole
-    grid, with nothing barred yet, means unique. The bars hold while ``bar`` is assumed (as
+    again while it has one; the whole grid is asked after, once, and only when the squares gave
+    no rival (a question about the whole grid takes several times the SAT calls of a square's;
+    the rivals found are killed first). Only an unsat answer of the whole grid, with nothing
+    barred yet, means unique. The bars hold while ``bar`` is assumed (as
     every question here does): the session serves the layout's next placement too."""
     black = session.encoding.primary
     ours = {p for p in layout.cells if layout.owner[p] is not None}
     found: list[Rival] = []
     todo, quiet = list(ask), []
-    whole = 0  # questions about the whole grid
-    while whole < limit and len(found) < limit:
+    while len(found) < limit:
         square = todo[-1] if todo else None
+        if square is None and found:
+            break  # the whole grid only once the squares are quiet
         fixed = [] if square is None else [-v if (r, c) in ours else v for (_, r, c), v in black.items()
                                            if (r, c) not in square]
-        whole += square is None
         other = queries.other_solution(projection, extra=[bar, *fixed])
         if other.status == "unknown":
             raise SatgridError("a limit was reached while generating")
@@ -567,8 +611,9 @@ def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: li
     """Move numbers onto pinned cells until no rival is a solution. Each move kills the first
     live rival; it is one that revives no dead rival and kills most others, else (while
     ``detours[0]``, counted down, is positive; never undoing the move before) the one that kills
-    most others net of those it revives. The rival no move kills, or None when every rival is
-    dead."""
+    most others net of those it revives; among equals, one onto the least fragile pin
+    (:func:`fragility`, as the numbers were first placed), then at random. The rival no move
+    kills, or None when every rival is dead."""
     numbers = layout.numbers()
     last = None
     for rival in rivals:
@@ -603,6 +648,8 @@ def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: li
                 return target
             best = detour
             detours[0] -= 1
+        low = min(layout.fragile.get(p, 0) for _, p in best)  # the least fragile among the best
+        best = [(i, p) for i, p in best if layout.fragile.get(p, 0) == low]
         i, p = best[rng.randrange(len(best))]
         last = (i, layout.seeds[i])
         for rival in rivals:
