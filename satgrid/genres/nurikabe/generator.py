@@ -108,7 +108,7 @@ class Layout:
         self.near: Callable[[Cell], tuple[Cell, ...]] = grid.adjacency.__getitem__
         self.cells = grid.cells
         #: Cell indices (reading order) and their side neighbours, for :meth:`wall_connected`.
-        self.index = {p: i for i, p in enumerate(grid.cells)}
+        self.index: Callable[[Cell], int] = grid.index
         self.near_index = grid.near
         #: ``dark[i]`` = 1 while cell ``i`` is black (kept by :meth:`set`).
         self.dark = bytearray(b"\x01" * (rows * cols))
@@ -160,9 +160,9 @@ class Layout:
         colouring is not changed)."""
         dark, index, near = bytearray(self.dark), self.index, self.near_index
         for p in whiter:
-            dark[index[p]] = 0
+            dark[index(p)] = 0
         for p in blacker:
-            dark[index[p]] = 1
+            dark[index(p)] = 1
         total = dark.count(1)
         if total == 0:
             return True
@@ -181,7 +181,7 @@ class Layout:
         was_black = self.owner[p] is None
         self.black += (island is None) - was_black
         self.owner[p] = island
-        self.dark[self.index[p]] = island is None
+        self.dark[self.index(p)] = island is None
         if was_black != (island is None):
             self.changed.add(p)
         if island is None and not was_black:
