@@ -254,7 +254,10 @@ class Session:
         # Building big clues can take long (the islands' levels on a 40x57 grid): the deadline
         # holds here too, and a clue counts as known only once its clauses are in the solver (a
         # build stopped half-way leaves clauses behind an unused selector, which bind nothing).
-        deadline, new, top = self.solver.deadline, [], self.encoding.pool.top
+        # The new clues' clauses reach the solver as one stream of guarded clauses made as
+        # they are read (no list of them is kept: measured in encodings/nurikabe.md, "The
+        # collector's share of a fresh query").
+        deadline, new, pending, top = self.solver.deadline, [], 0, self.encoding.pool.top
         for key, value in clues.items():
             lit = known.get((key, value))
             if lit is None:
@@ -263,14 +266,15 @@ class Session:
                 clue: ClueEncoding = self.encoding.encode_clue(key, value)
                 made.append((key, value, clue))
                 if clue.clauses:
-                    new += clue.switched
-                    if len(new) >= CLAUSES_PER_ADD:  # a C call the deadline cannot stop
-                        self.solver.add(new)
-                        new = []
+                    new.append(clue)
+                    pending += len(clue.clauses)
+                    if pending >= CLAUSES_PER_ADD:  # a C call the deadline cannot stop
+                        self.solver.add(c for each in new for c in each.switched)
+                        new, pending = [], 0
                 lit = clue.selector
             out[key] = lit
         if new:
-            self.solver.add(new)
+            self.solver.add(c for each in new for c in each.switched)
         for key, value, clue in made:
             if not clue.clauses:
                 self.literal_clues.add(clue.selector)
