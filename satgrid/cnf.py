@@ -27,8 +27,8 @@ PAIRWISE_AMO_LIMIT = 16
 #: First element of every ``fresh`` key: bytes, unequal to any string a genre could use. Not an
 #: instance of a class of ours: the cyclic garbage collector tracks those, and with them every
 #: key tuple that holds one, for as long as the pool lives; a tuple of bytes, strings and ints
-#: it stops tracking at its first pass (measured in encodings/nurikabe.md, "The collector's share
-#: of a fresh query").
+#: it stops tracking at its first pass (measured in the encodings document of the first genre
+#: with islands, "The collector's share of a fresh query").
 _AUX = b"aux"
 
 
@@ -38,9 +38,10 @@ class _IDPool(IDPool):
     ``IDPool`` keeps its keys in a ``defaultdict`` whose factory, a lambda over the pool, refers
     back to the pool: a pool, every key in it and the two dicts that hold them are then freed
     only by the cyclic garbage collector's full pass, which walks every tracked object of the
-    process (measured in encodings/nurikabe.md, "The collector's share of a fresh query"). A
-    plain dict frees them as soon as the encoding goes. ``id`` does what ``IDPool.id`` does
-    (cardinality encodings use only ``top``, ``_occupied`` and ``_next``)."""
+    process (measured in the encodings document of the first genre with islands, "The
+    collector's share of a fresh query"). A plain dict frees them as soon as the encoding goes.
+    ``id`` does what ``IDPool.id`` does (cardinality encodings use only ``top``, ``_occupied``
+    and ``_next``)."""
 
     def restart(self, start_from: int = 1, occupied: Sequence = (), with_neg: bool = False) -> None:
         super().restart(start_from, list(occupied), with_neg)

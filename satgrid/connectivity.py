@@ -373,7 +373,8 @@ class ConnectedSubgraph(GlobalRule):
                 before = seen
         # the links of each node, made here: only this lowering reads them (made for every
         # encoding, they were a sixth of the objects a lazy query's rules allocate; measured in
-        # encodings/nurikabe.md, "The collector's share of a fresh query")
+        # the encodings document of the first genre with islands, "The collector's share of a
+        # fresh query")
         adjacent: dict[Node, list[tuple[Node, int | None]]] = defaultdict(list)
         for u, v, lit in self.links:
             adjacent[u].append((v, lit))

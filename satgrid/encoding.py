@@ -41,8 +41,8 @@ class ClueEncoding:
     def switched(self) -> Iterator[Clause]:
         """The clauses behind the selector (each gains ``-selector``), made as they are read: a
         session loads them once, and lists kept beside :attr:`clauses` would only be walked by
-        the cyclic garbage collector (measured in encodings/nurikabe.md, "The collector's share
-        of a fresh query")."""
+        the cyclic garbage collector (measured in the encodings document of the first genre
+        with islands, "The collector's share of a fresh query")."""
         selector = -self.selector
         return ([*clause, selector] for clause in self.clauses)
 

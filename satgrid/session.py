@@ -248,8 +248,8 @@ class Session:
         No clue's clauses are kept (only its broken clauses, for :meth:`breaker`): a clue's
         lists live from its building to its loading, so the cyclic garbage collector seldom
         sees them (one call for all clues, with every clue's lists kept, cost an island puzzle
-        a third of its collections; measured in encodings/nurikabe.md, "The collector's share
-        of a fresh query")."""
+        half of its collections; measured in the encodings document of the first genre with
+        islands, "The collector's share of a fresh query")."""
         out, known = {}, self._selectors
         # Building big clues can take long (the islands' levels on a 40x57 grid): the deadline
         # holds here too, and a clue counts as known only once its clauses are in the solver.
