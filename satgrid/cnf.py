@@ -24,21 +24,47 @@ DIRECT_LIMIT = 6
 PAIRWISE_AMO_LIMIT = 16
 
 
-class _AuxMarker:
-    """First element of every ``fresh`` key: unequal to any string a genre could use."""
+#: First element of every ``fresh`` key: bytes, unequal to any string a genre could use. Not an
+#: instance of a class of ours: the cyclic garbage collector tracks those, and with them every
+#: key tuple that holds one, for as long as the pool lives; a tuple of bytes, strings and ints
+#: it stops tracking at its first pass (measured in the encodings document of the first genre
+#: with islands, "The collector's share of a fresh query").
+_AUX = b"aux"
 
-    def __repr__(self) -> str:
-        return "aux"
 
+class _IDPool(IDPool):
+    """python-sat's ``IDPool`` without its reference cycle.
 
-_AUX = _AuxMarker()
+    ``IDPool`` keeps its keys in a ``defaultdict`` whose factory, a lambda over the pool, refers
+    back to the pool: a pool, every key in it and the two dicts that hold them are then freed
+    only by the cyclic garbage collector's full pass, which walks every tracked object of the
+    process (measured in the encodings document of the first genre with islands, "The
+    collector's share of a fresh query"). A plain dict frees them as soon as the encoding goes.
+    ``id`` does what ``IDPool.id`` does (cardinality encodings use only ``top``, ``_occupied``
+    and ``_next``)."""
+
+    def restart(self, start_from: int = 1, occupied: Sequence = (), with_neg: bool = False) -> None:
+        super().restart(start_from, list(occupied), with_neg)
+        self.obj2id = {}
+
+    def id(self, obj: Key = None) -> int:
+        if obj is None:
+            return self._next()
+        vid = self.obj2id.get(obj)
+        if vid is None:
+            vid = self.obj2id[obj] = self._next()
+            self.id2obj[vid] = obj
+            if self.with_neg and hasattr(obj, "__neg__"):
+                self.obj2id[-obj] = -vid
+                self.id2obj[-vid] = -obj
+        return vid
 
 
 class VarPool:
     """A python-sat ``IDPool`` whose variables are named by readable keys."""
 
     def __init__(self) -> None:
-        self.idpool = IDPool()
+        self.idpool = _IDPool()
         self._fresh = 0
 
     def var(self, *key: Key) -> int:
@@ -68,7 +94,7 @@ class VarPool:
     def copy(self) -> "VarPool":
         """An independent pool holding the same variables (new ones continue from the top)."""
         twin = VarPool()
-        twin.idpool = IDPool(start_from=self.idpool.top + 1)
+        twin.idpool = _IDPool(start_from=self.idpool.top + 1)
         twin.idpool.obj2id.update(self.idpool.obj2id)
         twin.idpool.id2obj.update(self.idpool.id2obj)
         twin._fresh = self._fresh

@@ -44,7 +44,7 @@ Size: O(links * log nodes) clauses.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import chain, compress
 from operator import itemgetter
 from typing import Callable, Hashable, Iterable, Sequence
@@ -78,17 +78,12 @@ class ConnectedSubgraph(GlobalRule):
     #: Lazy cuts through smallest separators (:func:`separator`; plain adjacency only): on by
     #: default for regions of cells (:meth:`satgrid.model.Model.connected`), not for loops.
     separators: bool = False
-    _adjacent: dict[Node, list[tuple[Node, int | None]]] = field(init=False, repr=False)
 
     def connected_part(self) -> ConnectedSubgraph:
         """The rule itself (:meth:`GlobalRule.connected_part`)."""
         return self
 
     def __post_init__(self) -> None:
-        self._adjacent = defaultdict(list)
-        for u, v, lit in self.links:
-            self._adjacent[u].append((v, lit))
-            self._adjacent[v].append((u, lit))
         # Index arrays for :meth:`components`, which runs once per CEGAR iteration: a plain
         # search over them is much faster than building a networkx graph (figures:
         # encodings/connectivity.md, "Figures moved out of the code").
@@ -376,9 +371,17 @@ class ConnectedSubgraph(GlobalRule):
                     clauses += [[-r, x[n]], [-r, -before], [-x[n], before, r]]
                     clauses += [[-seen, before, x[n]], [-before, seen], [-x[n], seen]]
                 before = seen
+        # the links of each node, made here: only this lowering reads them (made for every
+        # encoding, they were a sixth of the objects a lazy query's rules allocate; measured in
+        # the encodings document of the first genre with islands, "The collector's share of a
+        # fresh query")
+        adjacent: dict[Node, list[tuple[Node, int | None]]] = defaultdict(list)
+        for u, v, lit in self.links:
+            adjacent[u].append((v, lit))
+            adjacent[v].append((u, lit))
         for u in order:
             parents = []
-            for v, lit in self._adjacent[u]:
+            for v, lit in adjacent[u]:
                 p = pool.var(name, "parent", u, v)
                 parents.append(p)
                 clauses += [[-p, x[u]], [-p, x[v]]]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Callable, Hashable
+from typing import Callable, Hashable, Iterator
 
-from .cnf import Clause, Key, VarPool, guarded
+from .cnf import Clause, Key, VarPool
 from .global_rule import GlobalRule
 
 ClueKey = Hashable
@@ -37,10 +37,14 @@ class ClueEncoding:
         """The clue as hard clauses (no selector), for exports."""
         return list(self.clauses) if self.clauses else [[self.selector]]
 
-    @cached_property
-    def switched(self) -> list[Clause]:
-        """The clauses behind the selector (each gains ``-selector``), made once per clue."""
-        return guarded(self.clauses, self.selector)
+    @property
+    def switched(self) -> Iterator[Clause]:
+        """The clauses behind the selector (each gains ``-selector``), made as they are read: a
+        session loads them once, and lists kept beside :attr:`clauses` would only be walked by
+        the cyclic garbage collector (measured in the encodings document of the first genre
+        with islands, "The collector's share of a fresh query")."""
+        selector = -self.selector
+        return ([*clause, selector] for clause in self.clauses)
 
 
 @dataclass

@@ -85,11 +85,6 @@ BUILD_MARGIN_S = 0.2
 RETRY_S = 0.001
 
 
-#: Clauses handed to the solver in one call while clues are built (between calls the deadline is
-#: checked; the load time of a chunk is in encodings/rules.md, "Levels").
-CLAUSES_PER_ADD = 50_000
-
-
 def within(deadline: float | None) -> "BuildTimer":
     """``with within(deadline):`` raises :class:`LimitReached` in the block once the monotonic
     clock passes ``deadline`` (None: never); see :class:`BuildTimer`."""
@@ -220,7 +215,7 @@ class Session:
         self._anchors: dict[str, list[tuple[int, object]]] = {
             rule.name: [] for rule in enc.rules if hasattr(rule, "clue_anchor")}
         self._selectors: dict[tuple[ClueKey, object], int] = {}
-        self._clues: dict[int, ClueEncoding] = {}  # by selector
+        self._broken: dict[int, tuple[Clause, ...]] = {}  # a clue's broken clauses, by selector
         self._breakers: dict[int, int] = {}  # selector -> breaker
         #: Selectors that are the clue itself (a given digit): their negation is assumable.
         self.literal_clues: set[int] = set()
@@ -248,49 +243,50 @@ class Session:
         return self.selectors({key: value})[key]
 
     def selectors(self, clues: dict[ClueKey, object]) -> dict[ClueKey, int]:
-        """:meth:`selector` for every clue, the new clues' clauses added in one call (cheaper than
-        one call per clue; figures: encodings/solver.md, "Figures moved out of the code")."""
-        out, known, made = {}, self._selectors, []
+        """:meth:`selector` for every clue, each new clue's clauses added as soon as it is built.
+
+        No clue's clauses are kept (only its broken clauses, for :meth:`breaker`): a clue's
+        lists live from its building to its loading, so the cyclic garbage collector seldom
+        sees them (one call for all clues, with every clue's lists kept, cost an island puzzle
+        half of its collections; measured in the encodings document of the first genre with
+        islands, "The collector's share of a fresh query")."""
+        out, known = {}, self._selectors
         # Building big clues can take long (the islands' levels on a 40x57 grid): the deadline
-        # holds here too, and a clue counts as known only once its clauses are in the solver (a
-        # build stopped half-way leaves clauses behind an unused selector, which bind nothing).
-        deadline, new, top = self.solver.deadline, [], self.encoding.pool.top
-        for key, value in clues.items():
-            lit = known.get((key, value))
-            if lit is None:
-                if deadline is not None and time.monotonic() > deadline:
-                    raise LimitReached("time limit reached while building the clues")
-                clue: ClueEncoding = self.encoding.encode_clue(key, value)
-                made.append((key, value, clue))
-                if clue.clauses:
-                    new += clue.switched
-                    if len(new) >= CLAUSES_PER_ADD:  # a C call the deadline cannot stop
-                        self.solver.add(new)
-                        new = []
-                lit = clue.selector
-            out[key] = lit
-        if new:
-            self.solver.add(new)
-        for key, value, clue in made:
-            if not clue.clauses:
-                self.literal_clues.add(clue.selector)
-            if clue.anchor is not None:
-                self._anchors[clue.anchor[0]].append((clue.selector, clue.anchor[1]))
-            known[key, value] = clue.selector
-            self._clues[clue.selector] = clue
-        self.built_top += self.encoding.pool.top - top  # the clues' variables are no wear
+        # holds here too, and a clue counts as known only once its clauses are in the solver.
+        deadline, top = self.solver.deadline, self.encoding.pool.top
+        try:
+            for key, value in clues.items():
+                lit = known.get((key, value))
+                if lit is None:
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise LimitReached("time limit reached while building the clues")
+                    lit = known[key, value] = self._load(self.encoding.encode_clue(key, value))
+                out[key] = lit
+        finally:
+            self.built_top += self.encoding.pool.top - top  # the clues' variables are no wear
         return out
+
+    def _load(self, clue: ClueEncoding) -> int:
+        """Put a new clue into the solver behind its selector; the selector."""
+        if clue.clauses:
+            self.solver.add(clue.switched)
+        else:
+            self.literal_clues.add(clue.selector)
+        if clue.anchor is not None:
+            self._anchors[clue.anchor[0]].append((clue.selector, clue.anchor[1]))
+        self._broken[clue.selector] = clue.broken
+        return clue.selector
 
     def breaker(self, selector: int) -> int | None:
         """The literal that, assumed, says the clue switched on by ``selector`` is broken (its
         clauses are added once); None when the genre states no such clauses."""
         lit = self._breakers.get(selector)
         if lit is None:
-            clue = self._clues[selector]
-            if not clue.broken:
+            broken = self._broken[selector]
+            if not broken:
                 return None
             lit = self._breakers[selector] = self.encoding.pool.fresh("broken")
-            self.solver.add(guarded(clue.broken, lit))
+            self.solver.add(guarded(broken, lit))
         return lit
 
     def retire_breaker(self, selector: int) -> list[Clause]:
