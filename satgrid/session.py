@@ -360,22 +360,6 @@ class Session:
     def add(self, clauses: list[Clause]) -> None:
         self.solver.add(clauses)
 
-    def replace_rule(self, old: GlobalRule | None, new: GlobalRule) -> None:
-        """Global rule ``new`` takes the place of ``old`` (None: joins the rules) for every later
-        query: its clauses are added (eagerly lowered: its eager clauses too, and ``old``'s stay),
-        and lazily it makes the cuts from now on. The cuts ``old`` made stay in the solver, so
-        they must hold under ``new`` (a caller retiring a rule guards its cuts). For rules the
-        propagator does not take (those it took stay)."""
-        self.solver.add(new.clauses(self.encoding.pool))
-        if self.connectivity == "eager":
-            self.solver.add(new.eager_clauses(self.encoding.pool))
-            return
-        if old is not None:
-            self.lazy_rules.remove(old)
-        self.lazy_rules.append(new)
-        if hasattr(new, "clue_anchor"):
-            self._anchors.setdefault(new.name, [])
-
     def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
         return self.solver.propagate(assumptions)
 

@@ -40,7 +40,6 @@ from .checker import check_nurikabe
 from ...cnf import exactly, guarded
 from ...encoding import Encoding
 from ...islands import SIZELESS, crowded
-from ...layout_islands import LayoutIslands
 from ...model import Model, read_shading
 from ...puzzle import GridPuzzle, Source, cell_name, shading_rows_from_json
 from ...reader import Record, number
@@ -270,25 +269,6 @@ def encode_places(rows: int, cols: int, places: Places, variant: Variant = Varia
     m = Model(geometry.Grid.of(rows, cols))
     rules(m, NurikabePuzzle(tuple((None,) * cols for _ in range(rows))), variant, places)
     return m.build()
-
-
-def encode_layouts(rows: int, cols: int, variant: Variant = Variant()) -> tuple[Encoding, LayoutIslands]:
-    """The rules without numbers, for a generator whose layout changes on one session: the
-    islands of each layout (:class:`~satgrid.layout_islands.LayoutIslands`, with its
-    :meth:`~satgrid.layout_islands.LayoutIslands.update` on the session) are placed islands as
-    in :func:`encode_places`, whose small ones anchor the wall's cuts; closed black pieces are
-    ruled out while the layout leaves enough black cells (the small wall's count is left out)."""
-    m = Model(geometry.Grid.of(rows, cols))
-    black = m.cells("black")
-    m.no_2x2("no 2x2 block is all black", black)
-    wall = m.connected("the black cells form one wall", black)
-    islands = LayoutIslands(m, "each island holds one number, and has its size", {p: -x for p, x in black.items()},
-                            wall, SMALL_ISLAND, variant.black_degree + 1)
-    m.clue(islands.size)
-    if variant.black_degree:
-        m.no_closed_pieces("with every size on, a black cell or pair has a black neighbour", black,
-                           variant.black_degree, islands.roomy)
-    return m.build(), islands
 
 
 def decode(puzzle: NurikabePuzzle, encoding: Encoding, value) -> Solution:

@@ -74,7 +74,7 @@ from ...grading import assess
 from ...grid import Grid
 from ...queries import PuzzleQueries
 from ...session import Session
-from . import UNKNOWN, NurikabePuzzle, Places, encode, encode_layouts
+from . import UNKNOWN, NurikabePuzzle, Places, encode, encode_places
 from .checker import check_nurikabe
 
 Cell = tuple[int, int]
@@ -760,8 +760,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
         areas, quiet = squares(rows, cols), []
         detours = [DETOURS]
         spent = out.checks  # SAT calls before this layout
-        session: Session | None = None  # the grid's (module doc, step 3)
-        stated = False  # the layout is stated on the session
+        session: Session | None = None  # the layout's (module doc, step 3)
         try:
             for _ in range(max_sessions if max_sessions is not None else 4 * len(layout.islands)):
                 solution, puzzle = layout.solution(), layout.puzzle()
@@ -769,18 +768,14 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 if problems:
                     raise SatgridError(f"internal error: a generated Nurikabe solution breaks a rule: {problems[0]}")
                 if session is None:
-                    encoding, placed = encode_layouts(rows, cols)
-                    session = Session(encoding, options.solver, options.connectivity, options.conflict_limit)
-                if not stated:
-                    placed.update(session, layout.places())
+                    session = Session(encode_places(rows, cols, layout.places()), options.solver,
+                                      options.connectivity, options.conflict_limit)
                     projection = _projection(session, solution)
                     session.prefer(projection)
-                    stated = True
                 queries = PuzzleQueries(session, puzzle.clues())
                 calls = session.stats.sat_calls
                 ask = [a for a in areas if a not in quiet]
                 bar = session.encoding.pool.fresh("bar")  # this placement's bars (see _rivals)
-                session.add([[-bar, placed.current]])  # asked of the layout stated last
                 found, calm = _rivals(layout, session, queries, projection, layout.numbers(),
                                       PER_SESSION, ask, bar)
                 quiet += calm
@@ -812,10 +807,8 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 if stuck is not None:
                     quiet, detours[0] = [], DETOURS
                     out.reshapes += 1
-                    stated = False
-                    if options.connectivity != "lazy":  # only lazy rules can be swapped
-                        session.close()
-                        session = None
+                    session.close()
+                    session = None
                     if not (_reshape(layout, stuck, rng, lo, hi, budget) and layout.pin(rng, lo, hi, budget)):
                         break
         finally:
