@@ -23,7 +23,7 @@ document of the genre that first used it):
    neighbour outside the reach is not white, and a labelled cell other than the seed has a
    labelled neighbour (local connectivity; from ``eager_from`` on, the core's parent pointers
    inside the reach instead).
-   From size 3 on, *levels* (:func:`island_levels`) keep the island connected inside the
+   From size 3 on, *levels* (:meth:`SeededIslands._levels`) keep the island connected inside the
    search: a labelled cell lies within ``n - 1`` steps of the seed through labelled cells
    (bounded-distance reach, up to :data:`LEVELS_LIMIT` variables an island; measured in
    ``encodings/rules.md``).
@@ -136,106 +136,6 @@ def crowded(grid: Grid, seeds: Iterable[Cell]) -> set[Cell]:
     return {q for q, k in count.items() if k >= 2}
 
 
-# -- one island's clauses ---------------------------------------------------------------------------
-def label_clauses(label: Mapping[int, int], near: Near, white: Sequence[int]) -> list[Clause]:
-    """An island's labels (``{cell: literal}`` on its reach): a label implies white and spreads
-    to the white neighbours inside the reach."""
-    clauses: list[Clause] = []
-    for q, lit in label.items():
-        clauses.append([-lit, white[q]])
-        for s in near[q]:
-            other = label.get(s)
-            if other is not None:
-                clauses.append([-lit, -white[s], other])
-    return clauses
-
-
-def island_size(grid: Grid, white: Sequence[int], dark: Sequence[bool], dist: Mapping[int, int],
-                label: Mapping[int, int], value: int, pool: VarPool, key: tuple, seed: int | None,
-                starts: Mapping[int, int] | None, eager: bool = False) -> list[Clause]:
-    """The island with labels ``label`` on its reach ``dist`` has ``value`` labels, stops at its
-    reach, and (unless ``eager``) is connected: levels (:func:`island_levels`, named by
-    ``key``), or a labelled neighbour for each labelled cell but the seed. ``seed``: the fixed
-    seed cell, whose label holds (None for a placed island); ``starts``: the literal of each
-    place that may hold the seed (None for a fixed seed). ``dark``: cells never white."""
-    near = grid.near
-    if starts is None:
-        clauses = exactly([label[q] for q in dist if q != seed], value - 1, pool, totalizer=True)
-    else:
-        clauses = exactly(list(label.values()), value, pool, totalizer=True)
-    local = value > 1 and not eager
-    if value > 2 and not eager and sum(value - d for d in dist.values()) <= LEVELS_LIMIT:
-        clauses += island_levels(grid, dist, label, value, pool, key, seed, starts)
-    for q, lit in label.items():
-        inside = []
-        for s in near[q]:
-            other = label.get(s)
-            if other is not None:
-                inside.append(other)
-            elif not dark[s]:  # the island stops at its reach
-                clauses.append([-lit, -white[s]])
-        if local and (starts is not None or q != seed):  # an island cell has an island neighbour
-            clauses.append([-lit, *([starts[q]] if starts and q in starts else []), *inside])
-    return clauses
-
-
-def island_levels(grid: Grid, dist: Mapping[int, int], label: Mapping[int, int], value: int,
-                  pool: VarPool, key: tuple, seed: int | None,
-                  starts: Mapping[int, int] | None = None) -> list[Clause]:
-    """The island of ``value`` cells (labels ``label`` on its reach ``dist``) is connected: a
-    labelled cell lies within ``value - 1`` steps of the seed through labelled cells.
-    ``level(q, k)`` (named by ``key``, for ``dist(q) <= k < value``): q is labelled and reached
-    within k steps; it needs ``level(q, k - 1)`` or a neighbour's, and (redundant, measured in
-    ``encodings/rules.md``) follows from ``level(q, k - 1)``. ``seed``: the fixed seed cell
-    (None for a placed island); with ``starts`` (a placed island) ``level(p, 0)`` is the literal
-    of place ``p``."""
-    near, cells, var = grid.near, grid.cells, pool.var
-    fixed = starts is None
-    # level(q, k) is levels[q][k - base[q]]: lists per cell rather than a dict keyed by
-    # (q, k), since this runs for every clue of every puzzle (measured in the encodings
-    # document of the genre that first used islands)
-    levels: dict[int, list[int]] = {}
-    base: dict[int, int] = {}
-    for q, d in dist.items():
-        if fixed and q == seed:
-            continue
-        lits = [var("level", *key, *cells[q], k) for k in range(max(d, 1), value)]
-        if not fixed and q in starts:  # a place: at distance 0, its literal is level 0
-            levels[q], base[q] = [starts[q], *lits], 0
-        else:
-            levels[q], base[q] = lits, max(d, 1)
-    clauses: list[Clause] = []
-    add = clauses.append
-    for q, own in levels.items():
-        d, lab, lo = dist[q], label[q], base[q]
-        add([-lab, own[-1]])
-        # the cell itself, then its neighbours with levels, with the step of their first
-        around = [(own, lo), *((levels[s], base[s]) for s in near[q] if s in levels)]
-        for k in range(max(d, 1), value):
-            lit = own[k - lo]
-            add([-lit, lab])
-            if k > d:  # redundant: reached within k - 1 steps is within k
-                add([-own[k - lo - 1], lit])
-            if k == 1 and fixed:
-                continue  # a neighbour of the seed: reached in one step
-            add([-lit, *(lits[k - 1 - b] for lits, b in around if b < k)])
-    return clauses
-
-
-def placed_island(grid: Grid, white: Sequence[int], dark: Sequence[bool], dist: Mapping[int, int],
-                  label: Mapping[int, int], n: int, places: Sequence[int], starts: Sequence[int],
-                  present: Mapping[int, int], pool: VarPool, key: tuple) -> list[Clause]:
-    """A placed island's own clauses (:meth:`SeededIslands._placed`): of ``n`` cells, its seed
-    on exactly one of ``places`` (``present[p]``: "the seed is at ``p``"), never on a place
-    outside ``starts`` (those touching another seed for sure), a place on carries its label,
-    and the island's size and connectivity (:func:`island_size`) on its reach ``dist``."""
-    on = {p: present[p] for p in starts}
-    clauses = exactly([present[p] for p in places], 1, pool)
-    clauses += ([-present[p]] for p in places if p not in on)
-    clauses += ([-lit, label[p]] for p, lit in on.items())
-    return clauses + island_size(grid, white, dark, dist, label, n, pool, key, None, on)
-
-
 # -- the rule as built -------------------------------------------------------------------------------
 class SeededIslands:
     """What :meth:`~satgrid.model.Model.islands_with_one_seed` built: the labels on each seed's
@@ -288,7 +188,12 @@ class SeededIslands:
             own = labels[i] = {q: pool.var("label", *ci, *cells[q]) for q in dist}
             for q, lit in own.items():
                 labels_of[q].append(lit)
-            clauses += label_clauses(own, near, white_lit)
+                white_q = white_lit[q]
+                clauses.append([-lit, white_q])
+                for s in near[q]:
+                    other = own.get(s)
+                    if other is not None:
+                        clauses.append([-lit, -white_lit[s], other])
             if i in numbers:
                 clauses.append([own[i]])
         m.require(f"{name}: labels spread over each seed's reach", clauses)
@@ -345,9 +250,11 @@ class SeededIslands:
         group_of = {p: g for g, group in enumerate(where) for p in group}
         clauses: list[Clause] = [[-lit, white[p]] for p, lit in x.items()]
         for g, (n, _) in enumerate(self.places):
-            group = where[g]
-            clauses += placed_island(grid, white, self._dark, self._reach[group[0]], self._labels[group[0]],
-                                     n, group, starts[g], x, m.pool, cells[group[0]])
+            group, on = where[g], {p: x[p] for p in starts[g]}
+            clauses += exactly([x[p] for p in group], 1, m.pool)
+            clauses += ([-x[p]] for p in group if p not in on)
+            clauses += ([-lit, self._labels[group[0]][p]] for p, lit in on.items())
+            clauses += self._size_clauses(group[0], n, m.pool, on)
         # labels of every island kept off the places of others that are on, and their neighbours
         for i, own in self._labels.items():
             g = group_of.get(i)
@@ -410,8 +317,7 @@ class SeededIslands:
         dist, label = self._reach[i], self._labels[i]
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
         # The seed's own label (always true) first: the clue is never an empty list of clauses.
-        clauses = [[label[i]], *island_size(grid, self._white, self._dark, dist, label, value, c.pool,
-                                                 grid.cells[i], i, None, eager)]
+        clauses = [[label[i]], *self._size_clauses(i, value, c.pool, None, eager)]
         if eager:
             cells = grid.cells
             clauses += ConnectedSubgraph(
@@ -447,6 +353,73 @@ class SeededIslands:
         clauses += ([-white[p], *self._labels_of[p], *([free[p]] if p in free else [])]
                     for p in range(len(cells)) if p not in seeds and not dark[p])
         c.require(clauses)
+
+    def _size_clauses(self, i: int, value: int, pool: VarPool, starts: Mapping[int, int] | None,
+                      eager: bool = False) -> list[Clause]:
+        """Island ``i`` (its labels' key) has ``value`` labels, stops at its reach, and (unless
+        ``eager``) is connected: levels, or a labelled neighbour for each labelled cell but the
+        seed. ``starts``: the literal of each place that may hold the seed (None: the seed is
+        the fixed cell ``i``, whose label holds)."""
+        near, dark, white = self.grid.near, self._dark, self._white
+        dist, label = self._reach[i], self._labels[i]
+        if starts is None:
+            clauses = exactly([label[q] for q in dist if q != i], value - 1, pool, totalizer=True)
+        else:
+            clauses = exactly(list(label.values()), value, pool, totalizer=True)
+        local = value > 1 and not eager
+        if value > 2 and not eager and sum(value - d for d in dist.values()) <= LEVELS_LIMIT:
+            clauses += self._levels(i, value, pool, starts)
+        for q, lit in label.items():
+            inside = []
+            for s in near[q]:
+                other = label.get(s)
+                if other is not None:
+                    inside.append(other)
+                elif not dark[s]:  # the island stops at its reach
+                    clauses.append([-lit, -white[s]])
+            if local and (starts is not None or q != i):  # an island cell has an island neighbour
+                clauses.append([-lit, *([starts[q]] if starts and q in starts else []), *inside])
+        return clauses
+
+    def _levels(self, i: int, value: int, pool: VarPool, starts: Mapping[int, int] | None = None) -> list[Clause]:
+        """Island ``i`` of ``value`` cells is connected: a labelled cell lies within ``value - 1``
+        steps of the seed through labelled cells. ``level(q, k)`` (for ``dist(q) <= k < value``):
+        q is labelled and reached within k steps; it needs ``level(q, k - 1)`` or a neighbour's,
+        and (redundant, measured in ``encodings/rules.md``) follows from ``level(q, k - 1)``.
+        With ``starts`` (a placed island) ``level(p, 0)`` is the literal of place ``p``."""
+        near, cells, var = self.grid.near, self.grid.cells, pool.var
+        dist, label = self._reach[i], self._labels[i]
+        seed = cells[i]
+        fixed = starts is None
+        # level(q, k) is levels[q][k - base[q]]: lists per cell rather than a dict keyed by
+        # (q, k), since this runs for every clue of every puzzle (measured in the encodings
+        # document of the genre that first used islands)
+        levels: dict[int, list[int]] = {}
+        base: dict[int, int] = {}
+        for q, d in dist.items():
+            if fixed and q == i:
+                continue
+            lits = [var("level", *seed, *cells[q], k) for k in range(max(d, 1), value)]
+            if not fixed and q in starts:  # a place: at distance 0, its literal is level 0
+                levels[q], base[q] = [starts[q], *lits], 0
+            else:
+                levels[q], base[q] = lits, max(d, 1)
+        clauses: list[Clause] = []
+        add = clauses.append
+        for q, own in levels.items():
+            d, lab, lo = dist[q], label[q], base[q]
+            add([-lab, own[-1]])
+            # the cell itself, then its neighbours with levels, with the step of their first
+            around = [(own, lo), *((levels[s], base[s]) for s in near[q] if s in levels)]
+            for k in range(max(d, 1), value):
+                lit = own[k - lo]
+                add([-lit, lab])
+                if k > d:  # redundant: reached within k - 1 steps is within k
+                    add([-own[k - lo - 1], lit])
+                if k == 1 and fixed:
+                    continue  # a neighbour of the seed: reached in one step
+                add([-lit, *(lits[k - 1 - b] for lits, b in around if b < k)])
+        return clauses
 
 
 class Islands(GlobalRule):
