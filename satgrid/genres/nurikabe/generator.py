@@ -43,9 +43,10 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    times a layout. When no move kills a rival,
    the layout changes where the rival differs: a new ``1`` island on a cell the rival paints
    white and ours leaves lonely (the rival's island there then holds two numbers), else the
-   rival's island grows in ours by such a cell, else one of the islands it changes is removed
-   and the grid refilled (a new layout: a new session). Then the next placement is asked,
-   until one answers "no other solution" with nothing barred. A layout that has taken more
+   islands it changes are removed, all of them, and the grid refilled (a new layout: a new
+   session; growing the rival's island in ours by a cell, or removing one island only, reshapes
+   more often: measured in encodings/nurikabe.md). Then the next placement is asked, until one
+   answers "no other solution" with nothing barred. A layout that has taken more
    than :data:`CALLS_PER_CELL` SAT calls a cell is dropped for a new one (a restart: the costly
    layouts are those whose islands slide together in long chains, each found by a slow
    question about the whole grid).
@@ -673,13 +674,10 @@ def _reshape(layout: Layout, rival: Rival, rng: random.Random, lo: int, hi: int,
                 layout.seeds.append(p)
                 layout.pins.append([p])
                 return True
-    for p in white:
-        if layout.extend(p, hi):
-            return True
     changed = sorted({owner[p] for p in layout.cells if owner[p] is not None and p not in rival.white}
                      | {owner[q] for p in white for q in near(p) if owner[q] is not None})
-    if changed:
-        layout.remove(changed[rng.randrange(len(changed))])
+    for i in reversed(changed):  # all of them (one at random reshapes more: encodings/nurikabe.md)
+        layout.remove(i)  # the last island takes index i, so the higher indices go first
     return layout.fill(rng, lo, hi, budget)
 
 
