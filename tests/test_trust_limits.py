@@ -221,11 +221,15 @@ def hard_slitherlink(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def fresh_sessions():
-    """Sessions made by the test are closed after it (a 60x60 one holds a big CNF)."""
-    before = set(api._SESSIONS)
+    """The test starts with no cached session (an earlier test of the same grid would answer
+    from its own), and the sessions it made are closed after it (a 60x60 one holds a big CNF);
+    the earlier ones come back."""
+    before = api._SESSIONS.copy()
+    api._SESSIONS.clear()
     yield
-    for key in set(api._SESSIONS) - before:
+    for key in list(api._SESSIONS):
         api._SESSIONS.pop(key)[1].close()
+    api._SESSIONS.update(before)
 
 
 @pytest.mark.parametrize("solver", ["cadical153", "glucose4"])
