@@ -496,7 +496,7 @@ def reason_words(reasoner: Reasoner, reason: Sequence[Item], known: dict[Hashabl
     if facts:
         parts.append("as " + _listing([fmt.describe(puzzle, k, v) for k, v in facts], 12))
     if clues:
-        parts.append("with " + _listing([_clue_name(fmt, k, reasoner.clues[k]) for k in clues], 12))
+        parts.append("with " + _listing([_clue_name(fmt, k, reasoner.clues[k], puzzle) for k in clues], 12))
     if rules:
         parts.append(f"by the rule{'s' if len(rules) > 1 else ''} " + _listing([f'"{r}"' for r in rules], 12))
     words = "; ".join(parts) or "the rules alone"
@@ -598,7 +598,7 @@ def _explain(reasoner: Reasoner) -> Explanation:
     if solution is None:
         conflict = reasoner.reason(items, None)
         _, rules, _, _ = reason_words(reasoner, conflict, {})
-        names = [_clue_name(fmt, k, reasoner.clues[k]) for kind, k in conflict if kind == "clue"]
+        names = [_clue_name(fmt, k, reasoner.clues[k], puzzle) for kind, k in conflict if kind == "clue"]
         names += [f'the rule "{r}"' for r in rules]
         return Explanation("unsatisfiable", "the puzzle has no solution: "
                            + (_listing(names, 12) or "the rules") + " contradict each other",

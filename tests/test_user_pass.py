@@ -75,3 +75,32 @@ def test_watch_standard_input_checks_once() -> None:
     assert proc.returncode == 0, proc.stderr
     [line] = proc.stdout.splitlines()
     assert json.loads(line)["status"] == "multiple"
+
+
+def test_explain_and_hint_word_arrows_and_pearls_as_repair_does() -> None:
+    """A clue whose value is not a plain number is worded by the genre (``CLUE_WORDS``), not
+    printed as a Python tuple (``arrow ('s', 0)``) or a letter (``pearl w``)."""
+    from satgrid import api, explain
+    from satgrid.grading import hint
+
+    arrows = api.load_text(".  .  .  .\n.  .  .  .\n.  .  .  .\n.  .  1n .\n", genre="yajilin")[0]
+    text = explain.explain(arrows).text()
+    assert "1n (1 shaded up) at r4c3" in text and "('n', 1)" not in text, text
+    pearls = api.load_text("b.....\n...w..\n.....b\n.ww.b.\nw.w.w.\n......\n", genre="masyu")[0]
+    answer = explain.explain(pearls)
+    assert answer.status == "unsatisfiable" and "a white pearl at r4c2" in answer.text(), answer.text()
+    first = hint(api.load_text("b.....\n...w..\n.....b\n.ww...\nw.w.w.\n......\n", genre="masyu")[0])
+    assert " pearl at r" in first.message and "pearl w " not in first.message, first.message
+
+
+def test_hint_words_decided_facts_as_a_sentence() -> None:
+    from satgrid import api
+    from satgrid.grading import hint, state_format
+
+    from satgrid.registry import GENRES
+
+    puzzle = api.load_text(AMBIGUOUS_LOOP.replace("122..22", "122.322"))[0]  # unique again
+    result = api.solve(puzzle)
+    drawn = GENRES[puzzle.genre].render(puzzle, result.solution)  # crossed edges left undecided
+    found = hint(puzzle, state_format(puzzle).parse(puzzle, drawn, "<state>"))
+    assert "the decided the" not in found.message and "the decided fact" in found.message, found.message
