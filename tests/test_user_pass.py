@@ -104,3 +104,24 @@ def test_hint_words_decided_facts_as_a_sentence() -> None:
     drawn = GENRES[puzzle.genre].render(puzzle, result.solution)  # crossed edges left undecided
     found = hint(puzzle, state_format(puzzle).parse(puzzle, drawn, "<state>"))
     assert "the decided the" not in found.message and "the decided fact" in found.message, found.message
+
+
+def test_ambiguity_limit_after_a_solution_says_solved(monkeypatch) -> None:
+    """Issue 19: a limit hit after a solution was found, while looking for a second one, is status
+    "solved" (as ``solve --unique`` says it), not "unknown"; the first solution stays, checked."""
+    from satgrid import ambiguity, api
+    from satgrid.queries import PuzzleQueries
+    from satgrid.session import Outcome
+
+    solve = PuzzleQueries.solve
+
+    def second_search_stopped(self, without=(), extra=(), **kw):
+        return Outcome("unknown") if extra else solve(self, without, extra, **kw)
+
+    monkeypatch.setattr(PuzzleQueries, "solve", second_search_stopped)
+    puzzle = api.load_text(AMBIGUOUS_LOOP)[0]
+    found = ambiguity.report(puzzle)
+    assert found.status == "solved" and found.count == 1 and not found.exact
+    assert found.solution is not None and not found.complete and "at least 1" in found.note
+    assert found.to_json()["status"] == "solved" and found.summary().startswith("solved (uniqueness unknown)")
+    assert not any(line.startswith("backbone:") for line in found.lines())
