@@ -125,3 +125,20 @@ def test_ambiguity_limit_after_a_solution_says_solved(monkeypatch) -> None:
     assert found.solution is not None and not found.complete and "at least 1" in found.note
     assert found.to_json()["status"] == "solved" and found.summary().startswith("solved (uniqueness unknown)")
     assert not any(line.startswith("backbone:") for line in found.lines())
+
+
+def test_a_one_clue_repair_is_smallest_over_all_solutions() -> None:
+    """A puzzle with several solutions needs at least one added clue: a repair of one clue is
+    proved smallest over all solutions, even when not every solution was enumerated."""
+    from satgrid import api
+    from satgrid.repair import repair, report
+
+    # exactly two solutions, of which only the first is enumerated: one clue settles it
+    puzzle = api.load_text(". . . .\n. . . 2\n. 1 . 3\n. 3 2 .\n", genre="sudoku")[0]
+    found = repair(puzzle, max_solutions=1)
+    assert not found.complete
+    assert found.status == "multiple" and found.found and len(found.added) == 1
+    assert found.proved and found.over_all is True and found.unique
+    assert found.to_json()["smallest_over_all_solutions"] is True
+    line = report(found).splitlines()[0]
+    assert "smallest over all solutions" in line and "not proved" not in line, line
