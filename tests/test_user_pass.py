@@ -142,3 +142,25 @@ def test_a_one_clue_repair_is_smallest_over_all_solutions() -> None:
     assert found.to_json()["smallest_over_all_solutions"] is True
     line = report(found).splitlines()[0]
     assert "smallest over all solutions" in line and "not proved" not in line, line
+
+
+def test_generate_a_loop_genre_on_a_grid_too_thin_for_a_loop_is_one_line() -> None:
+    """The pearl sampler spread its k x k must-visit cells over blocks of a grid with fewer than
+    k rows (``randrange`` of an empty range: a traceback); now such a grid is a one-line error."""
+    for size in ("1x5", "1x1"):
+        one_line_error(run("generate", "masyu", "--size", size, "--seed", "1"), f"no {size} loop")
+
+
+def test_random_rectangles_tile_big_grids() -> None:
+    """Whole draws of a big grid's rectangular rooms all fail (a boxed-in corner somewhere): the
+    room genre's generator raised ValueError (a traceback) on a 100x100 grid. Tiles now draw it."""
+    import random
+
+    from satgrid import rooms
+
+    for rows, cols in ((100, 100), (20, 100)):
+        found = rooms.random_rectangles(rows, cols, random.Random(1), 3, 2)
+        assert rooms.problems(rows, cols, found) == [] and found == rooms.canonical(found)
+        for room in found:
+            rs, cs = {r for r, _ in room}, {c for _, c in room}
+            assert len(room) == len(rs) * len(cs) >= 2 and len(rs) <= 3 and len(cs) <= 3
