@@ -300,11 +300,17 @@ class Reasoner:
         return False
 
     def solution(self, lits: Sequence[int]) -> dict[Hashable, bool] | None:
-        """The primary values of one assignment obeying ``lits`` (None: there is none)."""
+        """The primary values of one assignment obeying ``lits`` (None: there is none); ``lits``
+        are every clue and rule, so the assignment is a solution the steps end in: it passes the
+        genre's checker first (:func:`satgrid.api.checked`), as every solution reported does."""
+        from .api import checked
+        from .registry import GENRES
+
         outcome = self.session.solve([*lits, self.ladder.act])
         if outcome.status != "sat":
             return None
         assert outcome.assignment is not None
+        checked(GENRES[self.puzzle.genre], self.puzzle, self.session, outcome.assignment)
         return {k: outcome.assignment(v) for k, v in self.primary.items()}
 
     def core(self, lits: Sequence[int]) -> list[int] | None:

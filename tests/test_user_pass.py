@@ -164,3 +164,17 @@ def test_random_rectangles_tile_big_grids() -> None:
         for room in found:
             rs, cs = {r for r, _ in room}, {c for _, c in room}
             assert len(room) == len(rs) * len(cs) >= 2 and len(rs) <= 3 and len(cs) <= 3
+
+
+def test_explain_checks_the_solution_its_steps_end_in(monkeypatch) -> None:
+    """explain says "solved" for the solution its steps decide: that solution passes the genre's
+    independent checker first, as every reported solution does (a checker complaint is a one-line
+    internal error, never a "solved")."""
+    from satgrid.registry import GENRES
+
+    path_ok = run("explain", "-", input=AMBIGUOUS_LOOP.replace("122..22", "122.322"))
+    assert path_ok.exit_code == 0 and "solved in " in path_ok.output, path_ok.output
+    g = GENRES["slitherlink"]
+    monkeypatch.setitem(GENRES, "slitherlink", type(g)(**{**g.__dict__, "check": lambda p, s: ["a planted fault"]}))
+    broken = run("explain", "-", input=AMBIGUOUS_LOOP.replace("122..22", "122.322"))
+    one_line_error(broken, "a planted fault", "encoding bug")
