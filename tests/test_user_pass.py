@@ -178,3 +178,14 @@ def test_explain_checks_the_solution_its_steps_end_in(monkeypatch) -> None:
     monkeypatch.setitem(GENRES, "slitherlink", type(g)(**{**g.__dict__, "check": lambda p, s: ["a planted fault"]}))
     broken = run("explain", "-", input=AMBIGUOUS_LOOP.replace("122..22", "122.322"))
     one_line_error(broken, "a planted fault", "encoding bug")
+
+
+def test_a_file_of_comments_only_is_not_called_empty(tmp_path: Path) -> None:
+    """A file cut short after its comment header used to be reported as an "empty file"."""
+    cut = tmp_path / "cut.txt"
+    cut.write_text("# Examples from a collection\n\n# more words\n")
+    one_line_error(run("solve", str(cut)), "cut.txt", "no puzzle in it", "comment")
+    assert "empty file" not in run("solve", str(cut)).stderr
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n  \n")
+    one_line_error(run("solve", str(empty)), "empty file")
