@@ -433,7 +433,7 @@ class Hint:
 
 def _clue_name(fmt: StateFormat, key: Hashable, value: object, puzzle: Any = None) -> str:
     """A clue as a hint names it: ``clue 3 at r2c1``, or, when ``puzzle``'s genre words its
-    clues (``CLUE_WORDS``: a pearl, an arrow), as a repair does: ``a white pearl at r2c4``."""
+    clues (``CLUE_WORDS``, where a value's plain ``str`` is not words), as a repair does."""
     from .registry import genre as genre_named
 
     words = None if puzzle is None else genre_named(puzzle.genre).part("CLUE_WORDS")
