@@ -121,8 +121,9 @@ class _Candidates(set):
 class Ambiguity:
     """The ambiguity report of one puzzle.
 
-    ``status``: "unique", "multiple", "unsatisfiable" or "unknown" (a limit was reached before
-    a first solution, or before a second one was ruled out). ``count`` solutions were found;
+    ``status``: "unique", "multiple", "unsatisfiable", "solved" (a limit stopped the search
+    for a second solution: one solution found, uniqueness unknown, as ``solve --unique`` says it)
+    or "unknown" (a limit was reached before a first solution). ``count`` solutions were found;
     ``exact``: none is left (else there are at least ``count``; ``cap`` is the cap asked for).
     ``decided``: every decided part with the true primary keys of its value (a value of a
     boolean part that is false has none); ``undecided``: the other parts; ``complete``: the
@@ -219,6 +220,8 @@ class Ambiguity:
         line = f"{self.status}: {self.count_text()} solution{'s' if self.count != 1 or not self.exact else ''}"
         if self.status == "unique":
             return line
+        if self.status == "solved":
+            return f"solved (uniqueness unknown): {self.note}" if self.note else "solved (uniqueness unknown)"
         line += f"; {len(self.decided)} of {total} {self.noun} decided"
         if self.undecided:
             line += f", {len(self.undecided)} undecided ({self.part_list(self.undecided, 8)})"
@@ -239,6 +242,8 @@ class Ambiguity:
             out.append(f"note: {self.note}")
         if self.solution is None:
             return out
+        if self.status == "solved":  # one solution: no backbone to speak of
+            return out + ([g.render(p, self.solution)] if drawings else [])
         total = len(self.decided) + len(self.undecided)
         proved = "" if self.complete else " (not proved: a limit stopped the backbone)"
         out.append(f"backbone: {len(self.decided)} of {total} {self.noun} are the same in every "
@@ -352,14 +357,15 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
             report.status = "unique"
         elif report.count > 1:
             report.status = "multiple"
+        else:  # a limit stopped the search for a second solution: the first stands, checked
+            report.status = "solved"
+            report.complete = False
         if report.status == "multiple" and not report.exact:
             report.complete = _backbone(queries, candidates)
             if not report.complete:
                 report.note = "; ".join(filter(None, [report.note, "limit reached while proving "
                                                       "the backbone: the undecided parts found so "
                                                       "far are undecided, the rest not proved"]))
-        elif report.status == "unknown":
-            report.complete = False
         report.backbone = set(candidates)
     finally:
         report.stats = session.stats.since(before)

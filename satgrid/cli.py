@@ -239,7 +239,9 @@ def ambiguity(files: tuple[str, ...], count_solutions: int, fmt: str, require_un
               metavar="N", help="Count the solutions of an ambiguous puzzle up to N.")
 @click.option("--interval", type=click.FloatRange(min=0.01, max=3600), default=0.5,
               show_default=True, metavar="SECONDS", help="How often to look at the file.")
-@click.option("--once", is_flag=True, help="Check once and exit (no watching).")
+@click.option("--once", is_flag=True, help="Check once and exit (no watching; exit status 1 when "
+                                           "the input does not read). FILE - (standard input) "
+                                           "is checked once.")
 @click.option("--max-changes", type=click.IntRange(min=0), metavar="N",
               help="Exit after re-checking N changes of the file.")
 def watch(file: str, fmt: str, count_solutions: int, interval: float, once: bool,
@@ -255,6 +257,7 @@ def watch(file: str, fmt: str, count_solutions: int, interval: float, once: bool
     editors: dict[str, Editor] = {}
     seen: object = ()
     changes = 0
+    once = once or file == "-"  # standard input is read once: it cannot change
     try:
         while True:
             stamp = _file_stamp(file)
@@ -262,7 +265,9 @@ def watch(file: str, fmt: str, count_solutions: int, interval: float, once: bool
                 if seen != ():
                     changes += 1
                 seen = stamp
-                _watch_check(file, opts, options, editors, count_solutions, fmt)
+                read = _watch_check(file, opts, options, editors, count_solutions, fmt)
+                if once and not read:
+                    sys.exit(1)
                 if once or (max_changes is not None and changes >= max_changes):
                     break
             time.sleep(interval)
@@ -283,9 +288,9 @@ def _file_stamp(path: str) -> tuple | None:
 
 
 def _watch_check(file: str, opts: dict[str, Any], options: api.Options, editors: dict,
-                 cap: int, fmt: str) -> None:
+                 cap: int, fmt: str) -> bool:
     """``watch``: read FILE and re-check each puzzle on its editor (one per puzzle id); bad
-    input is one line, not an exit."""
+    input is one line, not an exit (False returned)."""
     from .live import Editor
 
     clock = time.strftime("%H:%M:%S")
@@ -296,7 +301,7 @@ def _watch_check(file: str, opts: dict[str, Any], options: api.Options, editors:
             click.echo(json.dumps({"time": clock, "status": "error", "error": str(exc)}))
         else:
             click.echo(f"{clock} error: {exc}")
-        return
+        return False
     for index, puzzle in enumerate(puzzles):
         ident = puzzle.name or str(index + 1)
         editor = editors.get(ident)
@@ -316,6 +321,7 @@ def _watch_check(file: str, opts: dict[str, Any], options: api.Options, editors:
                                    "same_solver": check.reused, "answered_by": check.how}))
         else:
             click.echo(f"{clock} {label}: {check.line()}")
+    return True
 
 
 @main.command()
@@ -734,9 +740,8 @@ def rules_prove(file: str | None, genre: str | None, margin: int, require_proved
         path = file if file is not None else str(book.default())
         proof = book.prove(book.load(path), path, margin)
         if svg_dir is not None:
-            Path(svg_dir).mkdir(parents=True, exist_ok=True)
-            for verdict in proof.refuted:
-                render_svg.write(book.svg(verdict), str(Path(svg_dir) / f"rule-{_slug(verdict.rule.name.lstrip('#'))}.svg"))
+            _write_into(svg_dir, {f"rule-{_slug(verdict.rule.name.lstrip('#'))}.svg": book.svg(verdict)
+                                  for verdict in proof.refuted})
         click.echo(json.dumps(proof.to_json()) if fmt == "json" else proof.text())
     if require_proved and proof.refuted:
         sys.exit(3)
@@ -815,10 +820,8 @@ def explain(file: str, puzzle_id: str | None, solver: str, fmt: str, svg_dir: st
         puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, None, file)
         answer = explaining.explain(puzzle, solver)
         if svg_dir is not None:
-            folder = Path(svg_dir)
-            folder.mkdir(parents=True, exist_ok=True)
-            for n, text in enumerate(explaining.step_svgs(puzzle, answer), 1):
-                render_svg.write(text, str(folder / f"step-{n:03d}.svg"))
+            _write_into(svg_dir, {f"step-{n:03d}.svg": text
+                                  for n, text in enumerate(explaining.step_svgs(puzzle, answer), 1)})
         if fmt == "json":
             click.echo(json.dumps({"id": puzzle.name or str(puzzle.source), "genre": puzzle.genre,
                                    **answer.to_json()}))
@@ -873,6 +876,23 @@ def _emit(texts: list[str], output: str | None, ext: str) -> None:
         except OSError as exc:
             raise SatgridError(f"{target}: cannot write: {exc.strerror}") from None
         click.echo(f"wrote {target}", err=True)
+
+
+def _write_into(folder: str, texts: dict[str, str]) -> None:
+    """Write each SVG text of ``texts`` (file name -> text) into ``folder``, made if missing,
+    each file atomically; a folder or file that cannot be written is one-line SatgridError."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise SatgridError(f"{folder}: not a directory (a file of that name exists)") from None
+    except OSError as exc:
+        raise SatgridError(f"{folder}: cannot make the directory: {exc.strerror}") from None
+    for name, text in texts.items():
+        target = Path(folder) / name
+        try:
+            render_svg.write(text, str(target))
+        except OSError as exc:
+            raise SatgridError(f"{target}: cannot write: {exc.strerror}") from None
 
 
 def _read_json(path: str) -> Any:

@@ -300,11 +300,17 @@ class Reasoner:
         return False
 
     def solution(self, lits: Sequence[int]) -> dict[Hashable, bool] | None:
-        """The primary values of one assignment obeying ``lits`` (None: there is none)."""
+        """The primary values of one assignment obeying ``lits`` (None: there is none); ``lits``
+        are every clue and rule, so the assignment is a solution the steps end in: it passes the
+        genre's checker first (:func:`satgrid.api.checked`), as every solution reported does."""
+        from .api import checked
+        from .registry import GENRES
+
         outcome = self.session.solve([*lits, self.ladder.act])
         if outcome.status != "sat":
             return None
         assert outcome.assignment is not None
+        checked(GENRES[self.puzzle.genre], self.puzzle, self.session, outcome.assignment)
         return {k: outcome.assignment(v) for k, v in self.primary.items()}
 
     def core(self, lits: Sequence[int]) -> list[int] | None:
@@ -496,7 +502,7 @@ def reason_words(reasoner: Reasoner, reason: Sequence[Item], known: dict[Hashabl
     if facts:
         parts.append("as " + _listing([fmt.describe(puzzle, k, v) for k, v in facts], 12))
     if clues:
-        parts.append("with " + _listing([_clue_name(fmt, k, reasoner.clues[k]) for k in clues], 12))
+        parts.append("with " + _listing([_clue_name(fmt, k, reasoner.clues[k], puzzle) for k in clues], 12))
     if rules:
         parts.append(f"by the rule{'s' if len(rules) > 1 else ''} " + _listing([f'"{r}"' for r in rules], 12))
     words = "; ".join(parts) or "the rules alone"
@@ -598,7 +604,7 @@ def _explain(reasoner: Reasoner) -> Explanation:
     if solution is None:
         conflict = reasoner.reason(items, None)
         _, rules, _, _ = reason_words(reasoner, conflict, {})
-        names = [_clue_name(fmt, k, reasoner.clues[k]) for kind, k in conflict if kind == "clue"]
+        names = [_clue_name(fmt, k, reasoner.clues[k], puzzle) for kind, k in conflict if kind == "clue"]
         names += [f'the rule "{r}"' for r in rules]
         return Explanation("unsatisfiable", "the puzzle has no solution: "
                            + (_listing(names, 12) or "the rules") + " contradict each other",

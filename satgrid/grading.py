@@ -431,7 +431,16 @@ class Hint:
         return out
 
 
-def _clue_name(fmt: StateFormat, key: Hashable, value: object) -> str:
+def _clue_name(fmt: StateFormat, key: Hashable, value: object, puzzle: Any = None) -> str:
+    """A clue as a hint names it: ``clue 3 at r2c1``, or, when ``puzzle``'s genre words its
+    clues (``CLUE_WORDS``, where a value's plain ``str`` is not words), as a repair does."""
+    from .registry import genre as genre_named
+
+    words = None if puzzle is None else genre_named(puzzle.genre).part("CLUE_WORDS")
+    if words is not None:
+        from .repair import clue_words
+
+        return clue_words(key, value, words)
     if isinstance(key, tuple) and len(key) == 2 and all(isinstance(x, int) for x in key):
         return f"{fmt.clue} {value} at {cell_name(*key)}"
     return f"{fmt.clue} {key}={value}"
@@ -528,9 +537,10 @@ def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidate
                    key=lambda step: step.size)
     finally:
         reasoner.close()
-    parts = [_clue_name(fmt, k, puzzle.clues()[k]) for k in best.clues]
+    parts = [_clue_name(fmt, k, puzzle.clues()[k], puzzle) for k in best.clues]
     if best.facts:
-        parts.append("the decided " + _listing([fmt.describe(puzzle, k, v) for k, v in best.facts], 4))
+        facts = [fmt.describe(puzzle, k, v) for k, v in best.facts]
+        parts.append(f"the decided fact{'s' if len(facts) > 1 else ''} that " + _listing(facts, 4))
     names = _listing(parts, 8) or "the rules alone"
     if best.rules:
         names += f" by the rule{'s' if len(best.rules) > 1 else ''} " + _listing([f'"{r}"' for r in best.rules], 8)

@@ -210,7 +210,8 @@ def split_records(source: str, text: str, genres: Iterable[str], genre: str | No
     lines = [(i + 1, raw.rstrip("\r\n").rstrip()) for i, raw in enumerate(text.splitlines())]
     content = [(n, t) for n, t in lines if t.strip() and not t.lstrip().startswith("#")]
     if not content:
-        raise ParseError(source, None, "empty file: no puzzle in it")
+        raise ParseError(source, None, "empty file: no puzzle in it" if not text.strip() else
+                         "no puzzle in it: only blank and comment ('#') lines")
     if content[0][1].strip().split()[0] == "puzzle":
         return _blocks(source, lines, names, limits)
     meta: dict[str, str] = {}

@@ -438,8 +438,10 @@ def report(found: Repair) -> str:
         return f"{line}:\n{g.render(p, found.rival)}"
     if found.status == "multiple":
         how = "proved smallest" if found.proved else "found greedily, not proved smallest"
-        if found.over_all is True:
+        if found.over_all is True and found.complete:
             how += f", smallest over all {found.solutions} solutions"
+        elif found.over_all is True:
+            how += ", smallest over all solutions: none has fewer than one clue"
         elif found.over_all is False:
             how += (f" for its solution; the smallest over {found.solutions} solutions tried, "
                     "not proved smallest over all")
@@ -583,8 +585,11 @@ def _add_clues(g: Genre, puzzle: Any, solutions: list[Any], kept: bool, options:
             result.proved = attempt.proved
         if attempt.stopped == "the time limit":
             break
-    result.over_all = None if kept else (proved_all and result.complete
+    # A puzzle with several solutions needs at least one clue: one clue is smallest, over all.
+    one = best is not None and len(best[0]) == 1
+    result.over_all = None if kept else (one or proved_all and result.complete
                                          and result.solutions == len(solutions))
+    result.proved = result.proved or one
     if best is None:
         if stopped:
             result.note = f"stopped by {stopped} before a repair was found"

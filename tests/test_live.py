@@ -181,7 +181,7 @@ def test_watch_once_json(tmp_path) -> None:
     assert found["status"] == "multiple" and found["undecided_count"] == len(fresh.undecided)
     assert found["same_solver"] in (True, False) and found["answered_by"] == "search"
     missing = CliRunner().invoke(main, ["watch", str(tmp_path / "nothing.txt"), "--once"])
-    assert missing.exit_code == 0 and " error: " in missing.output
+    assert missing.exit_code == 1 and " error: " in missing.output
 
 
 @pytest.mark.parametrize("keep_proofs", [True, False])

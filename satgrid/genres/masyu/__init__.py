@@ -291,7 +291,7 @@ def sample(rows: int, cols: int, rng: random.Random) -> MasyuPuzzle:
     """
     puzzle = blank(rows, cols)
     grid = Grid.of(rows, cols)
-    k = 2 if max(rows, cols) <= 10 else 3
+    k = min(2 if max(rows, cols) <= 10 else 3, rows, cols)  # k x k blocks, one loop cell each
     for _ in range(SAMPLE_DRAWS):
         encoding = encode(puzzle)
         session = Session(encoding)
