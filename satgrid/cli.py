@@ -809,16 +809,19 @@ def rules_solve(files: tuple[str, ...], rules_path: str | None, no_loop_avoidanc
               help="python-sat solver with unit propagation and cores.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--svg", "svg_dir", metavar="DIR", help="Write one SVG per step into DIR (step-001.svg, ...).")
-def explain(file: str, puzzle_id: str | None, solver: str, fmt: str, svg_dir: str | None, **opts: Any) -> None:
+@time_limit_option
+def explain(file: str, puzzle_id: str | None, solver: str, fmt: str, svg_dir: str | None,
+            time_limit: float | None, **opts: Any) -> None:
     """Solve the puzzle in FILE step by step: each step one forced cell or edge with its reason,
     a minimal set of clues, named rules and earlier steps that forces it (smallest reasons
     first), and the difficulty (largest reason, depth). A puzzle with several solutions gets its
-    forced part explained; an unsatisfiable one is reported as such."""
+    forced part explained; an unsatisfiable one is reported as such. With --time-limit, the
+    steps proved by then are printed with status unknown."""
     from . import explain as explaining
 
     with reported_errors():
         puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, None, file)
-        answer = explaining.explain(puzzle, solver)
+        answer = explaining.explain(puzzle, solver, time_limit=time_limit)
         if svg_dir is not None:
             _write_into(svg_dir, {f"step-{n:03d}.svg": text
                                   for n, text in enumerate(explaining.step_svgs(puzzle, answer), 1)})

@@ -58,11 +58,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from .cnf import Clause, VarPool, guarded
 from .connectivity import Cut, Keep, Value
-from .errors import SatgridError
+from .errors import LimitReached, SatgridError
 from .global_rule import GlobalRule
 from .grading import LEVELS, Ladder, StateFormat, _clue_name, _listing, state_format
 from .model import DEFINITIONS
@@ -86,6 +86,9 @@ class GuardedRule(GlobalRule):
         #: rounds it has taken so far.
         self.assumed: Sequence[int] = ()
         self.rounds = 0
+        #: Called at each CEGAR round before the cuts are made (the reasoner's deadline check, which
+        #: raises :class:`LimitReached` and so drops the question under way).
+        self.on_round: Callable[[], None] | None = None
 
     def clauses(self, pool: VarPool) -> list[Clause]:
         return guarded(self.rule.clauses(pool), self.selector)
@@ -97,6 +100,8 @@ class GuardedRule(GlobalRule):
         return guarded(self.rule.parity_clauses(pool), self.selector)
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None, **options: Any) -> list[Cut]:
+        if self.on_round is not None:
+            self.on_round()
         if not value(self.selector):  # the rule is off: an assignment breaking it is no fault
             return []
         cuts = self.rule.cuts(value, pool, keep, **options)
@@ -194,6 +199,11 @@ class Reasoner:
         self.witness_hits = 0
         #: The solution's literals, once known: the solver's preferred phases.
         self.phases: list[int] = []
+        #: Monotonic clock time after which no SAT call, propagation or CEGAR round starts (None:
+        #: no limit).
+        self.deadline: float | None = None
+        for rule in rules:
+            rule.on_round = self._in_time
         self._watched = sorted({*self.primary.values(), *self.clue_lits.values(), *self.rule_lits.values()})
 
     def close(self) -> None:
@@ -217,7 +227,13 @@ class Reasoner:
         return out
 
     # -- questions --------------------------------------------------------------------------
+    def _in_time(self) -> None:
+        """Raise :class:`LimitReached` once :attr:`deadline` has passed."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise LimitReached("time limit reached while explaining")
+
     def propagated(self, lits: Sequence[int], extra: Sequence[int] = ()) -> tuple[bool, set[int]]:
+        self._in_time()
         ok, fixed = self.ladder.propagate(list(lits), list(extra))
         return ok, set(fixed)
 
@@ -227,6 +243,7 @@ class Reasoner:
         most ``rounds`` CEGAR rounds (default :data:`CHECK_ROUNDS`; and the solver's conflict
         limit a round), None when they run out; ``seconds``: also a deadline (for a solver
         without a conflict limit)."""
+        self._in_time()
         self.sat_calls += 1
         bounded = bounded or seconds is not None
         if seconds is not None:
@@ -306,7 +323,14 @@ class Reasoner:
         from .api import checked
         from .registry import GENRES
 
-        outcome = self.session.solve([*lits, self.ladder.act])
+        self._in_time()
+        self.session.set_deadline(self.deadline)
+        try:
+            outcome = self.session.solve([*lits, self.ladder.act])
+        finally:
+            self.session.set_deadline(None)
+        if outcome.status == "unknown":
+            raise LimitReached("time limit reached before a solution was found")
         if outcome.status != "sat":
             return None
         assert outcome.assignment is not None
@@ -454,7 +478,8 @@ class Explanation:
     """The answer of :func:`explain`. ``status``: "solved" (the steps decide every fact),
     "multiple" (several solutions: the steps are the forced part, ``undecided`` facts are left),
     "unsatisfiable" (no solution; ``conflict`` names a minimal set of clues and rules that
-    contradict each other)."""
+    contradict each other), "unknown" (the time limit was reached: the steps so far, each
+    proved as in a complete run, and ``undecided`` facts not explained)."""
 
     status: str
     message: str
@@ -583,11 +608,21 @@ BLANK_CONFLICTS = 10_000
 SEARCH_CANDIDATES = 4
 
 
-def explain(puzzle: Any, solver: str = DEFAULT_SOLVER, connectivity: Connectivity = "lazy") -> Explanation:
+def explain(puzzle: Any, solver: str = DEFAULT_SOLVER, connectivity: Connectivity = "lazy",
+            time_limit: float | None = None) -> Explanation:
     """``puzzle`` solved by steps (see the module doc): "solved", "multiple" (the forced part
-    explained) or "unsatisfiable"."""
+    explained), "unsatisfiable", or "unknown" when ``time_limit`` wall-clock seconds (building
+    the encoding included) run out.
+
+    The limit is checked before every SAT call, propagation and CEGAR round, never inside the
+    solver's search (a necessity check stays bounded by conflicts and rounds alone, so a step's
+    reason does not depend on the machine's speed); the round of steps under way when the limit
+    passes is dropped, so every step reported is proved as in a run without a limit, and the
+    overrun is at most one call of the solver."""
     start = time.process_time()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     reasoner = Reasoner(puzzle, solver, connectivity)
+    reasoner.deadline = deadline
     try:
         out = _explain(reasoner)
         out.sat_calls = reasoner.sat_calls
@@ -600,9 +635,17 @@ def explain(puzzle: Any, solver: str = DEFAULT_SOLVER, connectivity: Connectivit
 def _explain(reasoner: Reasoner) -> Explanation:
     puzzle, fmt = reasoner.puzzle, reasoner.format
     items = reasoner.items()
-    solution = reasoner.solution(list(items.values()))
+    try:
+        solution = reasoner.solution(list(items.values()))
+    except LimitReached:
+        return Explanation("unknown", "the time limit was reached before a solution was found")
     if solution is None:
-        conflict = reasoner.reason(items, None)
+        try:
+            conflict = reasoner.reason(items, None)
+        except LimitReached:
+            return Explanation("unknown", "the puzzle has no solution; the time limit was reached "
+                               "before a smallest set of clues and rules contradicting each other "
+                               "was found")
         _, rules, _, _ = reason_words(reasoner, conflict, {})
         names = [_clue_name(fmt, k, reasoner.clues[k], puzzle) for kind, k in conflict if kind == "clue"]
         names += [f'the rule "{r}"' for r in rules]
@@ -620,12 +663,19 @@ def _explain(reasoner: Reasoner) -> Explanation:
     steps: list[Step] = []
     rounds = 0
     while todo:
-        level, found = forced_facts(reasoner, items, known, todo)
-        if not found:
-            break
+        try:
+            level, found = forced_facts(reasoner, items, known, todo)
+            if not found:
+                break
+            made = [explain_step(reasoner, items, known, f, level, rounds + 1, depths, core)
+                    for f, core in _smallest_cores(reasoner, items, known, found, level)]
+        except LimitReached:
+            return Explanation("unknown", f"the time limit was reached after {len(steps)} "
+                               f"{'step' if len(steps) == 1 else 'steps'} and {rounds} "
+                               f"{'round' if rounds == 1 else 'rounds'}: {len(todo)} "
+                               f"{'fact is' if len(todo) == 1 else 'facts are'} not explained",
+                               steps, rounds, len(todo))
         rounds += 1
-        made = [explain_step(reasoner, items, known, f, level, rounds, depths, core)
-                for f, core in _smallest_cores(reasoner, items, known, found, level)]
         made.sort(key=lambda s: s.size)
         if level == 2:
             made = made[:1]

@@ -222,3 +222,46 @@ def test_every_step_of_a_sized_region_puzzle_is_proved_minimal(index):
     assert explanation.status == "solved"
     assert all(step.minimal for step in explanation.steps)
     check_steps(puzzle, explanation, minimal_on=len(explanation.steps))
+
+
+@pytest.mark.parametrize("stop_after", [0, 1, 40, 160])
+def test_a_time_limit_keeps_the_steps_proved_so_far(monkeypatch, stop_after):
+    """A limit passing after ``stop_after`` checks (SAT calls, propagations, CEGAR rounds): status unknown,
+    and the steps reported are the first rounds' steps of the run without a limit, reasons
+    included (the limit never cuts a check short, it drops the round under way)."""
+    from satgrid import explain as explaining
+
+    puzzle = first_unique("hitori")
+    full = explain(puzzle)
+    assert full.status == "solved"
+    checks = {"n": 0}
+    in_time = explaining.Reasoner._in_time
+
+    def counted(self):
+        checks["n"] += 1
+        if checks["n"] > stop_after:
+            self.deadline = 0.0  # passed
+        in_time(self)
+
+    monkeypatch.setattr(explaining.Reasoner, "_in_time", counted)
+    cut = explain(puzzle, time_limit=3600)
+    assert cut.status == "unknown" and "time limit" in cut.message
+    assert len(cut.steps) < len(full.steps)
+    if "before a solution" in cut.message:  # nothing to count as undecided yet
+        assert stop_after < 10 and cut.undecided == 0 and not cut.steps
+    else:
+        assert cut.undecided == len(full.steps) - len(cut.steps)
+    assert [(s.fact, s.clues, s.rules, s.facts, s.round) for s in cut.steps] == \
+        [(s.fact, s.clues, s.rules, s.facts, s.round) for s in full.steps[:len(cut.steps)]]
+    assert not cut.steps or cut.steps[-1].round < full.steps[len(cut.steps)].round
+
+
+def test_cli_time_limit_zero_is_an_outcome(tmp_path):
+    path = DATA / GENRES["hitori"].examples
+    first = api.load([str(path)])[0]
+    out = CliRunner().invoke(main, ["explain", str(path), "--puzzle", first.name, "--format", "json",
+                                    "--time-limit", "0"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    assert report["status"] == "unknown" and report["steps"] == []
+    assert "time limit" in report["message"]
