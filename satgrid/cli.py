@@ -674,12 +674,13 @@ def grade(files: tuple[str, ...], connectivity: str, solver: str, time_limit: fl
 @click.option("--solver", default=DEFAULT_SOLVER, show_default=True,
               help="python-sat solver with unit propagation and cores.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@time_limit_option
 def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity: str, solver: str,
-         fmt: str, **opts: Any) -> None:
+         fmt: str, time_limit: float | None, **opts: Any) -> None:
     """The next forced cell (or edge) of the puzzle in FILE, from the empty grid or from
     --state PARTIAL, proved by the weakest ladder level that can (unit propagation, failed-literal
     probing, search), with the clues involved. A state that contradicts the solution is reported
-    as wrong."""
+    as wrong. With --time-limit, status unknown when it passes first."""
 
     with reported_errors():
         puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, None, file)
@@ -687,7 +688,8 @@ def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity:
         if state_path is not None:
             source, text = read_text(state_path)
             state = grading.read_state(puzzle, text, source)
-        answer = grading.hint(puzzle, state, solver, connectivity)  # type: ignore[arg-type]
+        answer = grading.hint(puzzle, state, solver, connectivity,  # type: ignore[arg-type]
+                              time_limit=time_limit)
         if fmt == "json":
             click.echo(json.dumps({"id": puzzle.name or str(puzzle.source), "genre": puzzle.genre,
                                    **answer.to_json()}))

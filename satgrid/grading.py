@@ -31,7 +31,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable, Sequence
 
-from .errors import SatgridError
+from .errors import LimitReached, SatgridError
 from .external import is_external
 from .puzzle import cell_name
 from .queries import PuzzleQueries
@@ -454,21 +454,30 @@ def _listing(names: list[str], most: int = 6) -> str:
 
 
 def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
-         connectivity: Connectivity = "lazy", candidates: int = 12) -> Hint:
+         connectivity: Connectivity = "lazy", candidates: int = 12,
+         time_limit: float | None = None) -> Hint:
     """The next forced fact of ``puzzle`` from the partial solution ``state``.
 
     The weakest ladder level that proves some undecided fact is used; among the facts it proves
     (the first ``candidates`` in reading order), the one with the fewest clues and decided
     entries involved is chosen. A puzzle with several solutions still has forced facts, its
     backbone (what holds in every solution, :meth:`PuzzleQueries.backbone`): the hint is the next
-    of those, with status "multiple"."""
+    of those, with status "multiple". ``time_limit`` (wall-clock seconds, building included):
+    status "unknown" once it passes (the reason's search stops as :func:`satgrid.explain.explain`'s
+    does, so a hint given is proved as without a limit)."""
     from . import api
 
     fmt = state_format(puzzle)
     state = dict(state or {})
     describe = lambda key, value: fmt.describe(puzzle, key, value)  # noqa: E731
-    search, owned = api.session_for(puzzle, api.Options(solver=solver))
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    late = Hint("unknown", "the time limit was reached before the next step was proved")
+    try:
+        search, owned = api.session_for(puzzle, api.Options(solver=solver), deadline)
+    except LimitReached:
+        return late
     queries = PuzzleQueries(search, puzzle.clues())
+    search.set_deadline(deadline)
     try:
         primary = search.encoding.primary
         unknown = [k for k in state if k not in primary]
@@ -487,7 +496,10 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
             return Hint("unknown", "a limit was reached while proving the solution unique")
         unique = second.status == "unsat"
         if not unique:  # the facts forced by the clues alone: those true in every solution
-            forced = queries.backbone(projection)
+            try:
+                forced = queries.backbone(projection)
+            except LimitReached:
+                return late
             solution = {k: var in forced if var in forced or -var in forced else None
                         for k, var in primary.items()}
         whom = "the solution" if unique else "every solution"
@@ -505,10 +517,14 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
                             "solution: nothing is forced by the clues", forced=0)
             return Hint("solved", "the state is complete: every cell is decided, and correctly")
     finally:
+        search.set_deadline(None)
         queries.retire()
         if owned:
             search.close()
-    found = _hint_from(puzzle, state, open_facts, solver, connectivity, candidates, fmt)
+    try:
+        found = _hint_from(puzzle, state, open_facts, solver, connectivity, candidates, fmt, deadline)
+    except LimitReached:
+        return late
     if unique:
         return found
     return replace(found, status="multiple", forced=len(open_facts),
@@ -521,13 +537,17 @@ _NOT_UNIQUE = "the puzzle is not unique (it has more than one solution)"
 
 
 def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidates,
-               fmt: StateFormat) -> Hint:
+               fmt: StateFormat, deadline: float | None = None) -> Hint:
     """The hint: the weakest level that forces some of ``open_facts`` from the clues, the named
     rules and ``state``, and among the first ``candidates`` facts it forces the one with the
-    smallest reason (a minimal unsatisfiable subset: :mod:`satgrid.explain`)."""
+    smallest reason (a minimal unsatisfiable subset: :mod:`satgrid.explain`); LimitReached once
+    ``deadline`` (monotonic clock) passes."""
     from .explain import Reasoner, explain_step, forced_facts
 
+    if deadline is not None and time.monotonic() >= deadline:
+        raise LimitReached("time limit reached before the hint's reason")
     reasoner = Reasoner(puzzle, solver, connectivity)
+    reasoner.deadline = deadline
     try:
         items = reasoner.items()
         level, found = forced_facts(reasoner, items, state, open_facts)

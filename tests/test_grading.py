@@ -187,6 +187,34 @@ def test_first_sudoku_hint_names_the_givens_that_force_it(sudokus):
                                    'a column or a box"')
 
 
+@pytest.mark.parametrize("stop_after", [0, 3, 30])
+def test_a_time_limit_gives_unknown_or_the_hint_of_no_limit(sudokus, monkeypatch, stop_after):
+    """The reasoner's deadline passing after ``stop_after`` checks: status unknown, never a
+    different hint; a limit of 0 stops before the first query."""
+    from satgrid import explain as explaining
+
+    puzzle = sudokus["solo-3x3du-1"]
+    full = grading.hint(puzzle)
+    assert grading.hint(puzzle, time_limit=0).status == "unknown"
+    checks = {"n": 0}
+    in_time = explaining.Reasoner._in_time
+
+    def counted(self):
+        checks["n"] += 1
+        if checks["n"] > stop_after:
+            self.deadline = 0.0  # passed
+        in_time(self)
+
+    monkeypatch.setattr(explaining.Reasoner, "_in_time", counted)
+    cut = grading.hint(puzzle, time_limit=3600)
+    assert cut.status == "unknown" and "time limit" in cut.message
+    monkeypatch.undo()
+    assert grading.hint(puzzle, time_limit=3600) == full
+    out = CliRunner().invoke(main, ["hint", str(shared_file("sudoku", "tatham.txt")), "--puzzle", "solo-3x3du-1", "--time-limit", "0",
+                                    "--format", "json"])
+    assert out.exit_code == 0 and json.loads(out.output)["status"] == "unknown", out.output
+
+
 def test_a_level_2_hint_after_the_ladder_is_exhausted(loops):
     puzzle = loops["loopy-10x10t0dh-1"]
     solution = api.solve(puzzle).solution
