@@ -70,3 +70,20 @@ def engine_solutions(genre: Any, puzzle: Any, connectivity: str = "lazy", limit:
         if true_keys is not None:
             true_keys.append({k for k, v in session.encoding.primary.items() if outcome.assignment(v)})
         blockers.append(queries.blocker(queries.project(outcome.assignment)))
+
+
+def deadline_after(monkeypatch: Any, checks: int) -> None:
+    """Make an explanation's deadline (:class:`satgrid.explain.Reasoner`) pass after ``checks``
+    of its checks (SAT calls, propagations, CEGAR rounds), whatever the clock says."""
+    from satgrid.explain import Reasoner
+
+    seen = {"n": 0}
+    in_time = Reasoner._in_time
+
+    def counted(self: Any) -> None:
+        seen["n"] += 1
+        if seen["n"] > checks:
+            self.deadline = 0.0  # passed
+        in_time(self)
+
+    monkeypatch.setattr(Reasoner, "_in_time", counted)

@@ -19,6 +19,8 @@ from satgrid.model import DEFINITIONS
 from satgrid.registry import GENRES
 from satgrid.solver import Assignment
 
+from .helpers import deadline_after
+
 DATA = Path(satgrid.__file__).parent / "data"
 
 
@@ -229,21 +231,10 @@ def test_a_time_limit_keeps_the_steps_proved_so_far(monkeypatch, stop_after):
     """A limit passing after ``stop_after`` checks (SAT calls, propagations, CEGAR rounds): status unknown,
     and the steps reported are the first rounds' steps of the run without a limit, reasons
     included (the limit never cuts a check short, it drops the round under way)."""
-    from satgrid import explain as explaining
-
     puzzle = first_unique("hitori")
     full = explain(puzzle)
     assert full.status == "solved"
-    checks = {"n": 0}
-    in_time = explaining.Reasoner._in_time
-
-    def counted(self):
-        checks["n"] += 1
-        if checks["n"] > stop_after:
-            self.deadline = 0.0  # passed
-        in_time(self)
-
-    monkeypatch.setattr(explaining.Reasoner, "_in_time", counted)
+    deadline_after(monkeypatch, stop_after)
     cut = explain(puzzle, time_limit=3600)
     assert cut.status == "unknown" and "time limit" in cut.message
     assert len(cut.steps) < len(full.steps)

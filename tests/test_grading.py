@@ -13,7 +13,7 @@ from satgrid import api, grading
 from satgrid.cli import main
 from satgrid.errors import ParseError, SatgridError
 
-from .helpers import SHARED, shared_file
+from .helpers import SHARED, deadline_after, shared_file
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -191,21 +191,10 @@ def test_first_sudoku_hint_names_the_givens_that_force_it(sudokus):
 def test_a_time_limit_gives_unknown_or_the_hint_of_no_limit(sudokus, monkeypatch, stop_after):
     """The reasoner's deadline passing after ``stop_after`` checks: status unknown, never a
     different hint; a limit of 0 stops before the first query."""
-    from satgrid import explain as explaining
-
     puzzle = sudokus["solo-3x3du-1"]
     full = grading.hint(puzzle)
     assert grading.hint(puzzle, time_limit=0).status == "unknown"
-    checks = {"n": 0}
-    in_time = explaining.Reasoner._in_time
-
-    def counted(self):
-        checks["n"] += 1
-        if checks["n"] > stop_after:
-            self.deadline = 0.0  # passed
-        in_time(self)
-
-    monkeypatch.setattr(explaining.Reasoner, "_in_time", counted)
+    deadline_after(monkeypatch, stop_after)
     cut = grading.hint(puzzle, time_limit=3600)
     assert cut.status == "unknown" and "time limit" in cut.message
     monkeypatch.undo()
