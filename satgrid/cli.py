@@ -20,7 +20,7 @@ import click
 
 from . import __version__, api, dimacs, formats, grading, render_svg
 from . import repair as repairing
-from .errors import SatgridError
+from .errors import LimitReached, SatgridError
 from .files import write_atomic
 from .puzzle import cell_name, part_name, printable
 from .reader import Limits, is_decimal, read_text
@@ -535,8 +535,12 @@ def render(file: str, output: str, solution: bool, audit: bool, ambiguous: bool,
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 @size_limit_options
+@click.option("--time-limit", type=SECONDS, metavar="SECONDS",
+              help="Wall-clock seconds for the whole run: the puzzles made by then are printed, "
+                   "then one line says how many of COUNT were made (exit status 3).")
 def generate(genre: str, size: str, flavour: str | None, count: int, seed: int | None, jobs: int,
-             solver: str | None, fmt: str, max_cells: int, max_clauses: int, **values: Any) -> None:
+             solver: str | None, fmt: str, max_cells: int, max_clauses: int,
+             time_limit: float | None, **values: Any) -> None:
     """Make COUNT unique puzzles of GENRE; each is audited (unique, minimal where promised,
     solution checked) before it is printed."""
     import random
@@ -558,7 +562,8 @@ def generate(genre: str, size: str, flavour: str | None, count: int, seed: int |
         options = api.Options(solver=solver) if solver is not None else None
         jobs = _workers(jobs, count) if jobs > 1 else 1
         stream = generators.generate_puzzles(name, rows, cols, count, seed, level, flavour,
-                                             options, genre_options, jobs=jobs, limits=limits)
+                                             options, genre_options, jobs=jobs, limits=limits,
+                                             time_limit=time_limit)
         progress = Progress("generating", count)
         try:
             for item in stream:
@@ -567,6 +572,10 @@ def generate(genre: str, size: str, flavour: str | None, count: int, seed: int |
                         click.echo(json.dumps(item.to_json()))
                     else:
                         click.echo(_generated_text(item))
+        except LimitReached as exc:
+            progress.clear()
+            click.echo(f"satgrid: {exc}", err=True)
+            sys.exit(3)
         finally:
             progress.clear()
 

@@ -402,3 +402,26 @@ def test_the_driver_calls_a_generators_hooks_and_has_defaults(monkeypatch):
     from satgrid.cli import _generated_text
 
     assert "givens-left: " in _generated_text(made)
+
+
+def test_a_time_limit_gives_the_same_puzzles_or_says_how_many_were_made():
+    """Within the limit: the very puzzles of a run without one (the same seeds, made in worker
+    processes); past it: LimitReached naming how many were made, and no worker left running."""
+    import multiprocessing
+
+    from satgrid.errors import LimitReached
+
+    plain = [(p.seed, p.puzzle.clues()) for p in generate_puzzles("sudoku", 4, 4, 2, 7)]
+    limited = [(p.seed, p.puzzle.clues()) for p in generate_puzzles("sudoku", 4, 4, 2, 7, time_limit=120)]
+    assert limited == plain and len(plain) == 2
+    made = []
+    with pytest.raises(LimitReached, match="0 of 2 puzzles made"):
+        made.extend(generate_puzzles("nurikabe", 30, 30, 2, 7, time_limit=0))
+    assert made == [] and multiprocessing.active_children() == []
+
+
+def test_cli_time_limit_reached_is_an_outcome():
+    out = CliRunner().invoke(main, ["generate", "nurikabe", "--size", "30x30", "--count", "2",
+                                    "--seed", "7", "--time-limit", "0"])
+    assert out.exit_code == 3, out.output
+    assert out.stdout == "" and out.stderr.strip() == "satgrid: time limit reached: 0 of 2 puzzles made"

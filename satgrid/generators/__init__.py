@@ -33,6 +33,7 @@ import gc
 import hashlib
 import importlib
 import importlib.util
+import multiprocessing
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -41,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from .. import api
-from ..errors import SatgridError, UnsupportedGenre
+from ..errors import LimitReached, SatgridError, UnsupportedGenre
 from ..reader import Limits
 from ..registry import GENRES
 from . import generic
@@ -247,16 +248,45 @@ def _one(args: tuple) -> GeneratedPuzzle:
     return generate_one(*args)
 
 
+def _within(work: list[tuple], jobs: int, deadline: float) -> Iterator[GeneratedPuzzle]:
+    """:func:`generate_puzzles` under a deadline: ``work`` in ``jobs`` worker processes, each
+    result awaited until ``deadline`` (monotonic clock); the workers are terminated when it
+    passes or the caller stops reading."""
+    made = 0
+    pool = multiprocessing.Pool(jobs)
+    try:
+        pending = [pool.apply_async(_one, (args,)) for args in work]
+        for result in pending:
+            try:
+                puzzle = result.get(timeout=max(0.0, deadline - time.monotonic()))
+            except multiprocessing.TimeoutError:
+                raise LimitReached(f"time limit reached: {made} of {len(work)} "
+                                   f"puzzle{'s' if len(work) != 1 else ''} made") from None
+            made += 1
+            yield puzzle
+    finally:
+        pool.terminate()
+        pool.join()
+
+
 def generate_puzzles(genre: str, rows: int, cols: int, count: int, seed: int,
                      level: int | None = None, flavour: str | None = None,
                      options: api.Options | None = None,
                      genre_options: dict[str, Any] | None = None,
-                     jobs: int = 1, limits: Limits = Limits()) -> Iterator[GeneratedPuzzle]:
-    """``count`` checked puzzles in seed order (``jobs`` worker processes when > 1)."""
+                     jobs: int = 1, limits: Limits = Limits(),
+                     time_limit: float | None = None) -> Iterator[GeneratedPuzzle]:
+    """``count`` checked puzzles in seed order (``jobs`` worker processes when > 1).
+
+    ``time_limit``: wall-clock seconds for the whole run. The puzzles are then made in worker
+    processes (one when ``jobs`` is 1), which are stopped when the limit passes; the puzzles
+    finished before it are yielded in seed order, then :class:`LimitReached` says how many of
+    ``count`` were made (a generator checks no clock of its own, so it is stopped from outside)."""
     check_request(genre, rows, cols, level, flavour, genre_options, limits)
     work = [(genre, rows, cols, derive_seed(seed, i), level, flavour, options, genre_options, limits)
             for i in range(count)]
-    if jobs > 1 and count > 1:
+    if time_limit is not None:
+        yield from _within(work, min(jobs, count), time.monotonic() + time_limit)
+    elif jobs > 1 and count > 1:
         with ProcessPoolExecutor(min(jobs, count)) as pool:
             yield from pool.map(_one, work)
     else:
