@@ -465,17 +465,21 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
     of those, with status "multiple". ``time_limit`` (wall-clock seconds, building included):
     status "unknown" once it passes (the reason's search stops as :func:`satgrid.explain.explain`'s
     does, so a hint given is proved as without a limit)."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    try:
+        return _hint(puzzle, dict(state or {}), solver, connectivity, candidates, deadline)
+    except LimitReached:
+        return Hint("unknown", "the time limit was reached before the next step was proved")
+
+
+def _hint(puzzle: Any, state: State, solver: str, connectivity: Connectivity, candidates: int,
+          deadline: float | None) -> Hint:
+    """:func:`hint`, every query under ``deadline`` (monotonic clock): LimitReached past it."""
     from . import api
 
     fmt = state_format(puzzle)
-    state = dict(state or {})
     describe = lambda key, value: fmt.describe(puzzle, key, value)  # noqa: E731
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    late = Hint("unknown", "the time limit was reached before the next step was proved")
-    try:
-        search, owned = api.session_for(puzzle, api.Options(solver=solver), deadline)
-    except LimitReached:
-        return late
+    search, owned = api.session_for(puzzle, api.Options(solver=solver), deadline)
     queries = PuzzleQueries(search, puzzle.clues())
     search.set_deadline(deadline)
     try:
@@ -496,10 +500,7 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
             return Hint("unknown", "a limit was reached while proving the solution unique")
         unique = second.status == "unsat"
         if not unique:  # the facts forced by the clues alone: those true in every solution
-            try:
-                forced = queries.backbone(projection)
-            except LimitReached:
-                return late
+            forced = queries.backbone(projection)
             solution = {k: var in forced if var in forced or -var in forced else None
                         for k, var in primary.items()}
         whom = "the solution" if unique else "every solution"
@@ -521,10 +522,7 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
         queries.retire()
         if owned:
             search.close()
-    try:
-        found = _hint_from(puzzle, state, open_facts, solver, connectivity, candidates, fmt, deadline)
-    except LimitReached:
-        return late
+    found = _hint_from(puzzle, state, open_facts, solver, connectivity, candidates, fmt, deadline)
     if unique:
         return found
     return replace(found, status="multiple", forced=len(open_facts),
