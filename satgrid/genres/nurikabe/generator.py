@@ -467,8 +467,11 @@ class Rival:
                 self.comp.update(dict.fromkeys(cells, len(self.sizes)))
                 self.sizes.append(len(cells))
         self.bad = 0
+        #: The numbers the counts are for (``frozenset(numbers.items())``; None: not loaded).
+        self.numbers: frozenset[tuple[Cell, int]] | None = None
 
     def load(self, numbers: Mapping[Cell, int]) -> int:
+        self.numbers = frozenset(numbers.items())
         self.count = [0] * len(self.sizes)
         self.total = [0] * len(self.sizes)
         on_black = 0
@@ -621,11 +624,25 @@ def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: li
     ``detours[0]``, counted down, is positive; never undoing the move before) the one that kills
     most others net of those it revives; among equals, one onto the least fragile pin
     (:func:`fragility`, as the numbers were first placed), then at random. The rival no move
-    kills, or None when every rival is dead."""
+    kills, or None when every rival is dead. Only the rivals whose counts are for other numbers
+    are counted again (the others moved with every move of the last call)."""
     numbers = layout.numbers()
-    last = None
+    now = frozenset(numbers.items())
     for rival in rivals:
-        rival.load(numbers)
+        if rival.numbers != now:
+            rival.load(numbers)
+    try:
+        return _moves(layout, rivals, rng, detours, numbers)
+    finally:
+        now = frozenset(numbers.items())  # every rival moved with every move
+        for rival in rivals:
+            rival.numbers = now
+
+
+def _moves(layout: Layout, rivals: list[Rival], rng: random.Random, detours: list[int],
+           numbers: dict[Cell, int]) -> Rival | None:
+    """The moves of :func:`_settle`, on rivals counted for ``numbers`` (kept up to date)."""
+    last = None
     while True:
         live = [rival for rival in rivals if rival.bad == 0]
         if not live:
