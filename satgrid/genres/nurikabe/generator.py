@@ -409,7 +409,7 @@ def _shapes(roots: list[Cell], order: dict[Cell, int], near, n: int) -> Iterator
     set only by neighbours after its root that no earlier cell of the set already touches. The
     search runs on the cells' positions in ``order``. The shapes come in groups ``(known, last)``:
     ``known`` and one cell of ``last`` (the search's last level), so a count need not build each
-    shape (the counts of :func:`fragility` took most of the pins' time; encodings/nurikabe.md)."""
+    shape (:func:`fragility`'s shapes are most of those the pins go through; encodings/nurikabe.md)."""
     cells = list(order)
     adj = [[order[u] for u in near(p) if u in order] for p in cells]
 
