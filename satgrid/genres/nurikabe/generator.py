@@ -80,6 +80,8 @@ from .checker import check_nurikabe
 
 Cell = tuple[int, int]
 Window = tuple[Cell, ...]
+#: Shapes in a group: the cells ``known`` with each cell of ``last`` (see :func:`_shapes`).
+Group = tuple[list[Cell], list[Cell]]
 ISLANDS = (1, 6)
 FLAVOURS = ("normal", "hard")
 #: Islands larger than this are not searched for other shapes (their pins are all their cells):
@@ -354,13 +356,15 @@ def flip_cells(layout: Layout, i: int) -> set[Cell]:
         return owner[q] is None and all(owner[t] is None or owner[t] == i for t in near(q))
 
     covered: set[Cell] = set()
-    for shape in _island_shapes(layout, i, free):
-        inside = shape & mine
-        if len(inside) == n or inside <= covered or not _keeps_rules(layout, mine, shape):
-            continue
-        covered |= inside
-        if len(covered) == n:
-            break
+    for known, last in _island_shapes(layout, i, free):
+        for p in last:
+            shape = frozenset((*known, p))
+            inside = shape & mine
+            if len(inside) == n or inside <= covered or not _keeps_rules(layout, mine, shape):
+                continue
+            covered |= inside
+            if len(covered) == n:
+                return covered
     return covered
 
 
@@ -375,16 +379,19 @@ def fragility(layout: Layout, i: int) -> dict[Cell, int]:
     if len(island) > FRAGILITY_LIMIT:
         return count
     owner = layout.owner
-    for shape in _island_shapes(layout, i, lambda q: owner[q] is None):
-        for p in shape:
+    for known, last in _island_shapes(layout, i, lambda q: owner[q] is None):
+        for p in known:  # in every shape of the group
+            if p in count:
+                count[p] += len(last)
+        for p in last:
             if p in count:
                 count[p] += 1
     return count
 
 
-def _island_shapes(layout: Layout, i: int, free: Callable[[Cell], bool]) -> Iterator[frozenset[Cell]]:
+def _island_shapes(layout: Layout, i: int, free: Callable[[Cell], bool]) -> Iterator[Group]:
     """Every connected set of island ``i``'s size that holds one of its cells and is otherwise made
-    of ``free`` cells, once each (:func:`_shapes`; the island itself included)."""
+    of ``free`` cells, once each, in groups (:func:`_shapes`; the island itself included)."""
     island = layout.islands[i]
     n, mine, near = len(island), set(island), layout.near
     region, frontier = set(island), list(island)
@@ -396,19 +403,19 @@ def _island_shapes(layout: Layout, i: int, free: Callable[[Cell], bool]) -> Iter
     return _shapes(sorted(island), order, near, n)
 
 
-def _shapes(roots: list[Cell], order: dict[Cell, int], near, n: int) -> Iterator[frozenset[Cell]]:
+def _shapes(roots: list[Cell], order: dict[Cell, int], near, n: int) -> Iterator[Group]:
     """Every connected ``n``-cell subset of ``order``'s cells whose first cell (in ``order``) is a
     root, once each: Wernicke's ESU ("Efficient detection of network motifs", 2006), extending a
     set only by neighbours after its root that no earlier cell of the set already touches. The
-    search runs on the cells' positions in ``order``."""
+    search runs on the cells' positions in ``order``. The shapes come in groups ``(known, last)``:
+    ``known`` and one cell of ``last`` (the search's last level), so a count need not build each
+    shape (:func:`fragility`'s shapes are most of those the pins go through; encodings/nurikabe.md)."""
     cells = list(order)
     adj = [[order[u] for u in near(p) if u in order] for p in cells]
 
-    def extend(shape: list[int], ext: list[int], root: int) -> Iterator[frozenset[Cell]]:
+    def extend(shape: list[int], ext: list[int], root: int) -> Iterator[Group]:
         if len(shape) == n - 1:  # each cell of ext completes a shape: no further extension
-            known = [cells[k] for k in shape]
-            for w in reversed(ext):
-                yield frozenset((*known, cells[w]))
+            yield [cells[k] for k in shape], [cells[w] for w in reversed(ext)]
             return
         border = {*ext, *shape}
         for k in shape:
@@ -424,7 +431,7 @@ def _shapes(roots: list[Cell], order: dict[Cell, int], near, n: int) -> Iterator
     for v in roots:
         root = order[v]
         if n == 1:
-            yield frozenset((v,))
+            yield [], [v]
         else:
             yield from extend([root], [u for u in adj[root] if u > root], root)
 
@@ -460,8 +467,11 @@ class Rival:
                 self.comp.update(dict.fromkeys(cells, len(self.sizes)))
                 self.sizes.append(len(cells))
         self.bad = 0
+        #: The numbers the counts are for (``frozenset(numbers.items())``; None: not loaded).
+        self.numbers: frozenset[tuple[Cell, int]] | None = None
 
     def load(self, numbers: Mapping[Cell, int]) -> int:
+        self.numbers = frozenset(numbers.items())
         self.count = [0] * len(self.sizes)
         self.total = [0] * len(self.sizes)
         on_black = 0
@@ -614,11 +624,25 @@ def _settle(layout: Layout, rivals: list[Rival], rng: random.Random, detours: li
     ``detours[0]``, counted down, is positive; never undoing the move before) the one that kills
     most others net of those it revives; among equals, one onto the least fragile pin
     (:func:`fragility`, as the numbers were first placed), then at random. The rival no move
-    kills, or None when every rival is dead."""
+    kills, or None when every rival is dead. Only the rivals whose counts are for other numbers
+    are counted again (the others moved with every move of the last call)."""
     numbers = layout.numbers()
-    last = None
+    now = frozenset(numbers.items())
     for rival in rivals:
-        rival.load(numbers)
+        if rival.numbers != now:
+            rival.load(numbers)
+    try:
+        return _moves(layout, rivals, rng, detours, numbers)
+    finally:
+        now = frozenset(numbers.items())  # every rival moved with every move
+        for rival in rivals:
+            rival.numbers = now
+
+
+def _moves(layout: Layout, rivals: list[Rival], rng: random.Random, detours: list[int],
+           numbers: dict[Cell, int]) -> Rival | None:
+    """The moves of :func:`_settle`, on rivals counted for ``numbers`` (kept up to date)."""
+    last = None
     while True:
         live = [rival for rival in rivals if rival.bad == 0]
         if not live:
@@ -762,10 +786,8 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
         try:
             for _ in range(max_sessions if max_sessions is not None else 4 * len(layout.islands)):
                 solution, puzzle = layout.solution(), layout.puzzle()
-                problems = check_nurikabe(rows, cols, puzzle.numbers(), solution)
-                if problems:
-                    raise SatgridError(f"internal error: a generated Nurikabe solution breaks a rule: {problems[0]}")
-                if session is None:
+                if session is None:  # a new layout (a move keeps each number in its island)
+                    _check(puzzle, solution)
                     session = Session(encode_places(rows, cols, layout.places()), options.solver,
                                       options.connectivity, options.conflict_limit)
                     projection = _projection(session, solution)
@@ -782,6 +804,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                     if flavour == "normal" and assess(puzzle, solver=options.solver).level not in (0, 1):
                         break  # unique, but not a propagation puzzle: a new grid
                     times["unique"] += time.perf_counter() - start
+                    _check(puzzle, solution)
                     out.puzzle, out.solution = puzzle, solution
                     if unknown_sizes:
                         start = time.perf_counter()
@@ -814,6 +837,14 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 session.close()
         times["unique"] += time.perf_counter() - start
     raise SatgridError(f"no unique {rows}x{cols} Nurikabe after {max_grids} grids")
+
+
+def _check(puzzle: NurikabePuzzle, solution: tuple[str, ...]) -> None:
+    """The independent checker's word on a layout and its numbers (an internal error if it
+    finds a broken rule)."""
+    problems = check_nurikabe(puzzle.rows, puzzle.cols, puzzle.numbers(), solution)
+    if problems:
+        raise SatgridError(f"internal error: a generated Nurikabe solution breaks a rule: {problems[0]}")
 
 
 def _projection(session: Session, solution: tuple[str, ...]) -> tuple[int, ...]:
