@@ -461,6 +461,8 @@ def convert(source: str, target: str, output: str | None, solution: bool, **opts
     """Convert the puzzles in INPUT (a file, a puzz.link URL or a game ID) to another format."""
     with reported_errors():
         puzzles = _load((source,), opts)
+        if target != "svg":
+            formats.check_writable(puzzles, target)  # before solving: one line naming the puzzle
         results = [api.solve(p) if solution else None for p in puzzles]
         solutions = [r.solution if r else None for r in results]
         if target == "svg":
@@ -1023,6 +1025,8 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
         puzzles = _load(files, opts)
         options = _options(opts)
         options.check_solver()  # a bad solver name fails here, before any work
+        if fmt == "pzprv3":
+            formats.check_writable(puzzles, fmt)  # a puzzle pzprv3 cannot hold: nothing written
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
                                  options=options, ambiguity=ambiguity)
         many = len(puzzles) > 1

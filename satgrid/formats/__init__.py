@@ -25,7 +25,7 @@ import io
 import re
 from typing import Any
 
-from ..errors import ParseError, UnsupportedGenre
+from ..errors import ParseError, SatgridError, UnsupportedGenre
 from ..reader import GenreNames
 from . import ipuz, puzzlekit, puzzlink, pzprv3, results, tatham
 
@@ -141,6 +141,17 @@ def write(puzzle: Any, to: str, solution: Any = None) -> str:
     if to == "text":
         return text_of(puzzle)
     raise UnsupportedGenre(f"unknown output format {to!r}; choose from {', '.join(TARGETS)}, svg")
+
+
+def check_writable(puzzles: list[Any], to: str) -> None:
+    """Write each puzzle as ``to`` once (without its solution) and drop the text: a puzzle the
+    format cannot hold is a SatgridError naming where the puzzle was read, raised before any
+    work, so a command that writes puzzle after puzzle writes none rather than those before it."""
+    for puzzle in puzzles:
+        try:
+            write(puzzle, to)
+        except SatgridError as exc:
+            raise SatgridError(f"{puzzle.source}: {exc}") from None
 
 
 def write_all(puzzles: list[Any], to: str, solutions: list[Any] | None = None) -> str:
