@@ -398,7 +398,7 @@ def decode(file: str, model: str, map_path: str | None, connectivity: str | None
                                        "--no-clues and --clue-selectors")
             varmap = _read_json(map_path)
         puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, varmap, file)
-        source, text = read_text(model)
+        source, text = read_text(model, what="model")
         answer = dimacs.read_model(text, source)
         if answer.status != "sat":
             raise SatgridError(f"{source}: the solver answered {answer.status.upper()}: no model "
@@ -410,11 +410,17 @@ def decode(file: str, model: str, map_path: str | None, connectivity: str | None
         g, name = GENRES[puzzle.genre], puzzle.name or str(puzzle.source)
         if decoded.problems:
             why = "; ".join(decoded.problems[:3])
-            more = f" (and {len(decoded.problems) - 3} more)" if len(decoded.problems) > 3 else ""
+            if len(decoded.problems) > 3:
+                why += f" (and {len(decoded.problems) - 3} more)"
             if decoded.broken_rules:
-                why = (f"it breaks the {', '.join(decoded.broken_rules)} rule, which a lazy export "
-                       f"leaves out (re-export with --connectivity eager): {why}")
-            raise SatgridError(f"{source}: not a solution of puzzle {name}: {why}{more}")
+                rules = " and ".join(f'"{rule}"' for rule in decoded.broken_rules)
+                why = (f"it breaks the rule{'s' if len(decoded.broken_rules) > 1 else ''} {rules}, "
+                       f"which a lazy export leaves out (re-export with --connectivity eager): {why}")
+            elif decoded.selectors_off:
+                off = decoded.selectors_off
+                why += (f"; the model switches {len(off)} clue {'selector' if len(off) == 1 else 'selectors'}"
+                        f" off (e.g. {off[0]}): the puzzle is the CNF plus a unit clause for every selector")
+            raise SatgridError(f"{source}: not a solution of puzzle {name}: {why}")
         if fmt == "json":
             click.echo(json.dumps({"id": name, "genre": g.name, "rows": puzzle.rows,
                                    "cols": puzzle.cols, "status": "solved",
@@ -697,7 +703,7 @@ def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity:
         puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, None, file)
         state = None
         if state_path is not None:
-            source, text = read_text(state_path)
+            source, text = read_text(state_path, what="state")
             state = grading.read_state(puzzle, text, source)
         answer = grading.hint(puzzle, state, solver, connectivity,  # type: ignore[arg-type]
                               time_limit=time_limit)

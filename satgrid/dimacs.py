@@ -199,6 +199,9 @@ class Decoded:
     solution: Any
     problems: list[str]
     broken_rules: list[str]
+    #: The clue selectors (``[key, value]`` as the header lists them) the model sets false: their
+    #: clues are off in it (an export with clue selectors leaves their unit clauses out).
+    selectors_off: list[Any] = field(default_factory=list)
 
 
 def decode_model(puzzle: Any, literals: tuple[int, ...], connectivity: str = "eager",
@@ -247,4 +250,5 @@ def decode_model(puzzle: Any, literals: tuple[int, ...], connectivity: str = "ea
     problems = list(g.check(puzzle, solution))
     if broken and not problems:  # the checker must agree; never print such a model as a solution
         problems = [f"breaks the {name} rule" for name in broken]
-    return Decoded(export, solution, problems, broken)
+    off = [key for v, key in export.varmap["selectors"].items() if not value.get(int(v), False)]
+    return Decoded(export, solution, problems, broken, off)

@@ -60,3 +60,47 @@ def test_a_puzzle_pzprv3_cannot_hold_writes_nothing(tmp_path: Path) -> None:
         one_line_error(result, f"{source}:12", "no blocked cells")
         assert result.stdout == ""
     assert run("solve", str(source), "--format", "text").exit_code == 0
+
+
+#: A 5x5 Nurikabe (FORMATS.md's test vector) with a unique solution.
+ISLANDS = "genre: nurikabe\n. 5 . . .\n. . 2 . .\n. . . . .\n. . 1 . .\n. . . 3 .\n"
+
+
+def test_decode_words_a_binary_model_and_selectors_left_off(tmp_path: Path) -> None:
+    """``decode`` of a binary model file said "not a puzzle text"; a model of a clue-selector
+    export solved without the selectors' units was refused without saying that its clues were
+    off; a lazy model breaking two rules ran their names together with commas."""
+    from pysat.solvers import Solver
+
+    puzzle = tmp_path / "islands.txt"
+    puzzle.write_text(ISLANDS)
+    binary = tmp_path / "model.bin"
+    binary.write_bytes(b"s SATISFIABLE\nv 1 \x00\x01\x02 0\n")
+    one_line_error(run("decode", str(puzzle), str(binary)), f"{binary}:2", "not a model text")
+
+    cnf = tmp_path / "selectors.cnf"
+    assert run("encode", str(puzzle), "-o", str(cnf), "--clue-selectors").exit_code == 0
+    from pysat.formula import CNF
+    with Solver(name="cadical153", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
+        # every clue off: the island sizes are free, and the 1 at r4c3 alone as a 5-island
+        assert solver.solve()
+        while True:
+            model = solver.get_model()
+            (tmp_path / "m.txt").write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+            result = run("decode", str(puzzle), str(tmp_path / "m.txt"), "--clue-selectors")
+            if result.exit_code:
+                break
+            solver.add_clause([-lit for lit in model])
+    one_line_error(result, "not a solution", "clue selectors off", "a unit clause for every selector")
+
+    lazy = tmp_path / "lazy.cnf"
+    assert run("encode", str(puzzle), "-o", str(lazy), "--connectivity", "lazy").exit_code == 0
+    with Solver(name="cadical153", bootstrap_with=CNF(from_file=str(lazy)).clauses) as solver:
+        while solver.solve():
+            model = solver.get_model()
+            (tmp_path / "m.txt").write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+            result = run("decode", str(puzzle), str(tmp_path / "m.txt"), "--connectivity", "lazy")
+            if "rules" in result.stderr:
+                break
+            solver.add_clause([-lit for lit in model])
+    one_line_error(result, 'breaks the rules "', '" and "', ", which a lazy export leaves out")
