@@ -104,3 +104,17 @@ def test_decode_words_a_binary_model_and_selectors_left_off(tmp_path: Path) -> N
                 break
             solver.add_clause([-lit for lit in model])
     one_line_error(result, 'breaks the rules "', '" and "', ", which a lazy export leaves out")
+
+
+def test_an_external_solvers_garbage_is_quoted_printable(tmp_path: Path) -> None:
+    """A binary printing terminal escapes and bytes (not a SAT solver at all) was quoted raw in
+    the error line: an escape cleared the user's screen. Now each unprintable character is
+    U+FFFD, and the error is still one line."""
+    liar = tmp_path / "garbage.sh"
+    liar.write_text("#!/bin/sh\nprintf 'c hello\\033[2J\\033[31m red \\001\\002 done\\r\\n'\n")
+    liar.chmod(0o755)
+    puzzle = tmp_path / "islands.txt"
+    puzzle.write_text(ISLANDS)
+    result = run("solve", str(puzzle), "--solver", f"external:{liar}")
+    one_line_error(result, "no result line", "it said: c hello\ufffd[2J\ufffd[31m red \ufffd\ufffd done")
+    assert not any(ch in result.stderr for ch in "\x1b\x01\x02\r")
