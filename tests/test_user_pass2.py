@@ -118,3 +118,20 @@ def test_an_external_solvers_garbage_is_quoted_printable(tmp_path: Path) -> None
     result = run("solve", str(puzzle), "--solver", f"external:{liar}")
     one_line_error(result, "no result line", "it said: c hello\ufffd[2J\ufffd[31m red \ufffd\ufffd done")
     assert not any(ch in result.stderr for ch in "\x1b\x01\x02\r")
+
+
+def test_fillomino_differences_name_the_sizes_the_solutions_show() -> None:
+    """Sizes above the largest given were worded "above 2" in both solutions of a difference
+    (the one-hot value stops at the cap; the size is in binary digits beside it): now the size."""
+    import json
+
+    text = "genre: fillomino\n. . . .\n. 2 . .\n. . . .\n. . . 1\n"
+    result = run("ambiguity", "-", "--count-solutions", "3", "--format", "json", input=text)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    first, second = report["solution"], report["second_solution"]
+    assert report["differences"]
+    for d in report["differences"]:
+        r, c = d["part"]
+        assert (d["first"], d["second"]) == (f"{d['name']} is {first[r][c]}", f"{d['name']} is {second[r][c]}")
+    assert "above" not in run("ambiguity", "-", "--count-solutions", "3", input=text).stdout
