@@ -135,3 +135,18 @@ def test_fillomino_differences_name_the_sizes_the_solutions_show() -> None:
         r, c = d["part"]
         assert (d["first"], d["second"]) == (f"{d['name']} is {first[r][c]}", f"{d['name']} is {second[r][c]}")
     assert "above" not in run("ambiguity", "-", "--count-solutions", "3", input=text).stdout
+
+
+def test_a_sudoku_hint_state_with_a_repeated_digit_is_not_called_a_given(tmp_path: Path) -> None:
+    """``hint --state`` read the player's digits as a puzzle and refused a repeat as "given 1
+    twice": the digits are the state's, not givens."""
+    puzzle = tmp_path / "s.txt"
+    puzzle.write_text("genre: sudoku\n1 . . .\n. . . 2\n. . . .\n. . . .\n")
+    state = tmp_path / "state.txt"
+    state.write_text("1 1 . .\n. . . 2\n. . . .\n. . . .\n")
+    result = run("hint", str(puzzle), "--state", str(state))
+    one_line_error(result, f"{state}:1:3", "the state has digit 1 twice in row 1 (r1c1 and r1c2)")
+    assert "given" not in result.stderr
+    # the puzzle's own repeats are still givens
+    puzzle.write_text("genre: sudoku\n1 1 . .\n. . . 2\n. . . .\n. . . .\n")
+    one_line_error(run("solve", str(puzzle)), "given 1 twice in row 1")
