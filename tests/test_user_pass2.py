@@ -150,3 +150,23 @@ def test_a_sudoku_hint_state_with_a_repeated_digit_is_not_called_a_given(tmp_pat
     # the puzzle's own repeats are still givens
     puzzle.write_text("genre: sudoku\n1 1 . .\n. . . 2\n. . . .\n. . . .\n")
     one_line_error(run("solve", str(puzzle)), "given 1 twice in row 1")
+
+
+def test_repair_does_not_depend_on_what_ran_before() -> None:
+    """``repair`` enumerated solutions and met counterexamples on the process's shared session,
+    whose learnt clauses and phases depend on earlier queries: the clues it suggested for a
+    puzzle changed after a solve or an ambiguity report of it in the same process. It now works
+    on sessions of its own."""
+    from satgrid import ambiguity, api, repair
+
+    [puzzle] = [p for p in api.load([str(Path(__file__).parents[1] / "satgrid/data/sudoku.txt")])
+                if p.name == "solo-2x3di-1"]
+    clues = puzzle.clues()
+    holey = puzzle.with_clues({k: v for i, (k, v) in enumerate(sorted(clues.items())) if i % 3})
+    before = repair.repair(holey)
+    assert before.status == "multiple" and before.found
+    api.solve(holey, unique=True)
+    api.solve(holey, audit=True)
+    ambiguity.report(holey, api.Options(), cap=10)
+    after = repair.repair(holey)
+    assert (after.added, after.proved, after.over_all) == (before.added, before.proved, before.over_all)
