@@ -170,3 +170,20 @@ def test_repair_does_not_depend_on_what_ran_before() -> None:
     ambiguity.report(holey, api.Options(), cap=10)
     after = repair.repair(holey)
     assert (after.added, after.proved, after.over_all) == (before.added, before.proved, before.over_all)
+
+
+def test_text_of_a_grid_with_a_line_starting_with_a_blocked_cell_reads_back(tmp_path: Path) -> None:
+    """``convert --to text`` (and ``repair -o``, the batch store's input) wrote a Star Battle
+    whose row starts with a blocked cell ``#`` in the header-and-grid format, which reads such a
+    line as a comment: the puzzle read back lost the row ("a 3x4 grid: Star Battle's grid is
+    square"). Such a grid is now written in the block format."""
+    from satgrid import api, formats
+
+    source = tmp_path / "stars.txt"
+    source.write_text("puzzle b\ngenre: starbattle\nstars: 1\ngivens:\n1 1 2 2\n# 1 2 2\n3 3 4 4\n3 3 4 4\nend\n")
+    [puzzle] = api.load([str(source)])
+    result = run("convert", str(source), "--to", "text")
+    assert result.exit_code == 0, result.output
+    [back] = api.load_text(result.stdout)
+    assert (back.rows, back.cols, back.rooms) == (puzzle.rows, puzzle.cols, puzzle.rooms)
+    assert formats.text_of(back) == result.stdout

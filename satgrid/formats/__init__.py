@@ -177,8 +177,12 @@ def block_of(puzzle: Any, default_name: str = "1", facts: dict[str, object] | No
 
 
 def text_of(puzzle: Any) -> str:
-    """satgrid's own text format (a ``genre:`` header and the genre's grid), which reads back."""
+    """satgrid's own text format (a ``genre:`` header and the genre's grid), which reads back; a
+    grid with a line that starts with ``#`` (a blocked cell in the first column), which that
+    format reads as a comment, in the block format, whose grids keep such lines."""
     headers, grid = _text_parts(puzzle)
+    if any(line.lstrip().startswith("#") for line in grid.split("\n")):
+        return block_of(puzzle)
     return "\n".join(headers) + "\n" + grid + "\n"
 
 
