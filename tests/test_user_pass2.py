@@ -187,3 +187,21 @@ def test_text_of_a_grid_with_a_line_starting_with_a_blocked_cell_reads_back(tmp_
     [back] = api.load_text(result.stdout)
     assert (back.rows, back.cols, back.rooms) == (puzzle.rows, puzzle.cols, puzzle.rooms)
     assert formats.text_of(back) == result.stdout
+
+
+def test_a_bad_line_in_a_batch_file_of_urls_fails_alone(tmp_path: Path) -> None:
+    """A file of puzz.link URLs and game IDs is one task a line, but only while every line was
+    one: a single bad line made the whole file one failed task, its good puzzles never run."""
+    import sqlite3
+
+    urls = tmp_path / "urls.txt"
+    urls.write_text("https://puzz.link/p?slither/5/5/cbcbcddad\nnot a url\n\n"
+                    "2x3:5c2e1c4a6_1_6_3a2c6e2c5\nhttps://puzz.link/p?foo/1/1/a\n")
+    store = tmp_path / "s.sqlite"
+    result = run("batch", "run", "solve", str(urls), "--store", str(store))
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(store) as db:
+        rows = db.execute("SELECT line, status, message FROM results ORDER BY line").fetchall()
+    assert [(line, status) for line, status, _ in rows] == [(1, "solved"), (2, "error"), (4, "solved"),
+                                                            (5, "error")]
+    assert rows[3][2].startswith(f"{urls}:5:") and "unknown puzz.link puzzle type 'foo'" in rows[3][2]
