@@ -205,3 +205,25 @@ def test_a_bad_line_in_a_batch_file_of_urls_fails_alone(tmp_path: Path) -> None:
     assert [(line, status) for line, status, _ in rows] == [(1, "solved"), (2, "error"), (4, "solved"),
                                                             (5, "error")]
     assert rows[3][2].startswith(f"{urls}:5:") and "unknown puzz.link puzzle type 'foo'" in rows[3][2]
+
+
+def test_the_readme_library_snippets_run_as_shown(tmp_path: Path, monkeypatch) -> None:
+    """The README's Python blocks, run one after the other on a ``puzzle.txt`` (a bundled
+    Nurikabe): the live editor's line removed the clue at ``(0, 0)``, which most puzzles lack
+    (SatgridError: the puzzle has no clue at (0, 0))."""
+    import contextlib
+    import io
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    # the blocks at the margin (an indented one in "Adding a genre" is a sketch, not a program)
+    blocks = re.findall(r"^```python\n(.*?)^```", (root / "README.md").read_text(), re.S | re.M)
+    assert len(blocks) >= 2
+    (tmp_path / "puzzle.txt").write_text(ISLANDS)
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile("\n".join(blocks), "README.md", "exec"), {})
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("unique ") and lines[1].startswith("unique exactly 1")
+    assert lines[2].startswith("multiple: ")  # a clue removed: several solutions
