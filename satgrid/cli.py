@@ -335,20 +335,26 @@ def _watch_check(file: str, opts: dict[str, Any], options: api.Options, editors:
               "propagator is code, not clauses: it has no export.)")
 @click.option("--no-clues", is_flag=True, help="Leave the clues out (the empty grid's rules).")
 @click.option("--clue-selectors", is_flag=True, help="Put each clue behind a selector variable.")
+@click.option("--puzzle", "puzzle_id", help="Export only this puzzle of FILE (its id).")
 def encode(file: str, as_dimacs: bool, output: str | None, connectivity: str, no_clues: bool,
-           clue_selectors: bool, **opts: Any) -> None:
+           clue_selectors: bool, puzzle_id: str | None, **opts: Any) -> None:
     """Export each puzzle in FILE as DIMACS with a variable map (.map.json)."""
     with reported_errors():
         if no_clues and clue_selectors:
             raise click.UsageError("--no-clues and --clue-selectors exclude each other")
         puzzles = _load((file,), {**opts, "connectivity": connectivity})  # its size, as exported
+        if puzzle_id is not None:
+            puzzles = [_pick_puzzle(puzzles, puzzle_id, None, file)]
+        if len(puzzles) > 1 and output == "-":  # one DIMACS text after another is no DIMACS file
+            raise SatgridError(f"{file} holds {len(puzzles)} puzzles and standard output takes one "
+                               "DIMACS file: name one with --puzzle ID, or give -o a directory")
         mode = "none" if no_clues else "selectors" if clue_selectors else "plain"
         stem = "stdin" if file == "-" else Path(file).stem
         base = Path(output) if output not in (None, "-") else Path("cnf_out")
         if len(puzzles) > 1 and output not in (None, "-") and (
                 base.suffix == ".cnf" or base.exists() and not base.is_dir()):
             raise SatgridError(f"{output}: {len(puzzles)} puzzles are written one file each: give "
-                               "-o a directory (or - for standard output)")
+                               "-o a directory (or --puzzle ID for one of them)")
         names = _unique_names([stem] if len(puzzles) == 1 else
                               [f"{stem}-{_slug(p.name or str(i))}" for i, p in enumerate(puzzles, 1)])
         for puzzle, name in zip(puzzles, names):

@@ -227,3 +227,26 @@ def test_the_readme_library_snippets_run_as_shown(tmp_path: Path, monkeypatch) -
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("unique ") and lines[1].startswith("unique exactly 1")
     assert lines[2].startswith("multiple: ")  # a clue removed: several solutions
+
+
+def test_encode_to_standard_output_takes_one_puzzle(tmp_path: Path) -> None:
+    """``encode FILE -o -`` on a file of several puzzles printed their DIMACS texts one after
+    another: cadical refused the second header, and minisat read every clause as one formula
+    (puzzles sharing variable numbers) and answered UNSATISFIABLE for satisfiable puzzles. Now
+    it is an error, and ``--puzzle ID`` picks one puzzle."""
+    from pysat.solvers import Solver
+    from satgrid import dimacs
+
+    source = Path(__file__).resolve().parents[1] / "satgrid/data/hitori.txt"
+    one_line_error(run("encode", str(source), "-o", "-"), "holds 3 puzzles", "--puzzle ID")
+    result = run("encode", str(source), "-o", "-", "--puzzle", "s2")
+    assert result.exit_code == 0 and result.stdout.count("\np cnf ") == 1
+    clauses = [[int(t) for t in line.split()[:-1]] for line in result.stdout.splitlines()
+               if line and line[0] not in "cp"]
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        assert solver.solve()
+        from satgrid import api
+        [s2] = [p for p in api.load([str(source)]) if p.name == "s2"]
+        decoded = dimacs.decode_model(s2, tuple(solver.get_model()))
+        assert decoded.problems == [] and decoded.solution == api.solve(s2).solution
+    one_line_error(run("encode", str(source), "--puzzle", "s9", "-o", str(tmp_path)), "no puzzle 's9'")
