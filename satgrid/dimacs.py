@@ -180,7 +180,13 @@ def _model(source: str, status: str | None, literals: list[int], where: str) -> 
         if literals:
             raise ParseError(source, None, f"{status.upper()} answer followed by literals")
         return Model(status)  # type: ignore[arg-type]
-    if not literals or literals[-1] != 0 or 0 in literals[:-1]:
+    if not literals:
+        raise ParseError(source, None, f"a SAT answer without an assignment (no {where}): the "
+                                       "solver was asked not to print its model?")
+    if literals[-1] != 0 and 0 not in literals:
+        raise ParseError(source, None, f"the assignment ({where}) does not end in 0: the file is "
+                                       "cut short?")
+    if literals[-1] != 0 or 0 in literals[:-1]:
         raise ParseError(source, None, f"the assignment ({where}) must be one list ending in 0")
     seen: dict[int, int] = {}
     for lit in literals[:-1]:
