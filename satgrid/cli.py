@@ -895,6 +895,9 @@ def _emit(texts: list[str], output: str | None, ext: str) -> None:
             raise SatgridError(f"{len(texts)} puzzles: give -o NAME.{ext} to write NAME-1.{ext}, ...")
         click.echo(texts[0], nl=False)
         return
+    if output.endswith("/") or Path(output).is_dir():  # Path() would drop the slash: a file "out"
+        raise SatgridError(f"{output}: a directory; give -o a file name, such as "
+                           f"{output.rstrip('/')}/out.{ext}")
     path = Path(output)
     targets = [path] if len(texts) == 1 else [
         path.with_name(f"{path.stem}-{i}{path.suffix or '.' + ext}") for i in range(1, len(texts) + 1)]

@@ -250,3 +250,17 @@ def test_encode_to_standard_output_takes_one_puzzle(tmp_path: Path) -> None:
         decoded = dimacs.decode_model(s2, tuple(solver.get_model()))
         assert decoded.problems == [] and decoded.solution == api.solve(s2).solution
     one_line_error(run("encode", str(source), "--puzzle", "s9", "-o", str(tmp_path)), "no puzzle 's9'")
+
+
+def test_output_named_as_a_directory_is_refused(tmp_path: Path) -> None:
+    """``repair -o out/`` (and ``render``, ``convert``) wrote a file called ``out``: the path
+    lost its trailing slash. A name ending in ``/``, or an existing directory, is now one line."""
+    puzzle = tmp_path / "amb.txt"
+    puzzle.write_text("genre: sudoku\n1 2 . .\n. . 1 2\n. 1 . .\n. . . 1\n")
+    folder = tmp_path / "out"
+    for args in (["repair", str(puzzle)], ["render", str(puzzle)], ["convert", str(puzzle), "--to", "url"]):
+        one_line_error(run(*args, "-o", f"{folder}/"), f"{folder}/: a directory")
+        assert not folder.exists()
+    folder.mkdir()
+    one_line_error(run("render", str(puzzle), "-o", str(folder)), f"{folder}: a directory")
+    assert run("render", str(puzzle), "-o", str(folder / "a.svg")).exit_code == 0
