@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from satgrid.cli import main
+from .test_user_pass import one_line_error, run
 
 #: A Star Battle pzprv3 and puzz.link can hold, then one with a blocked cell, which they cannot.
 STARS_THEN_BLOCKED = """puzzle ok
@@ -31,19 +29,6 @@ givens:
 3 3 4 4
 end
 """
-
-
-def run(*args: str, input: str | None = None):
-    return CliRunner().invoke(main, list(args), input=input)
-
-
-def one_line_error(result, *words: str) -> None:
-    """Exit status 1, no traceback, and one stderr line ``satgrid: error: ...`` holding ``words``."""
-    assert result.exit_code == 1, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("satgrid: error: "), result.stderr
-    assert all(w in lines[0] for w in words), lines[0]
 
 
 def test_a_puzzle_pzprv3_cannot_hold_writes_nothing(tmp_path: Path) -> None:
