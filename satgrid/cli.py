@@ -473,6 +473,7 @@ def convert(source: str, target: str, output: str | None, solution: bool, **opts
     """Convert the puzzles in INPUT (a file, a puzz.link URL or a game ID) to another format."""
     with reported_errors():
         puzzles = _load((source,), opts)
+        _check_output(output, target)
         if target != "svg":
             formats.check_writable(puzzles, target)  # before solving: one line naming the puzzle
         results = [api.solve(p) if solution else None for p in puzzles]
@@ -507,6 +508,7 @@ def render(file: str, output: str, solution: bool, audit: bool, ambiguous: bool,
     """Draw the puzzles in FILE as SVG or PNG, with --solution their solutions."""
     with reported_errors():
         puzzles = _load((file,), opts)
+        _check_output(output, "svg")
         drawings = []
         for puzzle in puzzles:
             if ambiguous:
@@ -887,6 +889,14 @@ def _ambiguity_drawing(puzzle: Any, options: api.Options) -> str:
                           undecided=found.undecided)
 
 
+def _check_output(output: str | None, ext: str) -> None:
+    """SatgridError when ``output`` names a directory (ends in ``/``, which Path() would drop, or
+    exists as one): checked before the work, so a command that fails here has printed nothing."""
+    if output not in (None, "-") and (output.endswith("/") or Path(output).is_dir()):
+        raise SatgridError(f"{output}: a directory; give -o a file name, such as "
+                           f"{output.rstrip('/')}/out.{ext}")
+
+
 def _emit(texts: list[str], output: str | None, ext: str) -> None:
     """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ...;
     each file atomically with the usual mode (:func:`satgrid.files.write_atomic`)."""
@@ -895,9 +905,7 @@ def _emit(texts: list[str], output: str | None, ext: str) -> None:
             raise SatgridError(f"{len(texts)} puzzles: give -o NAME.{ext} to write NAME-1.{ext}, ...")
         click.echo(texts[0], nl=False)
         return
-    if output.endswith("/") or Path(output).is_dir():  # Path() would drop the slash: a file "out"
-        raise SatgridError(f"{output}: a directory; give -o a file name, such as "
-                           f"{output.rstrip('/')}/out.{ext}")
+    _check_output(output, ext)
     path = Path(output)
     targets = [path] if len(texts) == 1 else [
         path.with_name(f"{path.stem}-{i}{path.suffix or '.' + ext}") for i in range(1, len(texts) + 1)]
@@ -1218,6 +1226,7 @@ def repair_command(file: str, keep_path: str | None, puzzle_id: str | None, max_
         keep = None if keep_path is None else repairing.read_solution(puzzle, keep_path, _limits(opts))
         options = api.Options(solver=solver, time_limit=time_limit, connectivity=connectivity)  # type: ignore[arg-type]
         options.check_solver()
+        _check_output(output, "txt")
         found = repairing.repair(puzzle, keep, options, max_solutions, max_rounds)
         if fmt == "json":
             click.echo(json.dumps(found.to_json()))

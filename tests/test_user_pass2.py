@@ -239,13 +239,15 @@ def test_encode_to_standard_output_takes_one_puzzle(tmp_path: Path) -> None:
 
 def test_output_named_as_a_directory_is_refused(tmp_path: Path) -> None:
     """``repair -o out/`` (and ``render``, ``convert``) wrote a file called ``out``: the path
-    lost its trailing slash. A name ending in ``/``, or an existing directory, is now one line."""
+    lost its trailing slash. A name ending in ``/``, or an existing directory, is now one line,
+    found before the work (``repair`` printed its report first)."""
     puzzle = tmp_path / "amb.txt"
     puzzle.write_text("genre: sudoku\n1 2 . .\n. . 1 2\n. 1 . .\n. . . 1\n")
     folder = tmp_path / "out"
     for args in (["repair", str(puzzle)], ["render", str(puzzle)], ["convert", str(puzzle), "--to", "url"]):
-        one_line_error(run(*args, "-o", f"{folder}/"), f"{folder}/: a directory")
-        assert not folder.exists()
+        result = run(*args, "-o", f"{folder}/")
+        one_line_error(result, f"{folder}/: a directory")
+        assert result.stdout == "" and not folder.exists()
     folder.mkdir()
     one_line_error(run("render", str(puzzle), "-o", str(folder)), f"{folder}: a directory")
     assert run("render", str(puzzle), "-o", str(folder / "a.svg")).exit_code == 0
