@@ -363,8 +363,8 @@ def encode(file: str, as_dimacs: bool, output: str | None, connectivity: str, no
                 click.echo(export.text, nl=False)
                 continue
             target = base
-            if output is None or target.is_dir() or len(puzzles) > 1:
-                target = target / f"{name}.cnf"
+            if output is None or output.endswith("/") or target.is_dir() or len(puzzles) > 1:
+                target = target / f"{name}.cnf"  # (Path() drops a trailing slash: checked on output)
             sidecar = dimacs.write(export, target)
             v = export.varmap
             click.echo(f"{target}: {v['variables']} variables, {v['clauses']} clauses "

@@ -251,3 +251,15 @@ def test_output_named_as_a_directory_is_refused(tmp_path: Path) -> None:
     folder.mkdir()
     one_line_error(run("render", str(puzzle), "-o", str(folder)), f"{folder}: a directory")
     assert run("render", str(puzzle), "-o", str(folder / "a.svg")).exit_code == 0
+
+
+def test_encode_one_puzzle_into_a_new_directory(tmp_path: Path) -> None:
+    """``encode FILE -o out/`` with one puzzle wrote a file named ``out`` (and ``out.map.json``):
+    the trailing slash was lost. It now makes the directory and writes ``out/FILE.cnf`` into it,
+    as it does for several puzzles."""
+    puzzle = tmp_path / "islands.txt"
+    puzzle.write_text(ISLANDS)
+    folder = tmp_path / "out"
+    result = run("encode", str(puzzle), "-o", f"{folder}/")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["islands.cnf", "islands.map.json"]
