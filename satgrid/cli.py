@@ -681,10 +681,13 @@ def grade(files: tuple[str, ...], connectivity: str, solver: str, time_limit: fl
                        f"{'method':<22} {'propagation':>11} {'probing':>9} {'ms':>9}")
             for result, graded in rows:
                 level = "-" if graded.level is None else str(graded.level)
-                method = graded.note if graded.level is None else grading.LEVELS[graded.level]
-                click.echo(f"{_table_row(result)} {level:>5} {method[:22]:<22} "
+                method = "-" if graded.level is None else grading.LEVELS[graded.level]
+                click.echo(f"{_table_row(result)} {level:>5} {method:<22} "
                            f"{f'{graded.fixed_by_propagation}/{graded.primary}':>11} "
                            f"{f'{graded.fixed_by_probing}/{graded.primary}':>9} {graded.time_s * 1000:>9.1f}")
+            for result, graded in rows:  # whole, not cut to the method column's width
+                if graded.note:
+                    click.echo(f"note: {result.label}: {graded.note}")
 
 
 @main.command()

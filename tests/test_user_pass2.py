@@ -263,3 +263,17 @@ def test_encode_one_puzzle_into_a_new_directory(tmp_path: Path) -> None:
     result = run("encode", str(puzzle), "-o", f"{folder}/")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in folder.iterdir()) == ["islands.cnf", "islands.map.json"]
+
+
+def test_grade_text_gives_a_notes_whole_sentence(tmp_path: Path) -> None:
+    """``grade``'s table put a puzzle's note in the 22-character method column, cut to
+    "propagation finds the"; the JSON had the whole note and method null. Now the column says
+    "-" and the note follows the table whole."""
+    import json
+
+    puzzle = tmp_path / "none.txt"
+    puzzle.write_text("genre: nurikabe\n1 1 .\n. . .\n. . .\n")
+    [note] = [json.loads(run("grade", str(puzzle), "--format", "json").stdout)["note"]]
+    text = run("grade", str(puzzle)).stdout.splitlines()
+    assert text[1].split()[5:7] == ["-", "-"]
+    assert text[2] == f"note: {puzzle}:2: {note}" and note.endswith("(no solution)")
