@@ -297,6 +297,10 @@ class Words:
         ones the player writes down (``STATE.decision``), else every fact."""
         if len(variables) == 1:
             return self.fact(variables[0], bool(holds(variables[0])))
+        if self.fmt is not None and self.fmt.part_words is not None:
+            said = self.fmt.part_words(self.puzzle, {self.key_of[v]: bool(holds(v)) for v in variables})
+            if said is not None:
+                return said
         true = [v for v in variables if holds(v)]
         if self.fmt is not None:
             true = [v for v in true if self.fmt.decision(self.key_of[v], True)]

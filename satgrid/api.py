@@ -274,11 +274,13 @@ _MAX_SESSIONS = 8
 
 
 def session_for(puzzle: Any, options: Options, deadline: float | None = None,
-                clue_learning: bool = False) -> tuple[Session, bool]:
+                clue_learning: bool = False, cache: "OrderedDict | None" = None) -> tuple[Session, bool]:
     """A session for ``puzzle`` (shared with earlier puzzles of the same encoding and the same
     ``clue_learning``, :attr:`Session.clue_learning`) and whether the caller owns it (True: close
     it when done). Building a new one stops at ``deadline`` (monotonic clock) with
-    :class:`LimitReached`.
+    :class:`LimitReached`. ``cache``: a caller's own cache of sessions in place of the process's
+    (the caller closes them): a query whose answer may depend on the solver's history (which of
+    several solutions comes first) then depends on nothing run before it.
 
     Sessions on external solvers (``external:NAME``) are shared too: their clause list only grows
     by sound clauses (rule cuts, clue clauses behind selectors, blocking clauses switched off by
@@ -291,38 +293,40 @@ def session_for(puzzle: Any, options: Options, deadline: float | None = None,
             return _new_session(g, puzzle, options, clue_learning), True
     full_key = (key, options.solver, options.connectivity, options.conflict_limit,
                 options.trust_external_unsat, clue_learning)
-    if full_key in _SESSIONS:
-        _SESSIONS.move_to_end(full_key)
-        return _SESSIONS[full_key][1], False
+    sessions = _SESSIONS if cache is None else cache
+    if full_key in sessions:
+        sessions.move_to_end(full_key)
+        return sessions[full_key][1], False
     with within(deadline):
         session = _new_session(g, puzzle, options, clue_learning)
-    _SESSIONS[full_key] = (key, session)
-    if len(_SESSIONS) > _MAX_SESSIONS:
-        _, (_, old) = _SESSIONS.popitem(last=False)
+    sessions[full_key] = (key, session)
+    if len(sessions) > _MAX_SESSIONS:
+        _, (_, old) = sessions.popitem(last=False)
         old.close()
     return session, False
 
 
-def _release(session: Session) -> None:
+def _release(session: Session, cache: "OrderedDict | None" = None) -> None:
     """Once a puzzle is done with a shared session: drop it from the cache if it is worn
     (:meth:`Session.worn`), so that the next puzzle of its encoding gets a fresh one."""
     if not session.worn():
         return
-    for key, (_, cached) in list(_SESSIONS.items()):
+    sessions = _SESSIONS if cache is None else cache
+    for key, (_, cached) in list(sessions.items()):
         if cached is session:
-            del _SESSIONS[key]
+            del sessions[key]
             session.close()
 
 
 @contextlib.contextmanager
 def puzzle_queries(puzzle: Any, options: Options, deadline: float | None = None,
-                   clues: dict | None = None) -> Iterator[PuzzleQueries]:
+                   clues: dict | None = None, cache: "OrderedDict | None" = None) -> Iterator[PuzzleQueries]:
     """``with puzzle_queries(puzzle, options, deadline) as queries:`` the queries of ``puzzle``'s
     clues (or of ``clues``) on its session (:func:`session_for`) through
     :func:`~satgrid.queries.asking`; afterwards a session the caller would own is closed, and a
-    worn shared one leaves the cache (:func:`_release`).
+    worn shared one leaves the cache (:func:`_release`); ``cache`` as for :func:`session_for`.
     Building the session or the clues after ``deadline`` raises :class:`LimitReached`."""
-    session, owned = session_for(puzzle, options, deadline)
+    session, owned = session_for(puzzle, options, deadline, cache=cache)
     try:
         with asking(session, puzzle.clues() if clues is None else clues, deadline) as queries:
             yield queries
@@ -330,7 +334,7 @@ def puzzle_queries(puzzle: Any, options: Options, deadline: float | None = None,
         if owned:
             session.close()
         else:
-            _release(session)
+            _release(session, cache)
 
 
 def _new_session(g: Genre, puzzle: Any, options: Options, clue_learning: bool = False) -> Session:

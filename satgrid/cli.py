@@ -335,20 +335,26 @@ def _watch_check(file: str, opts: dict[str, Any], options: api.Options, editors:
               "propagator is code, not clauses: it has no export.)")
 @click.option("--no-clues", is_flag=True, help="Leave the clues out (the empty grid's rules).")
 @click.option("--clue-selectors", is_flag=True, help="Put each clue behind a selector variable.")
+@click.option("--puzzle", "puzzle_id", help="Export only this puzzle of FILE (its id).")
 def encode(file: str, as_dimacs: bool, output: str | None, connectivity: str, no_clues: bool,
-           clue_selectors: bool, **opts: Any) -> None:
+           clue_selectors: bool, puzzle_id: str | None, **opts: Any) -> None:
     """Export each puzzle in FILE as DIMACS with a variable map (.map.json)."""
     with reported_errors():
         if no_clues and clue_selectors:
             raise click.UsageError("--no-clues and --clue-selectors exclude each other")
         puzzles = _load((file,), {**opts, "connectivity": connectivity})  # its size, as exported
+        if puzzle_id is not None:
+            puzzles = [_pick_puzzle(puzzles, puzzle_id, None, file)]
+        if len(puzzles) > 1 and output == "-":  # one DIMACS text after another is no DIMACS file
+            raise SatgridError(f"{file} holds {len(puzzles)} puzzles and standard output takes one "
+                               "DIMACS file: name one with --puzzle ID, or give -o a directory")
         mode = "none" if no_clues else "selectors" if clue_selectors else "plain"
         stem = "stdin" if file == "-" else Path(file).stem
         base = Path(output) if output not in (None, "-") else Path("cnf_out")
         if len(puzzles) > 1 and output not in (None, "-") and (
                 base.suffix == ".cnf" or base.exists() and not base.is_dir()):
             raise SatgridError(f"{output}: {len(puzzles)} puzzles are written one file each: give "
-                               "-o a directory (or - for standard output)")
+                               "-o a directory (or --puzzle ID for one of them)")
         names = _unique_names([stem] if len(puzzles) == 1 else
                               [f"{stem}-{_slug(p.name or str(i))}" for i, p in enumerate(puzzles, 1)])
         for puzzle, name in zip(puzzles, names):
@@ -357,8 +363,8 @@ def encode(file: str, as_dimacs: bool, output: str | None, connectivity: str, no
                 click.echo(export.text, nl=False)
                 continue
             target = base
-            if output is None or target.is_dir() or len(puzzles) > 1:
-                target = target / f"{name}.cnf"
+            if output is None or output.endswith("/") or target.is_dir() or len(puzzles) > 1:
+                target = target / f"{name}.cnf"  # (Path() drops a trailing slash: checked on output)
             sidecar = dimacs.write(export, target)
             v = export.varmap
             click.echo(f"{target}: {v['variables']} variables, {v['clauses']} clauses "
@@ -398,7 +404,7 @@ def decode(file: str, model: str, map_path: str | None, connectivity: str | None
                                        "--no-clues and --clue-selectors")
             varmap = _read_json(map_path)
         puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, varmap, file)
-        source, text = read_text(model)
+        source, text = read_text(model, what="model")
         answer = dimacs.read_model(text, source)
         if answer.status != "sat":
             raise SatgridError(f"{source}: the solver answered {answer.status.upper()}: no model "
@@ -410,11 +416,17 @@ def decode(file: str, model: str, map_path: str | None, connectivity: str | None
         g, name = GENRES[puzzle.genre], puzzle.name or str(puzzle.source)
         if decoded.problems:
             why = "; ".join(decoded.problems[:3])
-            more = f" (and {len(decoded.problems) - 3} more)" if len(decoded.problems) > 3 else ""
+            if len(decoded.problems) > 3:
+                why += f" (and {len(decoded.problems) - 3} more)"
             if decoded.broken_rules:
-                why = (f"it breaks the {', '.join(decoded.broken_rules)} rule, which a lazy export "
-                       f"leaves out (re-export with --connectivity eager): {why}")
-            raise SatgridError(f"{source}: not a solution of puzzle {name}: {why}{more}")
+                rules = " and ".join(f'"{rule}"' for rule in decoded.broken_rules)
+                why = (f"it breaks the rule{'s' if len(decoded.broken_rules) > 1 else ''} {rules}, "
+                       f"which a lazy export leaves out (re-export with --connectivity eager): {why}")
+            elif decoded.selectors_off:
+                off = decoded.selectors_off
+                why += (f"; the model switches {len(off)} clue {'selector' if len(off) == 1 else 'selectors'}"
+                        f" off (e.g. {off[0]}): the puzzle is the CNF plus a unit clause for every selector")
+            raise SatgridError(f"{source}: not a solution of puzzle {name}: {why}")
         if fmt == "json":
             click.echo(json.dumps({"id": name, "genre": g.name, "rows": puzzle.rows,
                                    "cols": puzzle.cols, "status": "solved",
@@ -461,6 +473,9 @@ def convert(source: str, target: str, output: str | None, solution: bool, **opts
     """Convert the puzzles in INPUT (a file, a puzz.link URL or a game ID) to another format."""
     with reported_errors():
         puzzles = _load((source,), opts)
+        _check_output(output, target)
+        if target != "svg":
+            formats.check_writable(puzzles, target)  # before solving: one line naming the puzzle
         results = [api.solve(p) if solution else None for p in puzzles]
         solutions = [r.solution if r else None for r in results]
         if target == "svg":
@@ -493,6 +508,7 @@ def render(file: str, output: str, solution: bool, audit: bool, ambiguous: bool,
     """Draw the puzzles in FILE as SVG or PNG, with --solution their solutions."""
     with reported_errors():
         puzzles = _load((file,), opts)
+        _check_output(output, "svg")
         drawings = []
         for puzzle in puzzles:
             if ambiguous:
@@ -665,10 +681,13 @@ def grade(files: tuple[str, ...], connectivity: str, solver: str, time_limit: fl
                        f"{'method':<22} {'propagation':>11} {'probing':>9} {'ms':>9}")
             for result, graded in rows:
                 level = "-" if graded.level is None else str(graded.level)
-                method = graded.note if graded.level is None else grading.LEVELS[graded.level]
-                click.echo(f"{_table_row(result)} {level:>5} {method[:22]:<22} "
+                method = "-" if graded.level is None else grading.LEVELS[graded.level]
+                click.echo(f"{_table_row(result)} {level:>5} {method:<22} "
                            f"{f'{graded.fixed_by_propagation}/{graded.primary}':>11} "
                            f"{f'{graded.fixed_by_probing}/{graded.primary}':>9} {graded.time_s * 1000:>9.1f}")
+            for result, graded in rows:  # whole, not cut to the method column's width
+                if graded.note:
+                    click.echo(f"note: {result.label}: {graded.note}")
 
 
 @main.command()
@@ -695,7 +714,7 @@ def hint(file: str, state_path: str | None, puzzle_id: str | None, connectivity:
         puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, None, file)
         state = None
         if state_path is not None:
-            source, text = read_text(state_path)
+            source, text = read_text(state_path, what="state")
             state = grading.read_state(puzzle, text, source)
         answer = grading.hint(puzzle, state, solver, connectivity,  # type: ignore[arg-type]
                               time_limit=time_limit)
@@ -873,6 +892,14 @@ def _ambiguity_drawing(puzzle: Any, options: api.Options) -> str:
                           undecided=found.undecided)
 
 
+def _check_output(output: str | None, ext: str) -> None:
+    """SatgridError when ``output`` names a directory (ends in ``/``, which Path() would drop, or
+    exists as one): checked before the work, so a command that fails here has printed nothing."""
+    if output not in (None, "-") and (output.endswith("/") or Path(output).is_dir()):
+        raise SatgridError(f"{output}: a directory; give -o a file name, such as "
+                           f"{output.rstrip('/')}/out.{ext}")
+
+
 def _emit(texts: list[str], output: str | None, ext: str) -> None:
     """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ...;
     each file atomically with the usual mode (:func:`satgrid.files.write_atomic`)."""
@@ -881,6 +908,7 @@ def _emit(texts: list[str], output: str | None, ext: str) -> None:
             raise SatgridError(f"{len(texts)} puzzles: give -o NAME.{ext} to write NAME-1.{ext}, ...")
         click.echo(texts[0], nl=False)
         return
+    _check_output(output, ext)
     path = Path(output)
     targets = [path] if len(texts) == 1 else [
         path.with_name(f"{path.stem}-{i}{path.suffix or '.' + ext}") for i in range(1, len(texts) + 1)]
@@ -1023,6 +1051,8 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
         puzzles = _load(files, opts)
         options = _options(opts)
         options.check_solver()  # a bad solver name fails here, before any work
+        if fmt == "pzprv3":
+            formats.check_writable(puzzles, fmt)  # a puzzle pzprv3 cannot hold: nothing written
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
                                  options=options, ambiguity=ambiguity)
         many = len(puzzles) > 1
@@ -1199,6 +1229,7 @@ def repair_command(file: str, keep_path: str | None, puzzle_id: str | None, max_
         keep = None if keep_path is None else repairing.read_solution(puzzle, keep_path, _limits(opts))
         options = api.Options(solver=solver, time_limit=time_limit, connectivity=connectivity)  # type: ignore[arg-type]
         options.check_solver()
+        _check_output(output, "txt")
         found = repairing.repair(puzzle, keep, options, max_solutions, max_rounds)
         if fmt == "json":
             click.echo(json.dumps(found.to_json()))

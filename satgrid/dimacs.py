@@ -180,7 +180,13 @@ def _model(source: str, status: str | None, literals: list[int], where: str) -> 
         if literals:
             raise ParseError(source, None, f"{status.upper()} answer followed by literals")
         return Model(status)  # type: ignore[arg-type]
-    if not literals or literals[-1] != 0 or 0 in literals[:-1]:
+    if not literals:
+        raise ParseError(source, None, f"a SAT answer without an assignment (no {where}): the "
+                                       "solver was asked not to print its model?")
+    if literals[-1] != 0 and 0 not in literals:
+        raise ParseError(source, None, f"the assignment ({where}) does not end in 0: the file is "
+                                       "cut short?")
+    if literals[-1] != 0 or 0 in literals[:-1]:
         raise ParseError(source, None, f"the assignment ({where}) must be one list ending in 0")
     seen: dict[int, int] = {}
     for lit in literals[:-1]:
@@ -199,6 +205,9 @@ class Decoded:
     solution: Any
     problems: list[str]
     broken_rules: list[str]
+    #: The clue selectors (``[key, value]`` as the header lists them) the model sets false: their
+    #: clues are off in it (an export with clue selectors leaves their unit clauses out).
+    selectors_off: list[Any] = field(default_factory=list)
 
 
 def decode_model(puzzle: Any, literals: tuple[int, ...], connectivity: str = "eager",
@@ -247,4 +256,5 @@ def decode_model(puzzle: Any, literals: tuple[int, ...], connectivity: str = "ea
     problems = list(g.check(puzzle, solution))
     if broken and not problems:  # the checker must agree; never print such a model as a solution
         problems = [f"breaks the {name} rule" for name in broken]
-    return Decoded(export, solution, problems, broken)
+    off = [key for v, key in export.varmap["selectors"].items() if not value.get(int(v), False)]
+    return Decoded(export, solution, problems, broken, off)

@@ -49,6 +49,7 @@ from typing import Iterable, Sequence
 
 from .cnf import Clause
 from .errors import SolverError
+from .puzzle import printable
 from .solver import DEFAULT_SOLVER, EmbeddedSolver, check_conflict_limit
 
 PREFIX = "external:"
@@ -407,7 +408,8 @@ def _kill(proc: subprocess.Popen) -> None:
 
 
 def _tail(text: str, limit: int = 200) -> str:
-    """The last non-empty lines of a binary's output, on one line."""
+    """The last non-empty lines of a binary's output, on one line, its unprintable characters
+    (terminal escapes, bytes read as text) as U+FFFD."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    said = " | ".join(lines[-3:])
+    said = printable(" | ".join(lines[-3:]))
     return said if len(said) <= limit else "..." + said[-limit:]

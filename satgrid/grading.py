@@ -372,6 +372,10 @@ class StateFormat:
     shown: Callable[[Any], State] = lambda puzzle: {}
     #: What a hint calls one of the puzzle's clues ("clue", "given").
     clue: str = "clue"
+    #: A whole part's (cell's) value in words from all its primary facts (``{key: value}``), for a
+    #: value no one fact words alone (a size in binary digits beside a one-hot "above the cap");
+    #: None, or a None answer: the facts one by one, through ``describe``.
+    part_words: Callable[[Any, dict], str | None] | None = None
 
 
 def state_lines(text: str) -> list[tuple[int, str]]:

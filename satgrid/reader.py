@@ -144,24 +144,25 @@ def is_decimal(token: str) -> bool:
     return token.isascii() and token.isdigit()
 
 
-def read_text(path: str, limits: Limits = Limits()) -> tuple[str, str]:
+def read_text(path: str, limits: Limits = Limits(), what: str = "puzzle") -> tuple[str, str]:
     """(display name, text) of a file, or of standard input for ``-``; read in chunks, and never
-    past ``limits.input_mib`` MiB."""
+    past ``limits.input_mib`` MiB. ``what`` the file should hold names it in errors (a binary
+    file is "not a model text")."""
     import sys
 
     if path == "-":
         name = "<stdin>"
-        data = _read_bounded(sys.stdin.buffer, name, limits)
+        data = _read_bounded(sys.stdin.buffer, name, limits, what)
     else:
         p = Path(path)
         if not p.exists():
             raise ParseError(path, None, "no such file")
         if p.is_dir():
-            raise ParseError(path, None, "is a directory, not a puzzle file")
+            raise ParseError(path, None, f"is a directory, not a {what} file")
         name = path
         try:
             with p.open("rb") as stream:
-                data = _read_bounded(stream, name, limits)
+                data = _read_bounded(stream, name, limits, what)
         except OSError as exc:
             raise ParseError(path, None, f"cannot read: {exc.strerror}") from None
     try:
@@ -176,7 +177,7 @@ def read_text(path: str, limits: Limits = Limits()) -> tuple[str, str]:
 CHUNK = 1 << 20
 
 
-def _read_bounded(stream: BinaryIO, name: str, limits: Limits) -> bytes:
+def _read_bounded(stream: BinaryIO, name: str, limits: Limits, what: str = "puzzle") -> bytes:
     """The bytes of ``stream``, chunk by chunk; a NUL byte (a binary file) or more than the input
     limit stops the reading with an error."""
     most = limits.input_mib * (1 << 20)
@@ -189,7 +190,7 @@ def _read_bounded(stream: BinaryIO, name: str, limits: Limits) -> bytes:
         nul = chunk.find(b"\0")
         if nul >= 0:
             line = sum(c.count(b"\n") for c in chunks) + chunk.count(b"\n", 0, nul) + 1
-            raise ParseError(name, line, "binary file (a NUL byte), not a puzzle text")
+            raise ParseError(name, line, f"binary file (a NUL byte), not a {what} text")
         size += len(chunk)
         if size > most:
             raise ParseError(name, None, f"more than {limits.input_mib} MiB of input, the limit "

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable
 
@@ -276,7 +276,7 @@ class _Kept:
 
 
 def _keeping(g: Genre, puzzle: Any, solution: Any, options: api.Options, deadline: float | None,
-             bound: int | None, max_rounds: int) -> _Kept:
+             bound: int | None, max_rounds: int, sessions: OrderedDict) -> _Kept:
     """The smallest set of candidates (the genre's ``CANDIDATES`` for ``solution``) that makes
     ``puzzle`` unique with ``solution``, searched on one session built for the puzzle with every
     candidate (each behind its selector, off unless a check switches it on)."""
@@ -286,7 +286,7 @@ def _keeping(g: Genre, puzzle: Any, solution: Any, options: api.Options, deadlin
     full = puzzle.with_clues(every)
     if full.clues() != every:
         raise CheckFailed(f"internal error: {g.name}'s with_clues does not keep the candidates")
-    with api.puzzle_queries(full, options, deadline, every) as queries:
+    with api.puzzle_queries(full, options, deadline, every, sessions) as queries:
         session = queries.session
         first = queries.solve()
         if _status(first) != "sat":
@@ -510,9 +510,25 @@ def repair(puzzle: Any, keep: Any = None, options: api.Options = api.Options(),
         if problems:
             raise SatgridError(f"the solution to keep is not a solution of the puzzle: {problems[0]}")
     result = Repair(puzzle, "unknown")
+    # Sessions of this repair's own, never the process's shared ones: which solutions come first
+    # and which counterexamples the checks meet depend on a solver's history (its learnt clauses
+    # and phases), so on a shared session the repair found depended on what ran before.
+    sessions: OrderedDict = OrderedDict()
+    try:
+        return _repair(g, puzzle, keep, options, deadline, max_solutions, max_rounds, result,
+                       sessions, started)
+    finally:
+        for _, session in sessions.values():
+            session.close()
+
+
+def _repair(g: Genre, puzzle: Any, keep: Any, options: api.Options, deadline: float | None,
+            max_solutions: int, max_rounds: int, result: Repair, sessions: OrderedDict,
+            started: float) -> Repair:
+    """:func:`repair` on the sessions ``sessions``."""
     solutions: list[Any] = []
     try:
-        with api.puzzle_queries(puzzle, options, deadline) as queries:
+        with api.puzzle_queries(puzzle, options, deadline, cache=sessions) as queries:
             session = queries.session
             first = queries.solve()
             if first.status == "unknown":
@@ -543,7 +559,8 @@ def repair(puzzle: Any, keep: Any = None, options: api.Options = api.Options(),
     except LimitReached as exc:  # the encoding or the clues' clauses were not built in time
         result.note = str(exc)
     if result.status == "multiple":
-        _add_clues(g, puzzle, solutions, keep is not None, options, deadline, max_rounds, result)
+        _add_clues(g, puzzle, solutions, keep is not None, options, deadline, max_rounds, result,
+                   sessions)
     if result.found:
         clues = {k: v for k, v in puzzle.clues().items() if k not in result.removed}
         result.repaired = puzzle.with_clues({**clues, **result.added})
@@ -553,7 +570,7 @@ def repair(puzzle: Any, keep: Any = None, options: api.Options = api.Options(),
 
 
 def _add_clues(g: Genre, puzzle: Any, solutions: list[Any], kept: bool, options: api.Options,
-               deadline: float | None, max_rounds: int, result: Repair) -> None:
+               deadline: float | None, max_rounds: int, result: Repair, sessions: OrderedDict) -> None:
     """Fill ``result`` with the smallest repair over ``solutions`` (:func:`_keeping` each, the best
     size so far bounding the next)."""
     if g.part("CANDIDATES") is None:
@@ -564,7 +581,7 @@ def _add_clues(g: Genre, puzzle: Any, solutions: list[Any], kept: bool, options:
     for solution in solutions:
         try:
             attempt = _keeping(g, puzzle, solution, options, deadline,
-                               None if best is None else len(best[0]), max_rounds)
+                               None if best is None else len(best[0]), max_rounds, sessions)
         except (LimitReached, _Stopped):
             attempt = _Kept(None, False, stopped="the time limit")
         result.solutions += 1

@@ -56,6 +56,7 @@ DIRECT_ADD = {
     "MinisatGH": ("minisat", "minisatgh_add_cl"),
     "Cadical153": ("cadical", "cadical153_add_cl"),
     "Cadical195": ("cadical", "cadical195_add_cl"),
+    "Cadical300": ("cadical", "cadical300_add_cl"),
     "Glucose4": ("glucose", "glucose41_add_cl"),
 }
 
@@ -64,10 +65,12 @@ DIRECT_ADD = {
 #: Python calls and a thread lookup a call, and an audit makes many short calls (figures:
 #: encodings/solver.md, section "python-sat's C solve called directly"). The wrapper's
 #: ``status`` and ``prev_assumps`` (which its ``get_model`` and ``get_core`` read) are set as it
-#: sets them.
+#: sets them. (cadical300's wrapper also syncs an attached ``IDPool`` around the call, for its
+#: bounded variable addition; satgrid attaches none, so BVA stays off and there is nothing to sync.)
 DIRECT_SOLVE = {
     "Cadical153": ("cadical", "cadical153_solve"),
     "Cadical195": ("cadical", "cadical195_solve"),
+    "Cadical300": ("cadical", "cadical300_solve"),
 }
 
 #: The largest conflict limit: CaDiCaL (embedded and the binary's ``-c``) reads it as a C ``int``,

@@ -159,8 +159,9 @@ def test_read_model_forms(text, status, literals):
         ("", "empty model file"),
         ("hello world\n", "m:1: expected SAT-competition output"),
         ("s SATISFIABLE\nv 1 x 0\n", "m:2: garbage in an assignment"),
-        ("s SATISFIABLE\nv 1 2\n", "must be one list ending in 0"),
-        ("s SATISFIABLE\n", "must be one list ending in 0"),
+        ("s SATISFIABLE\nv 1 2\n", "does not end in 0: the file is cut short?"),
+        ("s SATISFIABLE\nv 1 0 2 0\n", "must be one list ending in 0"),
+        ("s SATISFIABLE\n", "a SAT answer without an assignment (no 'v' lines)"),
         ("s SATISFIABLE\ns UNSATISFIABLE\n", "m:2: a second, different result line"),
         ("s PERHAPS\n", "unknown result line"),
         ("SAT\n1 -1 0\n", "sets variable 1 both ways"),
@@ -245,7 +246,7 @@ def test_decode_reports_a_lazy_model_that_breaks_a_global_rule(tmp_path, genre):
         result = run("decode", str(puzzle_file), str(model_file), *args)
         assert result.exit_code == 1 and result.stdout == ""
         assert "not a solution of puzzle" in result.stderr
-        assert "rule, which a lazy export leaves out" in result.stderr
+        assert ", which a lazy export leaves out" in result.stderr
     # read as a model of the eager export it is not a model at all
     result = run("decode", str(puzzle_file), str(model_file))
     assert result.exit_code == 1 and "it is not a model of this export" in result.stderr

@@ -431,7 +431,8 @@ def test_a_sudoku_solo_cannot_hold_is_refused_by_the_tatham_writer(tmp_path):
     run = subprocess.run([sys.executable, "-m", "satgrid", "convert", str(path), "--to", "tatham"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and run.stdout == "" and "Traceback" not in run.stderr
-    assert run.stderr.splitlines() == ["satgrid: error: no Solo game ID for a 1x1 Sudoku (Solo grids are 2..36 wide)"]
+    assert run.stderr.splitlines() == [f"satgrid: error: {path}:3: no Solo game ID for a 1x1 Sudoku "
+                                       "(Solo grids are 2..36 wide)"]
 
 
 def test_a_seed_id_with_a_control_character_is_a_one_line_error():

@@ -157,7 +157,8 @@ def test_tuned_options_name_embedded_solvers() -> None:
         EmbeddedSolver(name).close()  # configure() is accepted on a new solver
 
 
-@pytest.mark.parametrize("name", ["minisat22", "minisat-gh", "cadical153", "cadical195", "glucose4"])
+@pytest.mark.parametrize("name", ["minisat22", "minisat-gh", "cadical153", "cadical195", "cadical300",
+                                  "glucose4"])
 def test_direct_clause_adder_is_found_and_answers_alike(name: str) -> None:
     """The solvers of DIRECT_ADD get python-sat's C clause adder (a change in python-sat's layout
     shows here, not as a silent fallback), and clauses added through it give the answers
@@ -173,6 +174,24 @@ def test_direct_clause_adder_is_found_and_answers_alike(name: str) -> None:
     assert [direct.solve([last]), direct.solve([])] == [plain.solve([last]), plain.solve([])] == [False, True]
     direct.close()
     plain.close()
+
+
+@pytest.mark.parametrize("name", ["cadical153", "cadical195", "cadical300"])
+def test_direct_solve_is_found_and_answers_alike(name: str) -> None:
+    """The solvers of DIRECT_SOLVE get python-sat's C solve (cadical300 was missing), and its
+    answers, models and cores are python-sat's wrapper's: PHP(4, 3) under its selector is UNSAT
+    with the selector in the core, SAT without it."""
+    encoding, _, last = pigeonhole(4, 3)
+    direct = EmbeddedSolver(name)
+    assert direct._direct_solve is not None
+    plain = EmbeddedSolver(name)
+    plain._direct_solve = None
+    answers = []
+    for solver in (direct, plain):
+        solver.add(encoding.clauses)
+        answers.append((solver.solve([last]), solver.core(), solver.solve([]), len(solver.model())))
+        solver.close()
+    assert answers[0] == answers[1] and answers[0][:3] == (False, [last], True)
 
 
 INTERRUPTED_CHILD = r"""

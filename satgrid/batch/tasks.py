@@ -123,11 +123,12 @@ def expand(inputs: tuple[str, ...]) -> list[str]:
 
 def is_list(path: str, text: str, lines: bool) -> bool:
     """Whether ``path`` holds one puzzle a line: a ``.jsonl`` file, a file of puzz.link URLs or game
-    IDs alone, or any text file when ``lines`` (``--lines``) says so."""
+    IDs (its first line one, as the reader tells such a file: a line that is none is then its
+    own failed task, not the whole file's), or any text file when ``lines`` (``--lines``) says so."""
     if lines or path.endswith(".jsonl"):
         return True
-    body = [t.strip() for t in text.splitlines() if t.strip() and not t.lstrip().startswith("#")]
-    return bool(body) and all(formats.kind_of_line(t) for t in body)
+    first = next((t.strip() for t in text.splitlines() if t.strip() and not t.lstrip().startswith("#")), None)
+    return first is not None and formats.kind_of_line(first) is not None
 
 
 def _line_input(line: str) -> str:

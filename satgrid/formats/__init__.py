@@ -25,7 +25,7 @@ import io
 import re
 from typing import Any
 
-from ..errors import ParseError, UnsupportedGenre
+from ..errors import ParseError, SatgridError, UnsupportedGenre
 from ..reader import GenreNames
 from . import ipuz, puzzlekit, puzzlink, pzprv3, results, tatham
 
@@ -143,6 +143,17 @@ def write(puzzle: Any, to: str, solution: Any = None) -> str:
     raise UnsupportedGenre(f"unknown output format {to!r}; choose from {', '.join(TARGETS)}, svg")
 
 
+def check_writable(puzzles: list[Any], to: str) -> None:
+    """Write each puzzle as ``to`` once (without its solution) and drop the text: a puzzle the
+    format cannot hold is a SatgridError naming where the puzzle was read, raised before any
+    work, so a command that writes puzzle after puzzle writes none rather than those before it."""
+    for puzzle in puzzles:
+        try:
+            write(puzzle, to)
+        except SatgridError as exc:
+            raise SatgridError(f"{puzzle.source}: {exc}") from None
+
+
 def write_all(puzzles: list[Any], to: str, solutions: list[Any] | None = None) -> str:
     """Several puzzles in one text: one URL or game ID a line, pzprv3 files one after the other,
     satgrid's block format (``puzzle ... end``) for text; ipuz holds one puzzle a document."""
@@ -166,8 +177,12 @@ def block_of(puzzle: Any, default_name: str = "1", facts: dict[str, object] | No
 
 
 def text_of(puzzle: Any) -> str:
-    """satgrid's own text format (a ``genre:`` header and the genre's grid), which reads back."""
+    """satgrid's own text format (a ``genre:`` header and the genre's grid), which reads back; a
+    grid with a line that starts with ``#`` (a blocked cell in the first column), which that
+    format reads as a comment, in the block format, whose grids keep such lines."""
     headers, grid = _text_parts(puzzle)
+    if any(line.lstrip().startswith("#") for line in grid.split("\n")):
+        return block_of(puzzle)
     return "\n".join(headers) + "\n" + grid + "\n"
 
 

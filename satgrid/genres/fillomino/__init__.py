@@ -437,10 +437,27 @@ def _describe(puzzle: FillominoPuzzle, key: tuple, value: bool) -> str:
     return f"{cell_name(r, c)} is {'' if value else 'not '}{what}"
 
 
+def _cell_words(puzzle: FillominoPuzzle, facts: dict) -> str | None:
+    """A cell's size from its one-hot value and, above the cap, its binary digits ("r1c3 is 5",
+    where the one-hot value alone says "above 4"); None for facts of no one cell's size."""
+    cells = {key[1:3] for key in facts}
+    if len(cells) != 1:
+        return None
+    [(r, c)] = cells
+    cap = cap_of(puzzle)
+    values = [key[3] for key, holds in facts.items() if key[0] == "number" and holds]
+    if len(values) != 1:
+        return None
+    if values[0] <= cap:
+        return f"{cell_name(r, c)} is {values[0]}"
+    size = sum(1 << key[3] for key, holds in facts.items() if key[0] == "number bit" and holds)
+    return f"{cell_name(r, c)} is {size}" if size > cap else None
+
+
 STATE = StateFormat(_read_state, _describe, lambda key, value: key[0] == "number" and value,
                     "the grid with more numbers filled in ('.' undecided)",
                     lambda p: {("number", r, c, v): True for (r, c), v in p.numbers().items() if v <= cap_of(p)},
-                    clue="given")
+                    clue="given", part_words=_cell_words)
 
 
 # -- the generic generator ----------------------------------------------------------------------

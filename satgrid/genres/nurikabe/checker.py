@@ -47,7 +47,8 @@ def check_nurikabe(
         numbers = sorted(p for p in island if p in clues)
         first = min(island)
         if not numbers:
-            problems.append(f"island at {_name(*first)} ({len(island)} cells) has no number")
+            problems.append(f"island at {_name(*first)} ({len(island)} "
+                            f"{'cell' if len(island) == 1 else 'cells'}) has no number")
         elif len(numbers) > 1:
             names = ", ".join(_name(*p) for p in numbers)
             problems.append(f"island at {_name(*first)} holds {len(numbers)} numbers ({names})")
@@ -55,6 +56,7 @@ def check_nurikabe(
             size = clues[numbers[0]]
             if size != "?" and len(island) != size:
                 problems.append(
-                    f"island of {_name(*numbers[0])} has {len(island)} cells, its number is {size}"
+                    f"island of {_name(*numbers[0])} has {len(island)} "
+                    f"{'cell' if len(island) == 1 else 'cells'}, its number is {size}"
                 )
     return problems

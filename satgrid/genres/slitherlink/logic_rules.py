@@ -189,7 +189,7 @@ def default_path() -> Path:
 def load_rules(path: str | Path | None = None) -> list[Rule]:
     """The rules of ``path`` (default: the shipped ones)."""
     path = default_path() if path is None else path
-    source, text = read_text(str(path))
+    source, text = read_text(str(path), what="rule")
     return parse_rules(text, source)
 
 

@@ -296,6 +296,10 @@ def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str |
     raise record.error(f"symbol {tok!r} is not a value 1..{n} or a blank ('.' or '0')", line, col)
 
 
+#: How :func:`duplicate`'s message starts (a hint's state words its own digits otherwise).
+GIVEN_TWICE = "given"
+
+
 def duplicate(puzzle: SudokuPuzzle) -> tuple[int, int, str] | None:
     """The first given (in reading order) that repeats a given of its row, column or box, as
     ``(r, c, message)``; None when no given repeats.
@@ -321,7 +325,8 @@ def duplicate(puzzle: SudokuPuzzle) -> tuple[int, int, str] | None:
                     top, left = (b // across) * h, (b % across) * w
                     kind, index, unit = "box", b, [(top + i, left + j) for i in range(h) for j in range(w)]
                 other = next(cell for cell in unit if givens[cell[0]][cell[1]] == d)
-                return r, c, f"given {d} twice in {kind} {index + 1} ({cell_name(*other)} and {cell_name(r, c)})"
+                return r, c, (f"{GIVEN_TWICE} {d} twice in {kind} {index + 1} ({cell_name(*other)} and "
+                              f"{cell_name(r, c)})")
             row_seen[r] |= bit
             col_seen[c] |= bit
             box_seen[b] |= bit
@@ -740,7 +745,13 @@ def _read_state(puzzle: SudokuPuzzle, text: str, source: str) -> dict:
     from ... import api  # the api imports the registry, which imports this module
 
     meta = {"box": f"{puzzle.box_height}x{puzzle.box_width}", "symbols": puzzle.symbols}
-    found = api.load_text(text, source, NAME, meta)
+    try:
+        found = api.load_text(text, source, NAME, meta)
+    except ParseError as exc:  # the state's digits are the player's, not givens
+        if not exc.message.startswith(GIVEN_TWICE):
+            raise
+        raise ParseError(exc.source, exc.line, "the state has digit" + exc.message[len(GIVEN_TWICE):],
+                         exc.column) from None
     if len(found) != 1 or found[0].size != puzzle.size:
         raise ParseError(source, None, f"expected one {puzzle.size}x{puzzle.size} Sudoku grid as the state")
     return {("digit", r, c, d): True for (r, c), d in found[0].clues().items()}

@@ -1,0 +1,279 @@
+"""A second user's pass: exports, formats, batch and the library (encodings/diagnostics.md, "A
+second user's pass: exports, formats, batch and the library"). Each test here failed before its
+fix."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .test_user_pass import one_line_error, run
+
+#: A Star Battle pzprv3 and puzz.link can hold, then one with a blocked cell, which they cannot.
+STARS_THEN_BLOCKED = """puzzle ok
+genre: starbattle
+stars: 1
+givens:
+1 2 2 2 2
+1 3 2 2 2
+4 3 3 3 2
+4 4 5 3 3
+4 5 5 5 5
+end
+
+puzzle blocked
+genre: starbattle
+stars: 1
+givens:
+1 1 2 2
+1 # 2 2
+3 3 4 4
+3 3 4 4
+end
+"""
+
+
+def test_a_puzzle_pzprv3_cannot_hold_writes_nothing(tmp_path: Path) -> None:
+    """``solve --format pzprv3`` wrote the answers of the puzzles before an unrepresentable one,
+    then the error: redirected to a file, a partial output. Now nothing, and the line names the
+    puzzle's file and line (``convert`` too, which named neither)."""
+    source = tmp_path / "stars.txt"
+    source.write_text(STARS_THEN_BLOCKED)
+    result = run("solve", str(source), "--format", "pzprv3")
+    one_line_error(result, f"{source}:12", "no blocked cells")
+    assert result.stdout == ""
+    for target in ("pzprv3", "url"):
+        result = run("convert", str(source), "--to", target, "--solution")
+        one_line_error(result, f"{source}:12", "no blocked cells")
+        assert result.stdout == ""
+    assert run("solve", str(source), "--format", "text").exit_code == 0
+
+
+#: A 5x5 Nurikabe (FORMATS.md's test vector) with a unique solution.
+ISLANDS = "genre: nurikabe\n. 5 . . .\n. . 2 . .\n. . . . .\n. . 1 . .\n. . . 3 .\n"
+
+
+def test_decode_words_a_binary_model_and_selectors_left_off(tmp_path: Path) -> None:
+    """``decode`` of a binary model file said "not a puzzle text"; a model of a clue-selector
+    export solved without the selectors' units was refused without saying that its clues were
+    off; a lazy model breaking two rules ran their names together with commas."""
+    from pysat.solvers import Solver
+
+    puzzle = tmp_path / "islands.txt"
+    puzzle.write_text(ISLANDS)
+    binary = tmp_path / "model.bin"
+    binary.write_bytes(b"s SATISFIABLE\nv 1 \x00\x01\x02 0\n")
+    one_line_error(run("decode", str(puzzle), str(binary)), f"{binary}:2", "not a model text")
+
+    cnf = tmp_path / "selectors.cnf"
+    assert run("encode", str(puzzle), "-o", str(cnf), "--clue-selectors").exit_code == 0
+    from pysat.formula import CNF
+    with Solver(name="cadical153", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
+        # every clue off: the island sizes are free, and the 1 at r4c3 alone as a 5-island
+        assert solver.solve()
+        while True:
+            model = solver.get_model()
+            (tmp_path / "m.txt").write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+            result = run("decode", str(puzzle), str(tmp_path / "m.txt"), "--clue-selectors")
+            if result.exit_code:
+                break
+            solver.add_clause([-lit for lit in model])
+    one_line_error(result, "not a solution", "clue selectors off", "a unit clause for every selector")
+
+    lazy = tmp_path / "lazy.cnf"
+    assert run("encode", str(puzzle), "-o", str(lazy), "--connectivity", "lazy").exit_code == 0
+    with Solver(name="cadical153", bootstrap_with=CNF(from_file=str(lazy)).clauses) as solver:
+        while solver.solve():
+            model = solver.get_model()
+            (tmp_path / "m.txt").write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+            result = run("decode", str(puzzle), str(tmp_path / "m.txt"), "--connectivity", "lazy")
+            if "rules" in result.stderr:
+                break
+            solver.add_clause([-lit for lit in model])
+    one_line_error(result, 'breaks the rules "', '" and "', ", which a lazy export leaves out")
+
+
+def test_an_external_solvers_garbage_is_quoted_printable(tmp_path: Path) -> None:
+    """A binary printing terminal escapes and bytes (not a SAT solver at all) was quoted raw in
+    the error line: an escape cleared the user's screen. Now each unprintable character is
+    U+FFFD, and the error is still one line."""
+    liar = tmp_path / "garbage.sh"
+    liar.write_text("#!/bin/sh\nprintf 'c hello\\033[2J\\033[31m red \\001\\002 done\\r\\n'\n")
+    liar.chmod(0o755)
+    puzzle = tmp_path / "islands.txt"
+    puzzle.write_text(ISLANDS)
+    result = run("solve", str(puzzle), "--solver", f"external:{liar}")
+    one_line_error(result, "no result line", "it said: c hello\ufffd[2J\ufffd[31m red \ufffd\ufffd done")
+    assert not any(ch in result.stderr for ch in "\x1b\x01\x02\r")
+
+
+def test_fillomino_differences_name_the_sizes_the_solutions_show() -> None:
+    """Sizes above the largest given were worded "above 2" in both solutions of a difference
+    (the one-hot value stops at the cap; the size is in binary digits beside it): now the size."""
+    import json
+
+    text = "genre: fillomino\n. . . .\n. 2 . .\n. . . .\n. . . 1\n"
+    result = run("ambiguity", "-", "--count-solutions", "3", "--format", "json", input=text)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    first, second = report["solution"], report["second_solution"]
+    assert report["differences"]
+    for d in report["differences"]:
+        r, c = d["part"]
+        assert (d["first"], d["second"]) == (f"{d['name']} is {first[r][c]}", f"{d['name']} is {second[r][c]}")
+    assert "above" not in run("ambiguity", "-", "--count-solutions", "3", input=text).stdout
+
+
+def test_a_sudoku_hint_state_with_a_repeated_digit_is_not_called_a_given(tmp_path: Path) -> None:
+    """``hint --state`` read the player's digits as a puzzle and refused a repeat as "given 1
+    twice": the digits are the state's, not givens."""
+    puzzle = tmp_path / "s.txt"
+    puzzle.write_text("genre: sudoku\n1 . . .\n. . . 2\n. . . .\n. . . .\n")
+    state = tmp_path / "state.txt"
+    state.write_text("1 1 . .\n. . . 2\n. . . .\n. . . .\n")
+    result = run("hint", str(puzzle), "--state", str(state))
+    one_line_error(result, f"{state}:1:3", "the state has digit 1 twice in row 1 (r1c1 and r1c2)")
+    assert "given" not in result.stderr
+    # the puzzle's own repeats are still givens
+    puzzle.write_text("genre: sudoku\n1 1 . .\n. . . 2\n. . . .\n. . . .\n")
+    one_line_error(run("solve", str(puzzle)), "given 1 twice in row 1")
+
+
+def test_repair_does_not_depend_on_what_ran_before() -> None:
+    """``repair`` enumerated solutions and met counterexamples on the process's shared session,
+    whose learnt clauses and phases depend on earlier queries: the clues it suggested for a
+    puzzle changed after a solve or an ambiguity report of it in the same process. It now works
+    on sessions of its own."""
+    from satgrid import ambiguity, api, repair
+
+    [puzzle] = [p for p in api.load([str(Path(__file__).parents[1] / "satgrid/data/sudoku.txt")])
+                if p.name == "solo-2x3di-1"]
+    clues = puzzle.clues()
+    holey = puzzle.with_clues({k: v for i, (k, v) in enumerate(sorted(clues.items())) if i % 3})
+    before = repair.repair(holey)
+    assert before.status == "multiple" and before.found
+    api.solve(holey, unique=True)
+    api.solve(holey, audit=True)
+    ambiguity.report(holey, api.Options(), cap=10)
+    after = repair.repair(holey)
+    assert (after.added, after.proved, after.over_all) == (before.added, before.proved, before.over_all)
+
+
+def test_text_of_a_grid_with_a_line_starting_with_a_blocked_cell_reads_back(tmp_path: Path) -> None:
+    """``convert --to text`` (and ``repair -o``, the batch store's input) wrote a Star Battle
+    whose row starts with a blocked cell ``#`` in the header-and-grid format, which reads such a
+    line as a comment: the puzzle read back lost the row ("a 3x4 grid: Star Battle's grid is
+    square"). Such a grid is now written in the block format."""
+    from satgrid import api, formats
+
+    source = tmp_path / "stars.txt"
+    source.write_text("puzzle b\ngenre: starbattle\nstars: 1\ngivens:\n1 1 2 2\n# 1 2 2\n3 3 4 4\n3 3 4 4\nend\n")
+    [puzzle] = api.load([str(source)])
+    result = run("convert", str(source), "--to", "text")
+    assert result.exit_code == 0, result.output
+    [back] = api.load_text(result.stdout)
+    assert (back.rows, back.cols, back.rooms) == (puzzle.rows, puzzle.cols, puzzle.rooms)
+    assert formats.text_of(back) == result.stdout
+
+
+def test_a_bad_line_in_a_batch_file_of_urls_fails_alone(tmp_path: Path) -> None:
+    """A file of puzz.link URLs and game IDs is one task a line, but only while every line was
+    one: a single bad line made the whole file one failed task, its good puzzles never run."""
+    import sqlite3
+
+    urls = tmp_path / "urls.txt"
+    urls.write_text("https://puzz.link/p?slither/5/5/cbcbcddad\nnot a url\n\n"
+                    "2x3:5c2e1c4a6_1_6_3a2c6e2c5\nhttps://puzz.link/p?foo/1/1/a\n")
+    store = tmp_path / "s.sqlite"
+    result = run("batch", "run", "solve", str(urls), "--store", str(store))
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(store) as db:
+        rows = db.execute("SELECT line, status, message FROM results ORDER BY line").fetchall()
+    assert [(line, status) for line, status, _ in rows] == [(1, "solved"), (2, "error"), (4, "solved"),
+                                                            (5, "error")]
+    assert rows[3][2].startswith(f"{urls}:5:") and "unknown puzz.link puzzle type 'foo'" in rows[3][2]
+
+
+def test_the_readme_library_snippets_run_as_shown(tmp_path: Path, monkeypatch) -> None:
+    """The README's Python blocks, run one after the other on a ``puzzle.txt`` (a bundled
+    Nurikabe): the live editor's line removed the clue at ``(0, 0)``, which most puzzles lack
+    (SatgridError: the puzzle has no clue at (0, 0))."""
+    import contextlib
+    import io
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    # the blocks at the margin (an indented one in "Adding a genre" is a sketch, not a program)
+    blocks = re.findall(r"^```python\n(.*?)^```", (root / "README.md").read_text(), re.S | re.M)
+    assert len(blocks) >= 2
+    (tmp_path / "puzzle.txt").write_text(ISLANDS)
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile("\n".join(blocks), "README.md", "exec"), {})
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("unique ") and lines[1].startswith("unique exactly 1")
+    assert lines[2].startswith("multiple: ")  # a clue removed: several solutions
+
+
+def test_encode_to_standard_output_takes_one_puzzle(tmp_path: Path) -> None:
+    """``encode FILE -o -`` on a file of several puzzles printed their DIMACS texts one after
+    another: cadical refused the second header, and minisat read every clause as one formula
+    (puzzles sharing variable numbers) and answered UNSATISFIABLE for satisfiable puzzles. Now
+    it is an error, and ``--puzzle ID`` picks one puzzle."""
+    from pysat.solvers import Solver
+    from satgrid import dimacs
+
+    source = Path(__file__).resolve().parents[1] / "satgrid/data/hitori.txt"
+    one_line_error(run("encode", str(source), "-o", "-"), "holds 3 puzzles", "--puzzle ID")
+    result = run("encode", str(source), "-o", "-", "--puzzle", "s2")
+    assert result.exit_code == 0 and result.stdout.count("\np cnf ") == 1
+    clauses = [[int(t) for t in line.split()[:-1]] for line in result.stdout.splitlines()
+               if line and line[0] not in "cp"]
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        assert solver.solve()
+        from satgrid import api
+        [s2] = [p for p in api.load([str(source)]) if p.name == "s2"]
+        decoded = dimacs.decode_model(s2, tuple(solver.get_model()))
+        assert decoded.problems == [] and decoded.solution == api.solve(s2).solution
+    one_line_error(run("encode", str(source), "--puzzle", "s9", "-o", str(tmp_path)), "no puzzle 's9'")
+
+
+def test_output_named_as_a_directory_is_refused(tmp_path: Path) -> None:
+    """``repair -o out/`` (and ``render``, ``convert``) wrote a file called ``out``: the path
+    lost its trailing slash. A name ending in ``/``, or an existing directory, is now one line,
+    found before the work (``repair`` printed its report first)."""
+    puzzle = tmp_path / "amb.txt"
+    puzzle.write_text("genre: sudoku\n1 2 . .\n. . 1 2\n. 1 . .\n. . . 1\n")
+    folder = tmp_path / "out"
+    for args in (["repair", str(puzzle)], ["render", str(puzzle)], ["convert", str(puzzle), "--to", "url"]):
+        result = run(*args, "-o", f"{folder}/")
+        one_line_error(result, f"{folder}/: a directory")
+        assert result.stdout == "" and not folder.exists()
+    folder.mkdir()
+    one_line_error(run("render", str(puzzle), "-o", str(folder)), f"{folder}: a directory")
+    assert run("render", str(puzzle), "-o", str(folder / "a.svg")).exit_code == 0
+
+
+def test_encode_one_puzzle_into_a_new_directory(tmp_path: Path) -> None:
+    """``encode FILE -o out/`` with one puzzle wrote a file named ``out`` (and ``out.map.json``):
+    the trailing slash was lost. It now makes the directory and writes ``out/FILE.cnf`` into it,
+    as it does for several puzzles."""
+    puzzle = tmp_path / "islands.txt"
+    puzzle.write_text(ISLANDS)
+    folder = tmp_path / "out"
+    result = run("encode", str(puzzle), "-o", f"{folder}/")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["islands.cnf", "islands.map.json"]
+
+
+def test_grade_text_gives_a_notes_whole_sentence(tmp_path: Path) -> None:
+    """``grade``'s table put a puzzle's note in the 22-character method column, cut to
+    "propagation finds the"; the JSON had the whole note and method null. Now the column says
+    "-" and the note follows the table whole."""
+    import json
+
+    puzzle = tmp_path / "none.txt"
+    puzzle.write_text("genre: nurikabe\n1 1 .\n. . .\n. . .\n")
+    [note] = [json.loads(run("grade", str(puzzle), "--format", "json").stdout)["note"]]
+    text = run("grade", str(puzzle)).stdout.splitlines()
+    assert text[1].split()[5:7] == ["-", "-"]
+    assert text[2] == f"note: {puzzle}:2: {note}" and note.endswith("(no solution)")
