@@ -271,23 +271,32 @@ def _guess_genre(record) -> str:
 # -- sessions -----------------------------------------------------------------------------------
 _SESSIONS: "OrderedDict[Hashable, tuple[Any, Session]]" = OrderedDict()
 _MAX_SESSIONS = 8
+#: A solve of a grid of more cells than this, which switches no clue off (no audit, no minimising;
+#: an ambiguity report keeps every clue on), runs on a session of its own whose clues are unit
+#: clauses: as assumptions they hold only above level 0, where CaDiCaL cannot simplify the
+#: formula with them, and the long first SAT calls of big grids cost up to 1.6x more a conflict
+#: (figures: the encodings document of the first genre with islands, "Settled clues for big
+#: solves").
+SETTLED_CELLS = 400
 
 
 def session_for(puzzle: Any, options: Options, deadline: float | None = None,
-                clue_learning: bool = False, cache: "OrderedDict | None" = None) -> tuple[Session, bool]:
+                clue_learning: bool = False, cache: "OrderedDict | None" = None,
+                shared: bool = True) -> tuple[Session, bool]:
     """A session for ``puzzle`` (shared with earlier puzzles of the same encoding and the same
-    ``clue_learning``, :attr:`Session.clue_learning`) and whether the caller owns it (True: close
-    it when done). Building a new one stops at ``deadline`` (monotonic clock) with
-    :class:`LimitReached`. ``cache``: a caller's own cache of sessions in place of the process's
-    (the caller closes them): a query whose answer may depend on the solver's history (which of
-    several solutions comes first) then depends on nothing run before it.
+    ``clue_learning``, :attr:`Session.clue_learning`; with ``shared=False`` a new one) and whether
+    the caller owns it (True: close it when done). Building a new one stops at ``deadline``
+    (monotonic clock) with :class:`LimitReached`. ``cache``: a caller's own cache of sessions in
+    place of the process's (the caller closes them): a query whose answer may depend on the
+    solver's history (which of several solutions comes first) then depends on nothing run before
+    it.
 
     Sessions on external solvers (``external:NAME``) are shared too: their clause list only grows
     by sound clauses (rule cuts, clue clauses behind selectors, blocking clauses switched off by
     ``retire``), which is what makes sharing an embedded solver correct; cuts found for one
     puzzle then save runs for the next."""
     g = GENRES[puzzle.genre]
-    key = g.cache_key(puzzle)
+    key = g.cache_key(puzzle) if shared else None
     if key is None:
         with within(deadline):
             return _new_session(g, puzzle, options, clue_learning), True
@@ -402,8 +411,9 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     unique = unique or audit or minimize
     g = GENRES[puzzle.genre]
+    settle = not (audit or minimize) and puzzle.rows * puzzle.cols > SETTLED_CELLS
     try:
-        session, owned = session_for(puzzle, options, deadline)
+        session, owned = session_for(puzzle, options, deadline, shared=not settle)
     except LimitReached as exc:
         return Result(puzzle, "unknown", options.solver, note=str(exc), asked_unique=unique,
                       stats=Stats(time_s=time.perf_counter() - started))
@@ -411,6 +421,8 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     session.set_deadline(deadline)
     try:
         queries = PuzzleQueries(session, puzzle.clues())
+        if settle:  # every query of this solve has every clue on (SETTLED_CELLS)
+            session.add([[lit] for lit in queries.selectors.values()])
     except LimitReached as exc:  # the clues' clauses were not all built in time
         session.set_deadline(None)
         if owned:
