@@ -277,3 +277,26 @@ def test_grade_text_gives_a_notes_whole_sentence(tmp_path: Path) -> None:
     text = run("grade", str(puzzle)).stdout.splitlines()
     assert text[1].split()[5:7] == ["-", "-"]
     assert text[2] == f"note: {puzzle}:2: {note}" and note.endswith("(no solution)")
+
+
+def test_an_output_that_cannot_be_written_is_found_before_the_work(tmp_path: Path) -> None:
+    """``repair -o FILE`` into a place no file can be made (a parent that is a file) printed its
+    report, then failed ("cannot write: File exists"); ``render`` of several puzzles failing at
+    ``out-2.svg`` (a directory of that name) left ``out-1.svg`` behind. Both are now one line
+    before the work, and nothing is written."""
+    puzzle = tmp_path / "amb.txt"
+    puzzle.write_text("genre: sudoku\n1 2 . .\n. . 1 2\n. 1 . .\n. . . 1\n")
+    (tmp_path / "afile").write_text("")
+    for args in (["repair", str(puzzle)], ["render", str(puzzle)], ["convert", str(puzzle), "--to", "url"]):
+        result = run(*args, "-o", str(tmp_path / "afile" / "out.txt"))
+        one_line_error(result, f"{tmp_path / 'afile' / 'out.txt'}: cannot write", "is not a directory")
+        assert result.stdout == ""
+    several = Path(__file__).resolve().parents[1] / "satgrid/data/hitori.txt"  # 3 puzzles
+    (tmp_path / "out-2.svg").mkdir()
+    result = run("render", str(several), "-o", str(tmp_path / "out.svg"), "--solution")
+    one_line_error(result, f"{tmp_path / 'out-2.svg'}: cannot write: a directory")
+    assert not (tmp_path / "out-1.svg").exists()
+    (tmp_path / "out-2.svg").rmdir()
+    assert run("render", str(several), "-o", str(tmp_path / "out.svg")).exit_code == 0
+    assert all((tmp_path / f"out-{i}.svg").is_file() for i in (1, 2, 3))
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
