@@ -300,3 +300,29 @@ def test_an_output_that_cannot_be_written_is_found_before_the_work(tmp_path: Pat
     assert run("render", str(several), "-o", str(tmp_path / "out.svg")).exit_code == 0
     assert all((tmp_path / f"out-{i}.svg").is_file() for i in (1, 2, 3))
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_batch_line_that_is_no_puzzle_says_what_is_wrong_with_it(tmp_path: Path) -> None:
+    """A ``{"url": 5}`` line of a ``.jsonl`` file was "not an ipuz Sudoku (kind None)", and a
+    line of a URL file that is no URL was read as a one-line puzzle ("cannot tell the genre"):
+    each now says what is wrong with the line, at its file:line."""
+    import sqlite3
+
+    jsonl = tmp_path / "list.jsonl"
+    result = run("solve", "-", "--format", "json", input=ISLANDS).stdout.strip()  # a "puzzle" grid
+    jsonl.write_text('{"url": "https://puzz.link/p?slither/5/5/cbcbcddad"}\n{"url": 5}\n{"puzzle": null}\n'
+                     + result + "\n")
+    urls = tmp_path / "urls.txt"
+    urls.write_text("https://puzz.link/p?slither/5/5/cbcbcddad\nnot a url\n")
+    store = tmp_path / "s.sqlite"
+    for source in (jsonl, urls):
+        assert run("batch", "run", "solve", str(source), "--store", str(store)).exit_code == 0
+    with sqlite3.connect(store) as db:
+        rows = db.execute("SELECT source, line, status, message FROM results ORDER BY source, line").fetchall()
+    errors = {(source, line): message for source, line, status, message in rows if status == "error"}
+    assert sorted(errors) == [(str(jsonl), 2), (str(jsonl), 3), (str(urls), 2)]
+    assert [status for source, line, status, _ in rows if (source, line) == (str(jsonl), 4)] == ["solved"]
+    assert errors[str(jsonl), 2] == f"{jsonl}:2: the JSON object's 'url' is 5, not a string " \
+                                    "(a puzz.link URL, game ID or one-line puzzle)"
+    assert errors[str(jsonl), 3].startswith(f"{jsonl}:3: the JSON object's 'puzzle' is null")
+    assert errors[str(urls), 2].startswith(f"{urls}:2: not a puzz.link URL or game ID")
