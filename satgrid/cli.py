@@ -143,7 +143,7 @@ def solve_options(f):
     f = trust_option(f)
     f = click.option("--connectivity", type=click.Choice(["lazy", "eager", "propagator"]), default="lazy",
                      show_default=True, help="Lowering of connectivity and loop rules. propagator: "
-                     "connected regions checked inside the search (needs --solver cadical195; "
+                     "connected regions checked inside the search (needs --solver cadical195 or cadical300; "
                      "other rules lazy).")(f)
     f = click.option("--format", "fmt", type=click.Choice(["text", "json", "pzprv3"]), default="text",
                      show_default=True,

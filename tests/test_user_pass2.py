@@ -326,3 +326,29 @@ def test_a_batch_line_that_is_no_puzzle_says_what_is_wrong_with_it(tmp_path: Pat
                                     "(a puzz.link URL, game ID or one-line puzzle)"
     assert errors[str(jsonl), 3].startswith(f"{jsonl}:3: the JSON object's 'puzzle' is null")
     assert errors[str(urls), 2].startswith(f"{urls}:2: not a puzz.link URL or game ID")
+
+
+def test_the_connectivity_propagator_runs_on_cadical300(projections) -> None:
+    """``--connectivity propagator`` refused cadical300, whose python-sat class has the same
+    IPASIR-UP calls as cadical195's (``cadical300_pconn``, ``cadical300_vobserve``, ...). It now
+    runs there: the connected sets of a 3x3 grid equal brute force with the propagator doing the
+    work (no CEGAR cut), and a small Nurikabe and Slitherlink solve unique to the lazy solution."""
+    from satgrid import api
+    from satgrid.encoding import Encoding
+    from satgrid.session import Session
+
+    from .test_connectivity import brute, masks, no_clue
+    from .test_propagator import region
+
+    rule, pool = region(3, 3)
+    session = Session(Encoding(pool, [], {}, no_clue, [rule]), "cadical300", connectivity="propagator")
+    assert masks(projections(session, list(rule.nodes.values()))) == brute(3, 3)[1]
+    assert session.propagator is not None and session.propagator.stats.propagate_calls > 0
+    assert session.stats.cegar_iterations == 0
+    for text in (ISLANDS, "https://puzz.link/p?slither/5/5/cbcbcddad"):
+        [puzzle] = api.load_text(text)
+        lazy = api.solve(puzzle, unique=True)
+        found = api.solve(puzzle, unique=True, options=api.Options(solver="cadical300", connectivity="propagator"))
+        assert found.status == lazy.status == "unique" and found.solution == lazy.solution
+    result = run("solve", "-", "--unique", "--connectivity", "propagator", "--solver", "cadical300", input=ISLANDS)
+    assert result.exit_code == 0 and "unique" in result.stdout
