@@ -352,3 +352,23 @@ def test_the_connectivity_propagator_runs_on_cadical300(projections) -> None:
         assert found.status == lazy.status == "unique" and found.solution == lazy.solution
     result = run("solve", "-", "--unique", "--connectivity", "propagator", "--solver", "cadical300", input=ISLANDS)
     assert result.exit_code == 0 and "unique" in result.stdout
+
+
+def test_lingeling_keeps_a_time_limit_between_calls_and_says_so() -> None:
+    """``--solver lingeling --time-limit S`` was an error (python-sat's lingeling has neither
+    interrupt nor conflict budget). The CEGAR loop's deadline is now kept between SAT calls and
+    the result says that one call cannot be interrupted; ``--conflict-limit``, which cannot be
+    kept at all, stays an error, one line naming the option."""
+    import json
+
+    result = run("solve", "-", "--unique", "--solver", "lingeling", "--time-limit", "30", input=ISLANDS)
+    assert result.exit_code == 0, result.output
+    assert "note: solver lingeling cannot interrupt a SAT call: the time limit is checked between " \
+           "calls only" in result.stdout and "unique" in result.stdout
+    report = json.loads(run("solve", "-", "--unique", "--solver", "lingeling", "--time-limit", "30",
+                            "--format", "json", input=ISLANDS).stdout)
+    assert report["status"] == "unique" and "cannot interrupt" in report["note"]
+    assert "note" not in json.loads(run("solve", "-", "--solver", "lingeling", "--format", "json",
+                                        input=ISLANDS).stdout)
+    one_line_error(run("solve", "-", "--solver", "lingeling", "--conflict-limit", "100", input=ISLANDS),
+                   "solver lingeling takes no --conflict-limit")
