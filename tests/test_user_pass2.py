@@ -372,3 +372,63 @@ def test_lingeling_keeps_a_time_limit_between_calls_and_says_so() -> None:
                                         input=ISLANDS).stdout)
     one_line_error(run("solve", "-", "--solver", "lingeling", "--conflict-limit", "100", input=ISLANDS),
                    "solver lingeling takes no --conflict-limit")
+
+
+def _room_layouts(rows: int, cols: int) -> list[str]:
+    """Every split of a rows x cols grid into connected rooms, as room-letter grids."""
+    import itertools
+
+    import networkx as nx
+
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    out = []
+    for labels in itertools.product(range(len(cells)), repeat=len(cells)):
+        if any(labels[i] > max(labels[:i], default=-1) + 1 for i in range(len(cells))):
+            continue  # each split once: labels in order of first appearance
+        rooms = {}
+        for p, label in zip(cells, labels):
+            rooms.setdefault(label, []).append(p)
+        if all(nx.is_connected(nx.grid_2d_graph(rows, cols).subgraph(room)) for room in rooms.values()):
+            out.append("\n".join(" ".join("abcdefgh"[labels[r * cols + c]] for c in range(cols))
+                                 for r in range(rows)) + "\n")
+    return out
+
+
+def test_degenerate_generator_sizes_say_they_are_too_small() -> None:
+    """``generate hitori --size 1x1`` (and Masyu, Yajilin, Norinori, LITS at sizes where no
+    unique puzzle exists) gave up after a loop of random draws with words about the draws: now one
+    line saying the size is too small, checked here by brute force over every puzzle of the size
+    (Hitori's numbers, Norinori's and LITS's room layouts, Masyu's pearls)."""
+    import itertools
+
+    from satgrid import api
+    from satgrid.errors import SatgridError
+
+    def unique(genre: str, text: str) -> bool:
+        try:
+            [puzzle] = api.load_text(f"genre: {genre}\n" + text)
+        except SatgridError:  # a layout the genre refuses (a Norinori room of one cell)
+            return False
+        return api.solve(puzzle, unique=True).status == "unique"
+
+    def none_unique(genre: str, texts) -> bool:
+        return not any(unique(genre, t) for t in texts)
+
+    assert none_unique("hitori", ["1\n", "1 1\n", "1 2\n", "1\n1\n", "1\n2\n"])
+    assert none_unique("norinori", [t for size in ((1, 3), (1, 4), (3, 1), (2, 2)) for t in _room_layouts(*size)])
+    assert none_unique("lits", ["a a a\na a a\n", "a a\na a\na a\n"])
+    assert none_unique("masyu", [" ".join(p) + "\n" for p in itertools.product(".wb", repeat=2)])
+    # 2x2: only the pearl-less puzzle is unique, which the generator (a pearl on every loop cell)
+    # cannot make: it says it needs 3x3
+    assert [t for t in itertools.product(".wb", repeat=4) if unique("masyu", "{} {}\n{} {}\n".format(*t))] \
+        == [tuple("....")]
+    for genre, sizes in {"hitori": ("1x1", "1x2", "2x1"), "masyu": ("1x1", "1x5", "4x1"),
+                         "yajilin": ("1x1", "1x4", "3x1"), "norinori": ("1x3", "1x4", "4x1", "2x2"),
+                         "lits": ("2x3", "3x2")}.items():
+        for size in sizes:
+            one_line_error(run("generate", genre, "--size", size, "--seed", "1"), f"a {size} ", "is too small")
+    for size in ("2x2", "2x5"):
+        one_line_error(run("generate", "masyu", "--size", size, "--seed", "1"),
+                       f"a {size} grid is too small for the Masyu generator, which needs at least 3x3")
+    for genre, size in (("hitori", "1x3"), ("masyu", "3x3"), ("norinori", "1x5"), ("yajilin", "2x2")):
+        assert run("generate", genre, "--size", size, "--seed", "1").stdout.startswith("puzzle "), (genre, size)
