@@ -480,6 +480,8 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     finally:
         queries.retire()
         session.set_deadline(None)
+        if deadline is not None and getattr(session.solver, "limit_note", ""):
+            result.note = "; ".join(filter(None, (result.note, session.solver.limit_note)))
         result.stats = session.stats.since(before)
         result.stats.time_s = time.perf_counter() - started
         if owned:

@@ -21,7 +21,7 @@ import click
 from . import __version__, api, dimacs, formats, grading, render_svg
 from . import repair as repairing
 from .errors import LimitReached, SatgridError
-from .files import write_atomic
+from .files import atomic_target, unwritable
 from .puzzle import cell_name, part_name, printable
 from .reader import Limits, is_decimal, read_text
 from .registry import GENRES
@@ -143,7 +143,7 @@ def solve_options(f):
     f = trust_option(f)
     f = click.option("--connectivity", type=click.Choice(["lazy", "eager", "propagator"]), default="lazy",
                      show_default=True, help="Lowering of connectivity and loop rules. propagator: "
-                     "connected regions checked inside the search (needs --solver cadical195; "
+                     "connected regions checked inside the search (needs --solver cadical195 or cadical300; "
                      "other rules lazy).")(f)
     f = click.option("--format", "fmt", type=click.Choice(["text", "json", "pzprv3"]), default="text",
                      show_default=True,
@@ -473,7 +473,7 @@ def convert(source: str, target: str, output: str | None, solution: bool, **opts
     """Convert the puzzles in INPUT (a file, a puzz.link URL or a game ID) to another format."""
     with reported_errors():
         puzzles = _load((source,), opts)
-        _check_output(output, target)
+        _check_output(output, target, len(puzzles) if target in ("svg", "ipuz") else 1)
         if target != "svg":
             formats.check_writable(puzzles, target)  # before solving: one line naming the puzzle
         results = [api.solve(p) if solution else None for p in puzzles]
@@ -508,7 +508,7 @@ def render(file: str, output: str, solution: bool, audit: bool, ambiguous: bool,
     """Draw the puzzles in FILE as SVG or PNG, with --solution their solutions."""
     with reported_errors():
         puzzles = _load((file,), opts)
-        _check_output(output, "svg")
+        _check_output(output, "svg", len(puzzles))
         drawings = []
         for puzzle in puzzles:
             if ambiguous:
@@ -892,31 +892,52 @@ def _ambiguity_drawing(puzzle: Any, options: api.Options) -> str:
                           undecided=found.undecided)
 
 
-def _check_output(output: str | None, ext: str) -> None:
+def _check_output(output: str | None, ext: str, count: int = 1) -> None:
     """SatgridError when ``output`` names a directory (ends in ``/``, which Path() would drop, or
-    exists as one): checked before the work, so a command that fails here has printed nothing."""
-    if output not in (None, "-") and (output.endswith("/") or Path(output).is_dir()):
+    exists as one), or when one of the ``count`` files :func:`_emit` would write cannot be written
+    (:func:`satgrid.files.unwritable`): checked before the work, so a command that fails here has
+    printed and written nothing."""
+    if output in (None, "-"):
+        return
+    if output.endswith("/") or Path(output).is_dir():
         raise SatgridError(f"{output}: a directory; give -o a file name, such as "
                            f"{output.rstrip('/')}/out.{ext}")
+    for target in _targets(output, count, ext):
+        problem = unwritable(target)
+        if problem is not None:
+            raise SatgridError(f"{target}: cannot write: {problem}")
+
+
+def _targets(output: str, count: int, ext: str) -> list[Path]:
+    """The files :func:`_emit` writes ``count`` texts to: ``output`` itself for one, else
+    OUTPUT-1.ext, OUTPUT-2.ext, ..."""
+    path = Path(output)
+    return [path] if count == 1 else [
+        path.with_name(f"{path.stem}-{i}{path.suffix or '.' + ext}") for i in range(1, count + 1)]
 
 
 def _emit(texts: list[str], output: str | None, ext: str) -> None:
-    """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ...;
-    each file atomically with the usual mode (:func:`satgrid.files.write_atomic`)."""
+    """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ...; all
+    or nothing: every target is checked first, every text written to a temporary file beside its
+    target (:func:`satgrid.files.atomic_target`, the usual mode), and the temporary files renamed
+    into place only when all are written."""
     if output in (None, "-"):
         if len(texts) > 1:
             raise SatgridError(f"{len(texts)} puzzles: give -o NAME.{ext} to write NAME-1.{ext}, ...")
         click.echo(texts[0], nl=False)
         return
-    _check_output(output, ext)
-    path = Path(output)
-    targets = [path] if len(texts) == 1 else [
-        path.with_name(f"{path.stem}-{i}{path.suffix or '.' + ext}") for i in range(1, len(texts) + 1)]
-    for target, text in zip(targets, texts):
-        try:
-            write_atomic(target, render_svg.file_data(text, str(target)) if ext == "svg" else text)
-        except OSError as exc:
-            raise SatgridError(f"{target}: cannot write: {exc.strerror}") from None
+    _check_output(output, ext, len(texts))
+    targets = _targets(output, len(texts), ext)
+    target = targets[0]
+    try:
+        with contextlib.ExitStack() as renames:
+            for target, text in zip(targets, texts):
+                tmp = renames.enter_context(atomic_target(target))
+                data = render_svg.file_data(text, str(target)) if ext == "svg" else text
+                Path(tmp).write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    except OSError as exc:
+        raise SatgridError(f"{target}: cannot write: {exc.strerror}") from None
+    for target in targets:
         click.echo(f"wrote {target}", err=True)
 
 

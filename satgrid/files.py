@@ -68,3 +68,24 @@ def atomic_target(path: Path) -> Iterator[str]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def unwritable(path: Path) -> str | None:
+    """Why :func:`write_atomic` could not write ``path``, found before any work, or None: the
+    path is a directory, or its nearest existing ancestor is not a directory, or no file can be
+    made in it (probed by making and removing a temporary file there, which holds for root and
+    read-only mounts alike, where ``os.access`` does not). Missing parents are made by the write."""
+    if path.is_dir():
+        return "a directory"
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is not a directory"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path, os.getpid()), suffix=".tmp", dir=folder)
+    except OSError as exc:
+        return f"cannot write in {folder}: {exc.strerror}"
+    os.close(fd)
+    os.unlink(tmp)
+    return None

@@ -2,7 +2,7 @@
 
 :class:`ConnectivityPropagator` takes :class:`~satgrid.connectivity.ConnectedSubgraph` rules whose
 links are plain adjacency (``lit=None``; rules with link literals, such as a loop's, stay lazy) and
-is attached to python-sat's CaDiCaL 1.9.5 (``connect_propagator``; IPASIR-UP: Fazekas, Niemetz,
+is attached to python-sat's CaDiCaL 1.9.5 or 3.0.0 (``connect_propagator``; IPASIR-UP: Fazekas, Niemetz,
 Preiner, Kirchweger, Szeider, Biere, SAT 2023). It watches the node literals and reasons over the
 *partial* assignment the solver holds at each propagation fixpoint, as cspuz_core's connectivity
 propagator does (semiexp/cspuz_core):
@@ -57,7 +57,7 @@ from pysat.engines import Propagator
 from .connectivity import ConnectedSubgraph
 
 #: The solver names (python-sat's) that take an external propagator.
-PROPAGATOR_SOLVERS = ("cadical195",)
+PROPAGATOR_SOLVERS = ("cadical195", "cadical300")
 
 
 def supports(rule: object) -> bool:

@@ -196,8 +196,18 @@ class EmbeddedSolver:
                  **(KEEP_ASSUMPTIONS_OPTIONS.get(canonical, {}) if keep_assumptions else {})}
         if tuned:
             self._solver.configure(tuned)
+        if self.conflict_limit is not None:
+            try:  # set again before each limited call; here it tells a solver without budgets
+                self._solver.conf_budget(self.conflict_limit)
+            except NotImplementedError:
+                self._solver.delete()
+                raise SolverError(f"solver {name} takes no --conflict-limit (python-sat gives it no "
+                                  "conflict budget)") from None
         self.name = name
         self.deadline: float | None = None
+        #: Set when a time-limited call ran without a limit (the solver has neither interrupt
+        #: nor conflict budget): what a result under a time limit should say.
+        self.limit_note = ""
         #: Interrupted by Ctrl-C in a call (see :meth:`solve`): unusable from then on.
         self.broken = False
         self._direct_add = _direct(self._solver.solver, DIRECT_ADD)
@@ -260,8 +270,13 @@ class EmbeddedSolver:
             if self.deadline is not None and not self._can_interrupt():
                 return self._solve_in_slices(assumptions)
             return self._solve_interruptible(assumptions)
-        except NotImplementedError:
-            raise SolverError(f"solver {self.name} supports no time or conflict limit") from None
+        except NotImplementedError:  # neither interrupt nor budget (python-sat's lingeling)
+            pass
+        # A time limit only (a conflict limit such a solver refused when opened): the call runs to its end, and the deadline stops the queries
+        # between calls (above, and in the CEGAR loop); results say so (:attr:`limit_note`).
+        self.limit_note = (f"solver {self.name} cannot interrupt a SAT call: the time limit is "
+                           "checked between calls only")
+        return self._solver.solve(assumptions=assumptions)
 
     def _can_interrupt(self) -> bool:
         # python-sat's CaDiCaL and Lingeling raise NotImplementedError on interrupt(); a timer

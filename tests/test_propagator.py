@@ -236,7 +236,7 @@ def test_other_solvers_are_refused_in_one_line(tmp_path):
     result = CliRunner().invoke(main, ["solve", "--connectivity", "propagator", str(path)])
     assert result.exit_code != 0
     assert result.output.strip().splitlines() == [
-        "satgrid: error: connectivity propagator needs solver cadical195 (python-sat's IPASIR-UP), "
+        "satgrid: error: connectivity propagator needs solver cadical195 or cadical300 (python-sat's IPASIR-UP), "
         "not cadical153"]
     ok = CliRunner().invoke(main, ["solve", "--unique", "--connectivity", "propagator", "--solver",
                                    SOLVER, str(path)])

@@ -108,12 +108,19 @@ def test_time_limit_gives_unknown_and_the_session_goes_on(name: str) -> None:
 
 
 def test_solver_without_limits_says_so() -> None:
+    """python-sat's lingeling has neither interrupt nor conflict budget: a time limit is kept
+    between its calls only (and said so), a conflict limit is refused when it is opened."""
     encoding, _, last = pigeonhole(3, 2)
     session = Session(encoding, "lingeling")
     assert session.solve([last]).status == "unsat"  # no limit set: a plain solve
+    assert session.solver.limit_note == ""
     session.set_time_limit(10.0)
-    with pytest.raises(SolverError, match="lingeling.*limit"):
-        session.solve([last])
+    assert session.solve([last]).status == "unsat"
+    assert "cannot interrupt a SAT call" in session.solver.limit_note
+    session.set_time_limit(-1.0)  # past the deadline: no call is made
+    assert session.solve([last]).status == "unknown"
+    with pytest.raises(SolverError, match="lingeling takes no --conflict-limit"):
+        Session(encoding, "lingeling", conflict_limit=10)
 
 
 @pytest.mark.parametrize("name", ["cadical153", "glucose4", "minisat22", "maplechrono", "lingeling"])

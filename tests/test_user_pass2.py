@@ -277,3 +277,158 @@ def test_grade_text_gives_a_notes_whole_sentence(tmp_path: Path) -> None:
     text = run("grade", str(puzzle)).stdout.splitlines()
     assert text[1].split()[5:7] == ["-", "-"]
     assert text[2] == f"note: {puzzle}:2: {note}" and note.endswith("(no solution)")
+
+
+def test_an_output_that_cannot_be_written_is_found_before_the_work(tmp_path: Path) -> None:
+    """``repair -o FILE`` into a place no file can be made (a parent that is a file) printed its
+    report, then failed ("cannot write: File exists"); ``render`` of several puzzles failing at
+    ``out-2.svg`` (a directory of that name) left ``out-1.svg`` behind. Both are now one line
+    before the work, and nothing is written."""
+    puzzle = tmp_path / "amb.txt"
+    puzzle.write_text("genre: sudoku\n1 2 . .\n. . 1 2\n. 1 . .\n. . . 1\n")
+    (tmp_path / "afile").write_text("")
+    for args in (["repair", str(puzzle)], ["render", str(puzzle)], ["convert", str(puzzle), "--to", "url"]):
+        result = run(*args, "-o", str(tmp_path / "afile" / "out.txt"))
+        one_line_error(result, f"{tmp_path / 'afile' / 'out.txt'}: cannot write", "is not a directory")
+        assert result.stdout == ""
+    several = Path(__file__).resolve().parents[1] / "satgrid/data/hitori.txt"  # 3 puzzles
+    (tmp_path / "out-2.svg").mkdir()
+    result = run("render", str(several), "-o", str(tmp_path / "out.svg"), "--solution")
+    one_line_error(result, f"{tmp_path / 'out-2.svg'}: cannot write: a directory")
+    assert not (tmp_path / "out-1.svg").exists()
+    (tmp_path / "out-2.svg").rmdir()
+    assert run("render", str(several), "-o", str(tmp_path / "out.svg")).exit_code == 0
+    assert all((tmp_path / f"out-{i}.svg").is_file() for i in (1, 2, 3))
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_batch_line_that_is_no_puzzle_says_what_is_wrong_with_it(tmp_path: Path) -> None:
+    """A ``{"url": 5}`` line of a ``.jsonl`` file was "not an ipuz Sudoku (kind None)", and a
+    line of a URL file that is no URL was read as a one-line puzzle ("cannot tell the genre"):
+    each now says what is wrong with the line, at its file:line."""
+    import sqlite3
+
+    jsonl = tmp_path / "list.jsonl"
+    result = run("solve", "-", "--format", "json", input=ISLANDS).stdout.strip()  # a "puzzle" grid
+    jsonl.write_text('{"url": "https://puzz.link/p?slither/5/5/cbcbcddad"}\n{"url": 5}\n{"puzzle": null}\n'
+                     + result + "\n")
+    urls = tmp_path / "urls.txt"
+    urls.write_text("https://puzz.link/p?slither/5/5/cbcbcddad\nnot a url\n")
+    store = tmp_path / "s.sqlite"
+    for source in (jsonl, urls):
+        assert run("batch", "run", "solve", str(source), "--store", str(store)).exit_code == 0
+    with sqlite3.connect(store) as db:
+        rows = db.execute("SELECT source, line, status, message FROM results ORDER BY source, line").fetchall()
+    errors = {(source, line): message for source, line, status, message in rows if status == "error"}
+    assert sorted(errors) == [(str(jsonl), 2), (str(jsonl), 3), (str(urls), 2)]
+    assert [status for source, line, status, _ in rows if (source, line) == (str(jsonl), 4)] == ["solved"]
+    assert errors[str(jsonl), 2] == f"{jsonl}:2: the JSON object's 'url' is 5, not a string " \
+                                    "(a puzz.link URL, game ID or one-line puzzle)"
+    assert errors[str(jsonl), 3].startswith(f"{jsonl}:3: the JSON object's 'puzzle' is null")
+    assert errors[str(urls), 2].startswith(f"{urls}:2: not a puzz.link URL or game ID")
+
+
+def test_the_connectivity_propagator_runs_on_cadical300(projections) -> None:
+    """``--connectivity propagator`` refused cadical300, whose python-sat class has the same
+    IPASIR-UP calls as cadical195's (``cadical300_pconn``, ``cadical300_vobserve``, ...). It now
+    runs there: the connected sets of a 3x3 grid equal brute force with the propagator doing the
+    work (no CEGAR cut), and a small Nurikabe and Slitherlink solve unique to the lazy solution."""
+    from satgrid import api
+    from satgrid.encoding import Encoding
+    from satgrid.session import Session
+
+    from .test_connectivity import brute, masks, no_clue
+    from .test_propagator import region
+
+    rule, pool = region(3, 3)
+    session = Session(Encoding(pool, [], {}, no_clue, [rule]), "cadical300", connectivity="propagator")
+    assert masks(projections(session, list(rule.nodes.values()))) == brute(3, 3)[1]
+    assert session.propagator is not None and session.propagator.stats.propagate_calls > 0
+    assert session.stats.cegar_iterations == 0
+    for text in (ISLANDS, "https://puzz.link/p?slither/5/5/cbcbcddad"):
+        [puzzle] = api.load_text(text)
+        lazy = api.solve(puzzle, unique=True)
+        found = api.solve(puzzle, unique=True, options=api.Options(solver="cadical300", connectivity="propagator"))
+        assert found.status == lazy.status == "unique" and found.solution == lazy.solution
+    result = run("solve", "-", "--unique", "--connectivity", "propagator", "--solver", "cadical300", input=ISLANDS)
+    assert result.exit_code == 0 and "unique" in result.stdout
+
+
+def test_lingeling_keeps_a_time_limit_between_calls_and_says_so() -> None:
+    """``--solver lingeling --time-limit S`` was an error (python-sat's lingeling has neither
+    interrupt nor conflict budget). The CEGAR loop's deadline is now kept between SAT calls and
+    the result says that one call cannot be interrupted; ``--conflict-limit``, which cannot be
+    kept at all, stays an error, one line naming the option."""
+    import json
+
+    result = run("solve", "-", "--unique", "--solver", "lingeling", "--time-limit", "30", input=ISLANDS)
+    assert result.exit_code == 0, result.output
+    assert "note: solver lingeling cannot interrupt a SAT call: the time limit is checked between " \
+           "calls only" in result.stdout and "unique" in result.stdout
+    report = json.loads(run("solve", "-", "--unique", "--solver", "lingeling", "--time-limit", "30",
+                            "--format", "json", input=ISLANDS).stdout)
+    assert report["status"] == "unique" and "cannot interrupt" in report["note"]
+    assert "note" not in json.loads(run("solve", "-", "--solver", "lingeling", "--format", "json",
+                                        input=ISLANDS).stdout)
+    one_line_error(run("solve", "-", "--solver", "lingeling", "--conflict-limit", "100", input=ISLANDS),
+                   "solver lingeling takes no --conflict-limit")
+
+
+def _room_layouts(rows: int, cols: int) -> list[str]:
+    """Every split of a rows x cols grid into connected rooms, as room-letter grids."""
+    import itertools
+
+    import networkx as nx
+
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    out = []
+    for labels in itertools.product(range(len(cells)), repeat=len(cells)):
+        if any(labels[i] > max(labels[:i], default=-1) + 1 for i in range(len(cells))):
+            continue  # each split once: labels in order of first appearance
+        rooms = {}
+        for p, label in zip(cells, labels):
+            rooms.setdefault(label, []).append(p)
+        if all(nx.is_connected(nx.grid_2d_graph(rows, cols).subgraph(room)) for room in rooms.values()):
+            out.append("\n".join(" ".join("abcdefgh"[labels[r * cols + c]] for c in range(cols))
+                                 for r in range(rows)) + "\n")
+    return out
+
+
+def test_degenerate_generator_sizes_say_they_are_too_small() -> None:
+    """``generate hitori --size 1x1`` (and Masyu, Yajilin, Norinori, LITS at sizes where no
+    unique puzzle exists) gave up after a loop of random draws with words about the draws: now one
+    line saying the size is too small, checked here by brute force over every puzzle of the size
+    (Hitori's numbers, Norinori's and LITS's room layouts, Masyu's pearls)."""
+    import itertools
+
+    from satgrid import api
+    from satgrid.errors import SatgridError
+
+    def unique(genre: str, text: str) -> bool:
+        try:
+            [puzzle] = api.load_text(f"genre: {genre}\n" + text)
+        except SatgridError:  # a layout the genre refuses (a Norinori room of one cell)
+            return False
+        return api.solve(puzzle, unique=True).status == "unique"
+
+    def none_unique(genre: str, texts) -> bool:
+        return not any(unique(genre, t) for t in texts)
+
+    assert none_unique("hitori", ["1\n", "1 1\n", "1 2\n", "1\n1\n", "1\n2\n"])
+    assert none_unique("norinori", [t for size in ((1, 3), (1, 4), (3, 1), (2, 2)) for t in _room_layouts(*size)])
+    assert none_unique("lits", ["a a a\na a a\n", "a a\na a\na a\n"])
+    assert none_unique("masyu", [" ".join(p) + "\n" for p in itertools.product(".wb", repeat=2)])
+    # 2x2: only the pearl-less puzzle is unique, which the generator (a pearl on every loop cell)
+    # cannot make: it says it needs 3x3
+    assert [t for t in itertools.product(".wb", repeat=4) if unique("masyu", "{} {}\n{} {}\n".format(*t))] \
+        == [tuple("....")]
+    for genre, sizes in {"hitori": ("1x1", "1x2", "2x1"), "masyu": ("1x1", "1x5", "4x1"),
+                         "yajilin": ("1x1", "1x4", "3x1"), "norinori": ("1x3", "1x4", "4x1", "2x2"),
+                         "lits": ("2x3", "3x2")}.items():
+        for size in sizes:
+            one_line_error(run("generate", genre, "--size", size, "--seed", "1"), f"a {size} ", "is too small")
+    for size in ("2x2", "2x5"):
+        one_line_error(run("generate", "masyu", "--size", size, "--seed", "1"),
+                       f"a {size} grid is too small for the Masyu generator, which needs at least 3x3")
+    for genre, size in (("hitori", "1x3"), ("masyu", "3x3"), ("norinori", "1x5"), ("yajilin", "2x2")):
+        assert run("generate", genre, "--size", size, "--seed", "1").stdout.startswith("puzzle "), (genre, size)

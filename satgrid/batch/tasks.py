@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterator
 
 from .. import __version__, api, formats
 from ..errors import ParseError, SatgridError
+from ..puzzle import printable
 from ..reader import Limits, read_text
 from ..registry import GENRES
 
@@ -45,6 +46,7 @@ class Task:
     text: str = ""
     line: int | None = None
     seed: int | None = None
+    problem: str = ""  # why a list line is no puzzle, said as the task's error
 
 
 @dataclass(frozen=True)
@@ -131,21 +133,29 @@ def is_list(path: str, text: str, lines: bool) -> bool:
     return first is not None and formats.kind_of_line(first) is not None
 
 
-def _line_input(line: str) -> str:
-    """The puzzle of a list line: a JSON string, a JSON object's ``url`` (or ``puzzle`` when it
-    is a string), else the line itself (a URL, a one-line puzzle, or a satgrid JSON result)."""
+def _line_input(line: str, urls: bool) -> tuple[str, str]:
+    """The puzzle of a list line and, when the line cannot be one, what is wrong with it: a JSON
+    string, a JSON object's ``url`` (or ``puzzle``) when it is a string (another value is named,
+    unless the object has a ``genre``: a satgrid JSON result), else the line itself (a URL, a one-line puzzle, or a satgrid JSON result). In a file of URLs
+    and game IDs (``urls``: its first line is one) a line that is neither is said to be so."""
     if line.startswith(("{", '"')):
         try:
             doc = json.loads(line)
         except ValueError:
-            return line
+            doc = None
         if isinstance(doc, str):
-            return doc
+            return doc, ""
         if isinstance(doc, dict):
             for key in ("url", "puzzle"):
                 if isinstance(doc.get(key), str):
-                    return doc[key]
-    return line
+                    return doc[key], ""
+                if key in doc and "genre" not in doc:  # (a satgrid result's "puzzle" is a grid)
+                    return line, (f"the JSON object's {key!r} is {printable(json.dumps(doc[key]))[:40]}, "
+                                  "not a string (a puzz.link URL, game ID or one-line puzzle)")
+    if urls and formats.kind_of_line(line) is None:
+        return line, ("not a puzz.link URL or game ID, which this file holds one a line (its first "
+                      "line is one)")
+    return line, ""
 
 
 def input_tasks(verb: Verb, inputs: tuple[str, ...], lines: bool = False) -> Iterator[Task]:
@@ -158,11 +168,12 @@ def input_tasks(verb: Verb, inputs: tuple[str, ...], lines: bool = False) -> Ite
             continue
         _, text = read_text(item, verb.limits)
         if is_list(item, text, lines):
+            urls = not lines and not item.endswith(".jsonl")
             for n, raw in enumerate(text.splitlines(), 1):
                 line = raw.strip()
                 if line and not line.startswith("#"):
-                    canonical = _line_input(line)
-                    yield Task(task_id(canonical), item, canonical, n)
+                    canonical, problem = _line_input(line, urls)
+                    yield Task(task_id(canonical), item, canonical, n, problem=problem)
             continue
         try:
             puzzles = api.load_text(text, item, verb.genre, verb.meta, limits=verb.limits)
@@ -199,6 +210,8 @@ def run_task(verb: Verb, task: Task) -> dict[str, Any]:
                            "input": task.text or None, "version": __version__,
                            "worker": f"{_host()}:{os.getpid()}"}
     try:
+        if task.problem:
+            raise ParseError(task.source, task.line, task.problem)
         if verb.name == "generate":
             _generate(verb, task, row)
         else:

@@ -131,7 +131,12 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> HitoriPuzzle:
     unshaded cells stay connected: an unshaded cell that could be shaded would be a second
     solution); the unshaded cells numbered from a random Latin square (rows, columns and symbols
     of the cyclic square permuted, cut to size), so no number repeats among them; each shaded
-    cell given a number of an unshaded cell in its row or column, so it repeats one."""
+    cell given a number of an unshaded cell in its row or column, so it repeats one. Fewer than
+    3 cells are too small: one of them may always be shaded or not (a lone unshaded cell is
+    connected, and two equal numbers may lose either), so no such puzzle is unique."""
+    if rows * cols < 3:
+        raise SatgridError(f"a {rows}x{cols} Hitori is too small: with fewer than 3 cells no puzzle "
+                           "is unique (a cell may always be shaded or not)")
     grid = Geometry.of(rows, cols)
     shaded: set[Cell] = set()
     order = list(grid.cells)

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 from ...connectivity import with_eager
 from ...encoding import Encoding
-from ...errors import LimitReached, ParseError
+from ...errors import LimitReached, ParseError, SatgridError
 from ...formats import puzzlekit, puzzlink, pzprv3
 from ...grid import Grid
 from ...model import Model, read
@@ -316,7 +316,12 @@ def _second(puzzle: LitsPuzzle, shaded: set[Cell]) -> set[Cell] | None:
 
 
 def SAMPLE(rows: int, cols: int, rng: random.Random) -> LitsPuzzle:
-    """Rooms around a planted solution, repaired until it is the only one (:mod:`.sampler`)."""
+    """Rooms around a planted solution, repaired until it is the only one (:mod:`.sampler`). A 2x3
+    grid is too small: it holds one room (a room needs 4 cells), in which every tetromino has a
+    second place, its mirror image."""
+    if sorted((rows, cols)) == [2, 3]:
+        raise SatgridError(f"a {rows}x{cols} LITS is too small: it holds one room, in which every "
+                           "tetromino has a second place (its mirror image)")
     return sampler.sample(rows, cols, rng, lambda room: lits_puzzle(rows, cols, rooms_from_ids(
         [[room[r, c] for c in range(cols)] for r in range(rows)])), _second)
 

@@ -288,7 +288,18 @@ def sample(rows: int, cols: int, rng: random.Random) -> MasyuPuzzle:
     there (the pearls' own clauses, behind their selectors). A few cells spread over the grid
     (a k x k pattern of blocks, one cell each) must be on the loop, so it spans the grid; the
     links start from random phases. Measured in encodings/masyu.md.
+
+    A grid of one row or column holds no loop: too small. In a grid 2 cells wide every loop turns
+    in a cell beside the edge it runs along, where no pearl fits (a black pearl needs two
+    straight cells beyond its turn, a white one goes straight): this sampler, which puts a pearl
+    on every loop cell, needs at least 3x3 (a 2x2 grid's one puzzle has no pearl at all).
     """
+    if min(rows, cols) < 2:
+        raise SatgridError(f"a {rows}x{cols} Masyu is too small: no loop fits")
+    if min(rows, cols) < 3:
+        raise SatgridError(f"a {rows}x{cols} grid is too small for the Masyu generator, which needs at "
+                           "least 3x3 (it puts a pearl on every loop cell, and a loop 2 cells wide turns "
+                           "where none fits)")
     puzzle = blank(rows, cols)
     grid = Grid.of(rows, cols)
     k = min(2 if max(rows, cols) <= 10 else 3, rows, cols)  # k x k blocks, one loop cell each

@@ -332,6 +332,10 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> NorinoriPuzzle:
     A draw that strands a cell starts again from new dominoes (at most :data:`DRAWS` times)."""
     if rows * cols < 2:
         raise SatgridError(f"a {rows}x{cols} Norinori has no room for a domino")
+    if (rows, cols) == (2, 2) or (min(rows, cols) == 1 and max(rows, cols) < 5):
+        # a room of 2 cells is its domino and touches the next room's; a longer room's domino can
+        # slide; 2x2: every split leaves a room of 1 or 3 cells, or dominoes touching
+        raise SatgridError(f"a {rows}x{cols} Norinori is too small: no room layout has one solution")
     grid = Geometry.of(rows, cols)
     for _ in range(DRAWS):
         found = _merged(grid, _dominoes(grid, rng), rng)

@@ -618,7 +618,12 @@ def sample(rows: int, cols: int, rng: random.Random) -> YajilinPuzzle:
        leaves their clue cells grey, so this keeps its puzzles from filling with grey cells.
 
     Steps 1-2 follow Tatham's generators, which add clues that rule out the solver's alternative
-    (e.g. ``pearl.c``'s ``new_clues``). Measured in encodings/yajilin.md."""
+    (e.g. ``pearl.c``'s ``new_clues``). Measured in encodings/yajilin.md.
+
+    A grid of one row or column is too small: the rules ask for a loop, which needs two of each."""
+    if min(rows, cols) < 2:
+        raise SatgridError(f"a {rows}x{cols} Yajilin is too small: its loop needs at least 2 rows and "
+                           "2 columns")
     for _ in range(SAMPLE_DRAWS):
         solution = _solution_near(blank(rows, cols), rng)
         if solution is None:
