@@ -385,8 +385,17 @@ class SeededIslands:
         """Island ``i`` of ``value`` cells is connected: a labelled cell lies within ``value - 1``
         steps of the seed through labelled cells. ``level(q, k)`` (for ``dist(q) <= k < value``):
         q is labelled and reached within k steps; it needs ``level(q, k - 1)`` or a neighbour's,
-        and (redundant, measured in ``encodings/rules.md``) follows from ``level(q, k - 1)``.
-        With ``starts`` (a placed island) ``level(p, 0)`` is the literal of place ``p``."""
+        and follows from ``level(q, k - 1)`` (redundant, measured in ``encodings/rules.md``).
+        With ``starts`` (a placed island) ``level(p, 0)`` is the literal of place ``p``.
+
+        Levels that equal the label in every solution are the label itself (no variable, and
+        the clauses that tie them to it go): the top one, ``level(q, value - 1)`` (an island of
+        ``value`` cells reaches each of its cells in fewer than ``value`` steps), and, beside a
+        fixed seed, every level (such a cell is reached in one step). A model's levels read as
+        "reached within k steps" give every solution a model of these clauses, and each level
+        then implies the label along the chain, so the solutions are those of a variable per
+        level (brute force and the levels alone in tests/test_islands.py; measured in the
+        encodings document of the genre that first used islands)."""
         near, cells, var = self.grid.near, self.grid.cells, pool.var
         dist, label = self._reach[i], self._labels[i]
         seed = cells[i]
@@ -399,7 +408,10 @@ class SeededIslands:
         for q, d in dist.items():
             if fixed and q == i:
                 continue
-            lits = [var("level", *seed, *cells[q], k) for k in range(max(d, 1), value)]
+            if fixed and d == 1:  # beside the seed: every level is the label
+                lits = [label[q]] * (value - 1)
+            else:  # the top level is the label
+                lits = [*(var("level", *seed, *cells[q], k) for k in range(max(d, 1), value - 1)), label[q]]
             if not fixed and q in starts:  # a place: at distance 0, its literal is level 0
                 levels[q], base[q] = [starts[q], *lits], 0
             else:
@@ -407,14 +419,14 @@ class SeededIslands:
         clauses: list[Clause] = []
         add = clauses.append
         for q, own in levels.items():
-            d, lab, lo = dist[q], label[q], base[q]
-            add([-lab, own[-1]])
+            d, lo = dist[q], base[q]
+            if fixed and d == 1:
+                continue  # its levels are its label: their clauses hold as they are
             # the cell itself, then its neighbours with levels, with the step of their first
             around = [(own, lo), *((levels[s], base[s]) for s in near[q] if s in levels)]
             for k in range(max(d, 1), value):
                 lit = own[k - lo]
-                add([-lit, lab])
-                if k > d:  # redundant: reached within k - 1 steps is within k
+                if k > d:  # reached within k - 1 steps is within k (up to the top: the label)
                     add([-own[k - lo - 1], lit])
                 if k == 1 and fixed:
                     continue  # a neighbour of the seed: reached in one step
