@@ -388,14 +388,13 @@ class SeededIslands:
         and follows from ``level(q, k - 1)`` (redundant, measured in ``encodings/rules.md``).
         With ``starts`` (a placed island) ``level(p, 0)`` is the literal of place ``p``.
 
-        Levels that equal the label in every solution are the label itself (no variable, and
-        the clauses that tie them to it go): the top one, ``level(q, value - 1)`` (an island of
-        ``value`` cells reaches each of its cells in fewer than ``value`` steps), and, beside a
-        fixed seed, every level (such a cell is reached in one step). A model's levels read as
-        "reached within k steps" give every solution a model of these clauses, and each level
-        then implies the label along the chain, so the solutions are those of a variable per
+        The top level, ``level(q, value - 1)``, is the label itself (no variable, and the clauses
+        that tied it to the label go): an island of ``value`` cells reaches each of its cells in
+        fewer than ``value`` steps, so it equals the label in every solution. A model's levels
+        read as "reached within k steps" give every solution a model of these clauses, and each
+        level implies the label along the chain, so the solutions are those of a variable per
         level (brute force and the levels alone in tests/test_islands.py; measured in the
-        encodings document of the genre that first used islands)."""
+        encodings document of the genre that first used islands, with the variants dropped)."""
         near, cells, var = self.grid.near, self.grid.cells, pool.var
         dist, label = self._reach[i], self._labels[i]
         seed = cells[i]
@@ -408,10 +407,8 @@ class SeededIslands:
         for q, d in dist.items():
             if fixed and q == i:
                 continue
-            if fixed and d == 1:  # beside the seed: every level is the label
-                lits = [label[q]] * (value - 1)
-            else:  # the top level is the label
-                lits = [*(var("level", *seed, *cells[q], k) for k in range(max(d, 1), value - 1)), label[q]]
+            # the top level is the label
+            lits = [*(var("level", *seed, *cells[q], k) for k in range(max(d, 1), value - 1)), label[q]]
             if not fixed and q in starts:  # a place: at distance 0, its literal is level 0
                 levels[q], base[q] = [starts[q], *lits], 0
             else:
@@ -420,8 +417,6 @@ class SeededIslands:
         add = clauses.append
         for q, own in levels.items():
             d, lo = dist[q], base[q]
-            if fixed and d == 1:
-                continue  # its levels are its label: their clauses hold as they are
             # the cell itself, then its neighbours with levels, with the step of their first
             around = [(own, lo), *((levels[s], base[s]) for s in near[q] if s in levels)]
             for k in range(max(d, 1), value):
