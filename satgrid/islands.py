@@ -385,16 +385,8 @@ class SeededIslands:
         """Island ``i`` of ``value`` cells is connected: a labelled cell lies within ``value - 1``
         steps of the seed through labelled cells. ``level(q, k)`` (for ``dist(q) <= k < value``):
         q is labelled and reached within k steps; it needs ``level(q, k - 1)`` or a neighbour's,
-        and follows from ``level(q, k - 1)`` (redundant, measured in ``encodings/rules.md``).
-        With ``starts`` (a placed island) ``level(p, 0)`` is the literal of place ``p``.
-
-        The top level, ``level(q, value - 1)``, is the label itself (no variable, and the clauses
-        that tied it to the label go): an island of ``value`` cells reaches each of its cells in
-        fewer than ``value`` steps, so it equals the label in every solution. A model's levels
-        read as "reached within k steps" give every solution a model of these clauses, and each
-        level implies the label along the chain, so the solutions are those of a variable per
-        level (brute force and the levels alone in tests/test_islands.py; measured in the
-        encodings document of the genre that first used islands, with the variants dropped)."""
+        and (redundant, measured in ``encodings/rules.md``) follows from ``level(q, k - 1)``.
+        With ``starts`` (a placed island) ``level(p, 0)`` is the literal of place ``p``."""
         near, cells, var = self.grid.near, self.grid.cells, pool.var
         dist, label = self._reach[i], self._labels[i]
         seed = cells[i]
@@ -407,8 +399,7 @@ class SeededIslands:
         for q, d in dist.items():
             if fixed and q == i:
                 continue
-            # the top level is the label
-            lits = [*(var("level", *seed, *cells[q], k) for k in range(max(d, 1), value - 1)), label[q]]
+            lits = [var("level", *seed, *cells[q], k) for k in range(max(d, 1), value)]
             if not fixed and q in starts:  # a place: at distance 0, its literal is level 0
                 levels[q], base[q] = [starts[q], *lits], 0
             else:
@@ -416,12 +407,14 @@ class SeededIslands:
         clauses: list[Clause] = []
         add = clauses.append
         for q, own in levels.items():
-            d, lo = dist[q], base[q]
+            d, lab, lo = dist[q], label[q], base[q]
+            add([-lab, own[-1]])
             # the cell itself, then its neighbours with levels, with the step of their first
             around = [(own, lo), *((levels[s], base[s]) for s in near[q] if s in levels)]
             for k in range(max(d, 1), value):
                 lit = own[k - lo]
-                if k > d:  # reached within k - 1 steps is within k (up to the top: the label)
+                add([-lit, lab])
+                if k > d:  # redundant: reached within k - 1 steps is within k
                     add([-own[k - lo - 1], lit])
                 if k == 1 and fixed:
                     continue  # a neighbour of the seed: reached in one step

@@ -325,11 +325,11 @@ def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int
     connectivity rules add parent pointers and ranks, whose clauses per cell grow with the rank's
     bits (log2 of the cells). The figures behind the constants are in encodings/nurikabe.md."""
     cells = rows * cols
-    variables, clauses = 100 * cells, 398 * cells
+    variables, clauses = 100 * cells, 460 * cells
     if connectivity == "eager":
         bits = math.log2(max(cells, 2))
         variables += int(cells * max(10.0, 12 * bits - 20))
-        clauses += int(cells * max(30.0, 30 * bits - 40))
+        clauses += int(cells * max(30.0, 30 * bits - 45))
     return variables, clauses
 
 
