@@ -228,19 +228,28 @@ class Model:
         from building it (``most = 1``: a true cell has a true neighbour). Lowering: per set,
         singles in the order of ``lits`` then pairs and so on, one clause ``-guard | -cells |
         neighbours`` (measured in encodings/connectivity.md)."""
-        # on cell indices (reading order): a piece is a sorted tuple of them
+        if most < 1:
+            return
+        # on cell indices (reading order): a piece is a sorted tuple of them; ``at`` is a cell's
+        # literal (0: not in ``lits``), ``out`` its neighbours in ``lits``, in ``near``'s order
         near, index = self.grid.near, self.grid.index
-        lit = {index(p): x for p, x in lits.items()}
+        at = [0] * len(near)
+        for p, x in lits.items():
+            at[index(p)] = x
+        out = [[q for q in around if at[q]] for around in near]
         head = [] if guard is None else [-guard]
-        clauses: list[Clause] = []
-        pieces = [(index(p),) for p in lits]
-        for size in range(1, most + 1):
-            if size > 1:
-                pieces = sorted({tuple(sorted((*piece, q))) for piece in pieces
-                                 for p in piece for q in near[p] if q in lit and q not in piece})
+        singles = [index(p) for p in lits]
+        clauses: list[Clause] = [[-at[p], *head, *(at[q] for q in out[p])] for p in singles]
+        if most >= 2:  # pairs: side-adjacent cells in ``lits``, sorted (the pieces' order below)
+            pieces = [(p, q) for p in sorted(singles) for q in sorted(out[p]) if p < q]
+            clauses += ([-at[p], -at[q], *head, *(at[s] for s in dict.fromkeys(
+                [*(s for s in out[p] if s != q), *(s for s in out[q] if s != p)]))] for p, q in pieces)
+        for _ in range(3, most + 1):  # larger pieces: grown from the smaller by a neighbour
+            pieces = sorted({tuple(sorted((*piece, q))) for piece in pieces for p in piece
+                             for q in out[p] if q not in piece})
             for piece in pieces:
-                around = dict.fromkeys(q for p in piece for q in near[p] if q in lit and q not in piece)
-                clauses.append([*(-lit[p] for p in piece), *head, *(lit[q] for q in around)])
+                around = dict.fromkeys(q for p in piece for q in out[p] if q not in piece)
+                clauses.append([*(-at[p] for p in piece), *head, *(at[q] for q in around)])
         self.require(name, clauses)
 
     def all_different(self, name: str, numbers: Mapping[Cell, Mapping[int, int]],

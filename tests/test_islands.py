@@ -83,6 +83,35 @@ def test_sizeless_clue_matches_brute_force(grid, seeds, connectivity):
         assert found == expected, gone
 
 
+@pytest.mark.parametrize("grid, seeds", CASES)
+def test_the_size_clauses_alone_keep_each_island_connected(grid, seeds):
+    """The size clues without any cut of the global rule (no lazy rule asked): in every model,
+    each switched-on seed's labelled cells are connected, hold the seed and have its size (the
+    levels from size 3 on, the labelled neighbour for size 2). So the levels lose no solution
+    (the brute-force test above) and let no disconnected labelling past them."""
+    m = Model(grid)
+    white = m.cells("white")
+    islands = m.islands_with_one_seed("islands with one seed", white, seeds)
+    m.clue(islands.size)
+    sized = {p: n for p, n in seeds.items() if n is not None}
+    session = Session(m.build())
+    session.lazy_rules = []  # the clauses alone
+    assumptions = list(session.selectors(sized).values())
+    cells = grid.cells
+    labels = {cells[i]: {cells[q]: lit for q, lit in own.items()} for i, own in islands._labels.items()}
+    shown = [lit for p in sized for lit in labels[p].values()] + list(white.values())
+    models = 0
+    while (outcome := session.solve(assumptions)).status == "sat":
+        value = outcome.assignment
+        for p, n in sized.items():
+            island = {q for q, lit in labels[p].items() if value(lit)}
+            assert p in island and len(island) == n, (p, island)
+            assert len(grid.components(island)) == 1, (p, island)
+        session.add([[-lit if value(lit) else lit for lit in shown]])
+        models += 1
+    assert models
+
+
 def test_a_size_switched_on_smaller_than_built_and_eager_islands():
     """A size below the one the labels were built for still reaches inside its labels; the
     eager island lowering (``eager_from``) gives the same solutions."""
