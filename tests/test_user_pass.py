@@ -148,7 +148,7 @@ def test_generate_a_loop_genre_on_a_grid_too_thin_for_a_loop_is_one_line() -> No
     """The pearl sampler spread its k x k must-visit cells over blocks of a grid with fewer than
     k rows (``randrange`` of an empty range: a traceback); now such a grid is a one-line error."""
     for size in ("1x5", "1x1"):
-        one_line_error(run("generate", "masyu", "--size", size, "--seed", "1"), f"no {size} loop")
+        one_line_error(run("generate", "masyu", "--size", size, "--seed", "1"), size, "too small")
 
 
 def test_random_rectangles_tile_big_grids() -> None:
