@@ -107,7 +107,9 @@ class BuildTimer:
     in the list marks its start and one last in the list its end, so that the handler never
     raises inside any of them.
     Where no timer can be set (not the main thread, or SIGALRM already has a handler), the block
-    runs to its end and the queries find the deadline passed.
+    runs to its end and the queries find the deadline passed. A signal that comes while
+    ``__enter__`` still runs (a deadline already passed) fires the timer again, so that the
+    limit is raised inside the block and ``__exit__`` restores the handler.
     """
 
     def __init__(self, deadline: float | None):
@@ -144,8 +146,11 @@ class BuildTimer:
         if self.collecting:
             self.due = True  # raised once the collection ends (:meth:`_gc_stop`)
             return
-        if frame is not None and frame.f_code in (BuildTimer._gc_start.__code__, BuildTimer._gc_stop.__code__):
-            signal.setitimer(signal.ITIMER_REAL, RETRY_S)  # raised in a hook, it would be lost
+        if frame is not None and frame.f_code in (BuildTimer.__enter__.__code__, BuildTimer._gc_start.__code__,
+                                                  BuildTimer._gc_stop.__code__):
+            # raised in a hook it would be lost; raised in __enter__ (a deadline already passed)
+            # the block would never start, so __exit__ would never disarm the timer
+            signal.setitimer(signal.ITIMER_REAL, RETRY_S)
             return
         raise LimitReached("time limit reached while building the encoding")
 

@@ -265,9 +265,29 @@ def test_an_encoding_that_is_not_built_in_time_is_unknown_with_a_note(tmp_path, 
     assert report["status"] == "unknown" and report["stats"]["time_s"] < 1.5
 
 
-def test_within_stops_a_build_in_the_main_thread_only():
+def test_a_deadline_passed_before_a_build_leaves_no_timer_behind():
+    """A deadline already passed made the timer fire inside ``__enter__``: the block never started,
+    ``__exit__`` never ran, and the handler stayed, so every later build in the process ran
+    without its timer (and a test looping until the timer fired hung)."""
+    import signal
+
     from satgrid.errors import LimitReached
 
+    for _ in range(200):
+        with pytest.raises(LimitReached):
+            with within(time.monotonic() - 1):
+                while True:
+                    pass
+        assert signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
+
+
+def test_within_stops_a_build_in_the_main_thread_only():
+    import signal
+
+    from satgrid.errors import LimitReached
+
+    # a handler left by an earlier test would leave the loop below without its timer
+    assert signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
     with pytest.raises(LimitReached, match="while building the encoding"):
         with within(time.monotonic() + 0.05):
             while True:
