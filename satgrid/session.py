@@ -27,16 +27,17 @@ from .solver import DEFAULT_SOLVER, Assignment, _canonical_name, open_solver
 Connectivity = Literal["lazy", "eager", "propagator"]
 #: The lowerings of global rules: ``lazy`` (CEGAR cuts), ``eager`` (complete CNF), ``propagator``
 #: (plain-adjacency connected rules checked inside the search by
-#: :class:`satgrid.propagator.ConnectivityPropagator`, python-sat's cadical195 only; every other
-#: rule lazy). A DIMACS export is eager or lazy: a propagator is code, not clauses.
+#: :class:`satgrid.propagator.ConnectivityPropagator`, python-sat's cadical195 and cadical300
+#: only; every other rule lazy). A DIMACS export is eager or lazy: a propagator is code, not
+#: clauses.
 CONNECTIVITIES = ("lazy", "eager", "propagator")
 Status = Literal["sat", "unsat", "unknown"]
 
 
 def check_connectivity(connectivity: str, solver: str) -> None:
     """SolverError unless ``connectivity`` is a lowering (:data:`CONNECTIVITIES`) that ``solver``
-    can run: the propagator needs a solver that takes one (python-sat's cadical195); there is no
-    silent fall-back to lazy."""
+    can run: the propagator needs a solver that takes one
+    (:data:`satgrid.propagator.PROPAGATOR_SOLVERS`); there is no silent fall-back to lazy."""
     from .propagator import PROPAGATOR_SOLVERS
 
     if connectivity not in CONNECTIVITIES:
