@@ -136,8 +136,9 @@ def is_list(path: str, text: str, lines: bool) -> bool:
 def _line_input(line: str, urls: bool) -> tuple[str, str]:
     """The puzzle of a list line and, when the line cannot be one, what is wrong with it: a JSON
     string, a JSON object's ``url`` (or ``puzzle``) when it is a string (another value is named,
-    unless the object has a ``genre``: a satgrid JSON result), else the line itself (a URL, a one-line puzzle, or a satgrid JSON result). In a file of URLs
-    and game IDs (``urls``: its first line is one) a line that is neither is said to be so."""
+    unless the object has a ``genre``: a satgrid JSON result), else the line itself (a URL, a
+    one-line puzzle, or a satgrid JSON result). In a file of URLs and game IDs (``urls``: its
+    first line is one) a line that is neither is said to be so."""
     if line.startswith(("{", '"')):
         try:
             doc = json.loads(line)
