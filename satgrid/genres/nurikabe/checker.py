@@ -17,6 +17,11 @@ def _name(r: int, c: int) -> str:
     return f"r{r + 1}c{c + 1}"
 
 
+def _cells(n: int) -> str:
+    """``n`` cells in words: "1 cell", "5 cells"."""
+    return f"{n} {'cell' if n == 1 else 'cells'}"
+
+
 def check_nurikabe(
     rows: int,
     cols: int,
@@ -47,8 +52,7 @@ def check_nurikabe(
         numbers = sorted(p for p in island if p in clues)
         first = min(island)
         if not numbers:
-            problems.append(f"island at {_name(*first)} ({len(island)} "
-                            f"{'cell' if len(island) == 1 else 'cells'}) has no number")
+            problems.append(f"island at {_name(*first)} ({_cells(len(island))}) has no number")
         elif len(numbers) > 1:
             names = ", ".join(_name(*p) for p in numbers)
             problems.append(f"island at {_name(*first)} holds {len(numbers)} numbers ({names})")
@@ -56,7 +60,6 @@ def check_nurikabe(
             size = clues[numbers[0]]
             if size != "?" and len(island) != size:
                 problems.append(
-                    f"island of {_name(*numbers[0])} has {len(island)} "
-                    f"{'cell' if len(island) == 1 else 'cells'}, its number is {size}"
+                    f"island of {_name(*numbers[0])} has {_cells(len(island))}, its number is {size}"
                 )
     return problems
