@@ -2,8 +2,8 @@
 each with another configuration; the first definitive answer wins and the others are stopped.
 
 On big puzzles no single configuration wins (connectivity lowering, solver, decision order:
-measured in encodings/portfolio.md), and an idle core can run a second one for the price of a
-process. This is the classic algorithm-portfolio idea (Gomes and Selman, "Algorithm portfolios",
+measured in encodings/solver.md, "A portfolio race for one puzzle"), and an idle core can run a
+second one for the price of a process. This is the classic algorithm-portfolio idea (Gomes and Selman, "Algorithm portfolios",
 Artificial Intelligence 126, 2001; for SAT: ManySAT, Hamadi, Jabbour and Sais, JSAT 6, 2009),
 without sharing learnt clauses: each worker runs :func:`satgrid.api.solve` (encode, solve,
 uniqueness, decode, check) on its own with its own :class:`~satgrid.api.Options`.
@@ -52,7 +52,8 @@ from .errors import CheckFailed, SatgridError
 #: The rivals of the user's own configuration, in the order a race takes them (``--jobs 2``
 #: races the first, ``--jobs 3`` the first two): changes to :class:`~satgrid.api.Options`.
 #: Chosen by the worst and the median over the big sample puzzles (bench/bench_portfolio.py;
-#: figures and the configurations left out: encodings/portfolio.md).
+#: figures and the configurations left out: encodings/solver.md, "A portfolio race for one
+#: puzzle").
 RIVALS: tuple[dict[str, Any], ...] = (
     {"connectivity": "propagator", "solver": "cadical195"},
     {"connectivity": "lazy", "solver": "cadical195"},
@@ -63,7 +64,7 @@ VARIED = ("solver", "connectivity")
 
 #: Grids of fewer cells are solved in this process whatever ``jobs`` says: starting, stopping
 #: and reaping the workers costs more than such a puzzle's whole solve (measured in
-#: encodings/portfolio.md).
+#: encodings/solver.md, "A portfolio race for one puzzle").
 RACE_CELLS = 200
 
 #: Seconds the parent waits past the time limit for workers to report their "unknown" (they stop
