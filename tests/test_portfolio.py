@@ -148,6 +148,18 @@ def test_time_limit_in_every_worker_is_unknown(racing) -> None:
     assert raced.race.winner is None and "none settled" in raced.race.line()
 
 
+def test_workers_past_the_time_limit_are_killed(racing, monkeypatch) -> None:
+    """Workers that do not stop at the limit themselves (stuck in a long call) are killed once
+    the parent's grace after the limit has passed."""
+    monkeypatch.setattr(api, "solve", lambda puzzle, **kwargs: time.sleep(60))
+    monkeypatch.setattr(portfolio, "GRACE_S", 0.2)
+    started = time.monotonic()
+    configs = portfolio.configurations(api.Options(time_limit=0.1), 2)
+    raced = portfolio.race(bundled("nurikabe")[0], configs, unique=True)
+    assert time.monotonic() - started < 30
+    assert raced.status == "unknown" and "time limit reached in all 2 configurations" in raced.note
+
+
 def test_configurations_keep_what_the_user_fixed() -> None:
     default = api.Options()
     assert portfolio.configurations(default, 1) == [default]
