@@ -35,6 +35,7 @@ the configuration that won.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import os
@@ -42,10 +43,11 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
-from typing import Any, Collection
+from typing import Any, Collection, Iterator
 
 from .errors import CheckFailed, SatgridError
 
@@ -141,6 +143,7 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     scratch = tempfile.mkdtemp(prefix="satgrid-race-")
+    stack = contextlib.ExitStack()
     workers: dict[Connection, int] = {}
     processes = []
     got: list[tuple[int, Any]] = []
@@ -148,6 +151,7 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
     sys.stdout.flush()  # a forked worker would write the parent's buffered output again
     sys.stderr.flush()
     try:
+        stack.enter_context(_terminated_as_exit())
         for index, options in enumerate(configs):
             receive, send = context.Pipe(duplex=False)
             process = context.Process(target=_worker, daemon=True,
@@ -184,6 +188,7 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
         for conn in workers:
             conn.close()
         shutil.rmtree(scratch, ignore_errors=True)
+        stack.close()
     names = tuple(flags(options) for options in configs)
     if winner is not None:
         result = next(r for i, r in got if i == winner)
@@ -207,10 +212,31 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
     return result
 
 
+@contextlib.contextmanager
+def _terminated_as_exit() -> Iterator[None]:
+    """While the race runs, SIGTERM (``kill``, ``timeout``) ends the parent by SystemExit, so the
+    race's ``finally`` stops the workers and removes its files; only from the main thread and
+    when SIGTERM has no handler of the program's (the workers die with the parent anyway)."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def leave(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, leave)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _worker(send: Connection, puzzle: Any, options: Any, unique: bool, ambiguity: int | None,
             scratch: str) -> None:
     """One configuration's solve, in a worker process: its result, or its error as (message,
     whether it is a :class:`CheckFailed`), sent through ``send``."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is not the worker's
     _lead_group(0)
     _die_with_parent()
     tempfile.tempdir = scratch
