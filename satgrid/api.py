@@ -413,7 +413,7 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     ``options.time_limit`` runs from here: a new encoding that is not built by then gives status
     "unknown" with a note, and every SAT call after it stops at the same deadline.
 
-    With ``jobs`` over 1, a solve (no audit, no minimising) of a grid of at least
+    With ``jobs`` over 1, a solve (no audit, no minimising) of a grid of more than
     :data:`satgrid.portfolio.RACE_CELLS` cells races up to ``jobs`` configurations in worker
     processes, ``options`` first, varying its solver and connectivity but for the fields named in
     ``fixed`` (:func:`satgrid.portfolio.race`); the result's ``race`` says which one won."""
@@ -421,7 +421,7 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
         from .portfolio import RACE_CELLS, configurations, race
 
         configs = configurations(options, jobs, fixed)
-        if len(configs) > 1 and puzzle.rows * puzzle.cols >= RACE_CELLS:
+        if len(configs) > 1 and puzzle.rows * puzzle.cols > RACE_CELLS:
             return race(puzzle, configs, unique, ambiguity)
     started = time.perf_counter()
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit

@@ -64,10 +64,10 @@ RIVALS: tuple[dict[str, Any], ...] = (
 #: Options fields a race may vary (the rest are always the user's: limits, trust).
 VARIED = ("solver", "connectivity")
 
-#: Grids of fewer cells are solved in this process whatever ``jobs`` says: starting, stopping
-#: and reaping the workers costs more than such a puzzle's whole solve (measured in
-#: encodings/solver.md, "A portfolio race for one puzzle").
-RACE_CELLS = 200
+#: A grid of this many cells or fewer is solved in this process whatever ``jobs`` says: starting,
+#: stopping and reaping the workers costs about as much as such a puzzle's whole solve, and no
+#: configuration saves more (measured in encodings/solver.md, "A portfolio race for one puzzle").
+RACE_CELLS = 100
 
 #: Seconds the parent waits past the time limit for workers to report their "unknown" (they stop
 #: at the limit themselves, then decode and send) before it kills them all.
