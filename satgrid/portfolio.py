@@ -130,8 +130,8 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
     """:func:`satgrid.api.solve` of ``puzzle`` (``unique``, ``ambiguity`` as there) in one worker
     process per configuration of ``configs`` (:class:`~satgrid.api.Options`, all with the same
     time limit); the first definitive result, its solutions checked again here, with
-    :attr:`~satgrid.api.Result.race` set. When no worker gives a definitive answer (the time limit
-    in every one), the best of what they gave: a solution whose uniqueness is unknown before
+    :attr:`~satgrid.api.Result.race` set. When no worker gives a definitive answer (a limit in
+    every one), the best of what they gave: a solution whose uniqueness is unknown before
     status "unknown", the earlier configuration first. A :class:`CheckFailed` in a worker, or
     here, is raised at once; another error of a worker drops that configuration, and is raised
     only when every configuration failed so."""
@@ -140,66 +140,29 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
     started = time.perf_counter()
     limit = configs[0].time_limit
     deadline = None if limit is None else time.monotonic() + limit + GRACE_S
-    context = multiprocessing.get_context(
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    scratch = tempfile.mkdtemp(prefix="satgrid-race-")
-    stack = contextlib.ExitStack()
-    workers: dict[Connection, int] = {}
-    processes = []
     got: list[tuple[int, Any]] = []
-    errors: list[tuple[int, str, bool]] = []
+    errors: list[tuple[int, str]] = []
+    processes: list[Any] = []
+    scratch = tempfile.mkdtemp(prefix="satgrid-race-")
     sys.stdout.flush()  # a forked worker would write the parent's buffered output again
     sys.stderr.flush()
-    try:
-        stack.enter_context(_terminated_as_exit())
-        for index, options in enumerate(configs):
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_worker, daemon=True,
-                                      args=(send, puzzle, options, unique, ambiguity, scratch))
-            process.start()
-            processes.append(process)
-            _lead_group(process.pid)
-            send.close()  # the worker's end: closed here, so a worker that dies reads as EOF
-            workers[receive] = index
-        winner = None
-        while workers and winner is None:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                break
-            for conn in wait(list(workers), left):
-                index = workers.pop(conn)
-                try:
-                    kind, payload = conn.recv()
-                except (EOFError, OSError):
-                    kind, payload = "error", ("the worker died without an answer", False)
-                conn.close()
-                if kind == "error":
-                    errors.append((index, *payload))
-                    if payload[1]:  # an encoding bug: as a solve in this process would
-                        raise CheckFailed(payload[0])
-                    continue
-                got.append((index, payload))
-                if payload.status in DEFINITIVE or (payload.status == "solved" and not unique):
-                    winner = index
-                    break
-    finally:
-        for process in processes:  # the winner too: it may have started a binary, and is reaped
-            _stop(process)
-        for conn in workers:
-            conn.close()
-        shutil.rmtree(scratch, ignore_errors=True)
-        stack.close()
-    names = tuple(flags(options) for options in configs)
+    with _terminated_as_exit():
+        try:
+            winner = _first_answer(puzzle, configs, unique, ambiguity, scratch, deadline,
+                                   processes, got, errors)
+        finally:
+            for process in processes:  # the winner too: it may have started a binary; reaped
+                _stop(process)
+            shutil.rmtree(scratch, ignore_errors=True)
     if winner is not None:
         result = next(r for i, r in got if i == winner)
     elif got:
-        index, result = min(got, key=lambda found: (found[1].solution is None, found[0]))
-        why = ("time limit reached in every configuration" if len(got) == len(configs)
+        _, result = min(got, key=lambda found: (found[1].solution is None, found[0]))
+        why = ("a limit reached in every configuration" if len(got) == len(configs)
                else f"{len(configs) - len(got)} of {len(configs)} configurations gave no answer")
         result.note = "; ".join(filter(None, (result.note, why)))
     elif errors:
-        index, message, _ = min(errors)
-        raise SatgridError(message)
+        raise SatgridError(min(errors)[1])
     else:  # the parent's own deadline passed before any worker answered
         result = api.Result(puzzle, "unknown", configs[0].solver, asked_unique=unique,
                             note=f"time limit reached in all {len(configs)} configurations")
@@ -207,9 +170,55 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
     for solution in (result.solution, result.second_solution):
         if solution is not None:
             api.check_solution(g, puzzle, solution)
-    result.race = Race(names, winner)
+    result.race = Race(tuple(flags(options) for options in configs), winner)
     result.stats.time_s = time.perf_counter() - started
     return result
+
+
+def _first_answer(puzzle: Any, configs: list[Any], unique: bool, ambiguity: int | None,
+                  scratch: str, deadline: float | None, processes: list, got: list,
+                  errors: list) -> int | None:
+    """Start a worker per configuration (into ``processes``) and collect their answers (into
+    ``got`` and ``errors``, by configuration number) until one is definitive (its number, the
+    return value), all have answered, or ``deadline`` (monotonic) has passed (None)."""
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pending: dict[Connection, int] = {}
+    try:
+        for index, options in enumerate(configs):
+            receive, send = context.Pipe(duplex=False)
+            pending[receive] = index
+            process = context.Process(target=_worker, daemon=True,
+                                      args=(send, puzzle, options, unique, ambiguity, scratch))
+            process.start()
+            processes.append(process)
+            _lead_group(process.pid)
+            send.close()  # the worker's end: closed here, so a worker that dies reads as EOF
+        while pending:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return None
+            for conn in wait(list(pending), left):
+                index = pending.pop(conn)
+                try:
+                    kind, payload = conn.recv()
+                except (EOFError, OSError):
+                    kind, payload = "error", ("a race worker died without an answer", False)
+                conn.close()
+                if kind == "error":
+                    message, check_failed = payload
+                    if check_failed:  # an encoding bug: as a solve in this process would
+                        raise CheckFailed(message)
+                    errors.append((index, message))
+                elif payload.status in DEFINITIVE or (payload.status == "solved" and not unique):
+                    got.append((index, payload))
+                    return index
+                else:
+                    got.append((index, payload))
+        return None
+    finally:
+        for conn in pending:
+            conn.close()
 
 
 @contextlib.contextmanager
