@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
+import threading
 import time
 from importlib import resources
 from pathlib import Path
@@ -138,6 +140,22 @@ def test_ctrl_c_stops_every_worker(racing, monkeypatch) -> None:
     monkeypatch.setattr(portfolio, "wait", interrupted)
     with pytest.raises(KeyboardInterrupt):
         portfolio.race(bundled("nurikabe")[0], portfolio.configurations(api.Options(), 2), unique=True)
+
+
+@pytest.mark.skipif(signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL,
+                    reason="SIGTERM has a handler here: the race leaves it alone")
+def test_sigterm_stops_every_worker(racing, monkeypatch) -> None:
+    """``kill`` (or ``timeout``) of the parent during a race: SystemExit, after the workers are
+    stopped and the race's files removed (the fixture checks both)."""
+    monkeypatch.setattr(api, "solve", lambda puzzle, **kwargs: time.sleep(60))
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
+    timer.start()
+    try:
+        with pytest.raises(SystemExit):
+            portfolio.race(bundled("nurikabe")[0], portfolio.configurations(api.Options(), 2))
+    finally:
+        timer.cancel()
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
 def test_time_limit_in_every_worker_is_unknown(racing) -> None:
