@@ -11,7 +11,7 @@ configurations alone. Prints tables.
     number, and the CPU ms of all its workers together). The puzzles: the big janko.at
     Nurikabes of ``../shared/external/nurikabe/janko_nurikabe_sample.txt`` (``--only`` ids) and
     the ``--genres`` largest puzzles of each ``../shared/external/genres/puzzlekit_*.txt`` file
-    that satgrid reads. The load average is printed per row: the machine is shared, so wall
+    that satgrid reads (``--rival-niceness``: the rivals' niceness in the races). The load average is printed per row: the machine is shared, so wall
     figures are noisy; CPU figures less so.
 (b) ``--overhead``: what a race costs where it cannot pay: per size band of the janko sample,
     the median wall ms of a plain solve + unique and of a race of two (``RACE_CELLS`` at 0), each
@@ -40,12 +40,14 @@ JANKO = SHARED / "external" / "nurikabe" / "janko_nurikabe_sample.txt"
 BIG = "0460,0094,0680,1030,0690,1050,1055,1108,0683,0689,0570,1046,0688"
 
 
-def one(path: str, name: str, mode: str, cpu: float) -> None:
+def one(path: str, name: str, mode: str, cpu: float, niceness: int | None = None) -> None:
     """In a fresh process: ``mode`` ``config:I`` (configuration I alone) or ``race:N`` (a race of
     N; ``race0:N`` with RACE_CELLS at 0) or ``plain`` on puzzle ``name``; one JSON line."""
     resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
     from satgrid import api, portfolio
 
+    if niceness is not None:
+        portfolio.RIVAL_NICENESS = niceness
     puzzle = next(p for p in api.load([path]) if p.name == name)
     kind, _, arg = mode.partition(":")
     start, cpu0 = time.perf_counter(), time.process_time()
@@ -66,10 +68,11 @@ def one(path: str, name: str, mode: str, cpu: float) -> None:
         "won": None if result.race is None or result.race.winner is None else result.race.winner + 1}))
 
 
-def ask(path: Path, name: str, mode: str, cpu: float) -> dict:
+def ask(path: Path, name: str, mode: str, cpu: float, niceness: int | None = None) -> dict:
+    nice = [] if niceness is None else ["--rival-niceness", str(niceness)]
     try:
         proc = subprocess.run([sys.executable, __file__, "--one", name, "--file", str(path),
-                               "--mode", mode, "--cpu-limit", str(cpu)],
+                               "--mode", mode, "--cpu-limit", str(cpu), *nice],
                               capture_output=True, text=True, timeout=cpu * 6 + 30)
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "wall_ms": None, "cpu_ms": None, "won": None, "given": None}
@@ -114,7 +117,7 @@ def races(args: argparse.Namespace) -> None:
     for path, name, cells in wanted:
         load = os.getloadavg()[0]
         alone = [ask(path, name, f"config:{i}", args.cpu_limit) for i in range(len(configs))]
-        raced = [ask(path, name, f"race:{n}", args.cpu_limit) for n in jobs]
+        raced = [ask(path, name, f"race:{n}", args.cpu_limit, args.rival_niceness) for n in jobs]
         settled = [r["cpu_ms"] for r in alone if r["status"] == "unique"]
         rows.append([name, cells, f"{load:.1f}", ms(alone[0], "wall_ms"), *(ms(r, "cpu_ms") for r in alone),
                      f"{min(settled):,.0f}" if settled else "-",
@@ -154,12 +157,14 @@ def main() -> None:
     ap.add_argument("--genres", type=int, default=1, help="largest puzzles of each genre file")
     ap.add_argument("--overhead", action="store_true")
     ap.add_argument("--per-band", type=int, default=8)
+    ap.add_argument("--rival-niceness", type=int, default=None,
+                    help="the rivals' niceness in the races (default: portfolio.RIVAL_NICENESS)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
     ap.add_argument("--mode", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
-        one(args.file, args.one, args.mode, args.cpu_limit)
+        one(args.file, args.one, args.mode, args.cpu_limit, args.rival_niceness)
     elif not JANKO.exists():
         raise SystemExit(f"{JANKO} not found (set SATGRID_SHARED)")
     elif args.overhead:

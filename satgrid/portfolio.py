@@ -11,7 +11,8 @@ uniqueness, decode, check) on its own with its own :class:`~satgrid.api.Options`
 The race (:func:`race`):
 
 1. One worker process per configuration (``fork`` where the platform has it: the imports and
-   the puzzle are already in memory; ``spawn`` elsewhere). Each becomes the leader of a process
+   the puzzle are already in memory; ``spawn`` elsewhere), the rivals of the user's own at a
+   lower priority (:data:`RIVAL_NICENESS`). Each becomes the leader of a process
    group of its own, so that stopping it also stops an external SAT binary it runs, and asks the
    kernel to kill it should the parent die (Linux). Its temporary files go into a directory of
    the race's, removed when the race ends.
@@ -72,6 +73,12 @@ RACE_CELLS = 100
 #: Seconds the parent waits past the time limit for workers to report their "unknown" (they stop
 #: at the limit themselves, then decode and send) before it kills them all.
 GRACE_S = 2.0
+
+#: The niceness a rival's worker adds to its own (the user's own configuration keeps the
+#: parent's): on idle cores it changes nothing, on cores that other work keeps busy the rivals take
+#: what is left, so that a race costs little more than its overhead against a solve alone
+#: (measured in encodings/solver.md, "A portfolio race for one puzzle").
+RIVAL_NICENESS = 19
 
 #: Statuses that settle a query with uniqueness asked; without it, "solved" does too.
 DEFINITIVE = ("unique", "multiple", "unsatisfiable")
@@ -189,7 +196,8 @@ def _first_answer(puzzle: Any, configs: list[Any], unique: bool, ambiguity: int 
             receive, send = context.Pipe(duplex=False)
             pending[receive] = index
             process = context.Process(target=_worker, daemon=True,
-                                      args=(send, puzzle, options, unique, ambiguity, scratch))
+                                      args=(send, puzzle, options, unique, ambiguity, scratch,
+                                            RIVAL_NICENESS if index else 0))
             process.start()
             processes.append(process)
             _lead_group(process.pid)
@@ -242,10 +250,13 @@ def _terminated_as_exit() -> Iterator[None]:
 
 
 def _worker(send: Connection, puzzle: Any, options: Any, unique: bool, ambiguity: int | None,
-            scratch: str) -> None:
-    """One configuration's solve, in a worker process: its result, or its error as (message,
-    whether it is a :class:`CheckFailed`), sent through ``send``."""
+            scratch: str, niceness: int = 0) -> None:
+    """One configuration's solve, in a worker process ``niceness`` nicer than its parent: its
+    result, or its error as (message, whether it is a :class:`CheckFailed`), sent through
+    ``send``."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is not the worker's
+    if niceness and hasattr(os, "nice"):
+        os.nice(niceness)
     _lead_group(0)
     _die_with_parent()
     tempfile.tempdir = scratch
