@@ -418,10 +418,10 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     processes, ``options`` first, varying its solver and connectivity but for the fields named in
     ``fixed`` (:func:`satgrid.portfolio.race`); the result's ``race`` says which one won."""
     if jobs > 1 and not (audit or minimize):
-        from .portfolio import RACE_CELLS, configurations, race
+        from .portfolio import configurations, race, worth_racing
 
         configs = configurations(options, jobs, fixed)
-        if len(configs) > 1 and puzzle.rows * puzzle.cols > RACE_CELLS:
+        if len(configs) > 1 and worth_racing(puzzle):
             return race(puzzle, configs, unique, ambiguity)
     started = time.perf_counter()
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit

@@ -1092,8 +1092,12 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
             formats.check_writable(puzzles, fmt)  # a puzzle pzprv3 cannot hold: nothing written
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
                                  options=options, ambiguity=ambiguity)
-        racing = jobs > len(puzzles) and not (audit or minimize)
-        if racing:  # fewer puzzles than workers: each puzzle raced (satgrid.portfolio)
+        racing = False
+        if jobs > len(puzzles) and not (audit or minimize):  # fewer puzzles than workers
+            from .portfolio import worth_racing
+
+            racing = any(worth_racing(p) for p in puzzles)
+        if racing:  # each puzzle big enough raced (satgrid.portfolio), the others solved here
             race_jobs, fixed = _race_jobs(jobs, options)
             work = functools.partial(work, jobs=race_jobs, fixed=fixed)
         many = len(puzzles) > 1

@@ -70,6 +70,11 @@ VARIED = ("solver", "connectivity")
 #: configuration saves more (measured in encodings/solver.md, "A portfolio race for one puzzle").
 RACE_CELLS = 100
 
+def worth_racing(puzzle: Any) -> bool:
+    """Whether ``puzzle``'s grid has more than :data:`RACE_CELLS` cells."""
+    return puzzle.rows * puzzle.cols > RACE_CELLS
+
+
 #: Seconds the parent waits past the time limit for workers to report their "unknown" (they stop
 #: at the limit themselves, then decode and send) before it kills them all.
 GRACE_S = 2.0
