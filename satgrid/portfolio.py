@@ -51,6 +51,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Collection, Iterator
 
 from .errors import CheckFailed, SatgridError
+from .external import is_external
 
 #: The rivals of the user's own configuration, in the order a race takes them (``--jobs 2``
 #: races the first, ``--jobs 3`` the first two): changes to :class:`~satgrid.api.Options`.
@@ -163,8 +164,8 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
             winner = _first_answer(puzzle, configs, unique, ambiguity, scratch, deadline,
                                    processes, got, errors)
         finally:
-            for process in processes:  # the winner too: it may have started a binary; reaped
-                _stop(process)
+            for process, options in zip(processes, configs):  # the winner too: reaped
+                _stop(process, is_external(options.solver))
             shutil.rmtree(scratch, ignore_errors=True)
     if winner is not None:
         result = next(r for i, r in got if i == winner)
@@ -244,10 +245,7 @@ def _terminated_as_exit() -> Iterator[None]:
         yield
         return
 
-    def leave(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, leave)
+    signal.signal(signal.SIGTERM, _leave)
     try:
         yield
     finally:
@@ -259,7 +257,10 @@ def _worker(send: Connection, puzzle: Any, options: Any, unique: bool, ambiguity
     """One configuration's solve, in a worker process ``niceness`` nicer than its parent: its
     result, or its error as (message, whether it is a :class:`CheckFailed`), sent through
     ``send``."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is not the worker's
+    # The parent's handler is not the worker's. A worker that runs a SAT binary (in a session of
+    # its own, out of reach of a signal to the worker's group) leaves by SystemExit, which kills
+    # the binary on the way out (satgrid.external); an embedded solver is killed outright.
+    signal.signal(signal.SIGTERM, _leave if is_external(options.solver) else signal.SIG_DFL)
     if niceness and hasattr(os, "nice"):
         os.nice(niceness)
     _lead_group(0)
@@ -268,11 +269,20 @@ def _worker(send: Connection, puzzle: Any, options: Any, unique: bool, ambiguity
     from . import api
 
     try:
-        send.send(("result", api.solve(puzzle, unique=unique, options=options, ambiguity=ambiguity)))
+        answer: tuple = ("result", api.solve(puzzle, unique=unique, options=options,
+                                             ambiguity=ambiguity))
     except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent
-        send.send(("error", (str(exc) or type(exc).__name__, isinstance(exc, CheckFailed))))
+        answer = ("error", (str(exc) or type(exc).__name__, isinstance(exc, CheckFailed)))
+    try:
+        send.send(answer)
+    except OSError:  # the parent has stopped listening: the race is over
+        pass
     finally:
         send.close()
+
+
+def _leave(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _lead_group(pid: int) -> None:
@@ -302,10 +312,25 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
-def _stop(process: Any) -> None:
-    """Kill a worker and whatever it started (its process group), and reap it."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except OSError:  # not yet its own group leader, or gone
-        process.kill()
+#: Seconds a worker that runs a SAT binary has, after SIGTERM, to kill the binary and leave.
+STOP_GRACE_S = 2.0
+
+
+def _stop(process: Any, external: bool = False) -> None:
+    """Kill a worker and whatever it started in its process group, and reap it. A worker that
+    runs a SAT binary (``external``) gets SIGTERM first and :data:`STOP_GRACE_S` to kill it."""
+    if external and process.is_alive():
+        _signal_group(process, signal.SIGTERM)
+        process.join(STOP_GRACE_S)
+    _signal_group(process, signal.SIGKILL)
     process.join()
+
+
+def _signal_group(process: Any, signum: int) -> None:
+    try:
+        os.killpg(process.pid, signum)
+    except OSError:  # not yet its own group leader, or gone
+        try:
+            os.kill(process.pid, signum)
+        except OSError:
+            pass

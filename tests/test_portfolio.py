@@ -105,6 +105,27 @@ def test_the_loser_is_stopped_at_once(racing, monkeypatch) -> None:
     assert raced.status == "unique" and raced.race.winner == 0
 
 
+def test_a_losing_sat_binary_is_stopped_too(racing) -> None:
+    """A configuration on an external SAT binary (which runs in a session of its own) loses: the
+    binary is killed with its worker."""
+    binary = racing / "slowsat"
+    binary.write_text("#!/bin/sh\nsleep 60\n")
+    binary.chmod(0o755)
+    configs = [api.Options(solver=f"external:{binary}"), api.Options()]
+    raced = portfolio.race(bundled("nurikabe")[0], configs, unique=True)
+    assert raced.status == "unique" and raced.race.winner == 1
+    running = [pid for pid in os.listdir("/proc") if pid.isdigit()
+               and str(binary) in _cmdline(pid)]
+    assert not running, "the losing worker's SAT binary is still running"
+
+
+def _cmdline(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def test_a_wrong_answer_from_a_worker_is_caught_by_the_parent(racing, monkeypatch) -> None:
     solve = api.solve
 
