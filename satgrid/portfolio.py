@@ -42,6 +42,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -260,7 +261,8 @@ def _worker(send: Connection, puzzle: Any, options: Any, unique: bool, ambiguity
     # The parent's handler is not the worker's. A worker that runs a SAT binary (in a session of
     # its own, out of reach of a signal to the worker's group) leaves by SystemExit, which kills
     # the binary on the way out (satgrid.external); an embedded solver is killed outright.
-    signal.signal(signal.SIGTERM, _leave if is_external(options.solver) else signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _leave_between_starts if is_external(options.solver)
+                  else signal.SIG_DFL)
     if niceness and hasattr(os, "nice"):
         os.nice(niceness)
     _lead_group(0)
@@ -283,6 +285,17 @@ def _worker(send: Connection, puzzle: Any, options: Any, unique: bool, ambiguity
 
 def _leave(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
+
+
+def _leave_between_starts(signum: int, frame: Any) -> None:
+    """:func:`_leave`, but not while a binary is being started (``subprocess.Popen``): raised
+    there, it would leave the binary running with no one to kill it; :func:`_stop` signals
+    again until the worker is gone."""
+    while frame is not None:
+        if frame.f_code is subprocess.Popen.__init__.__code__:
+            return
+        frame = frame.f_back
+    _leave(signum, frame)
 
 
 def _lead_group(pid: int) -> None:
@@ -312,16 +325,18 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
-#: Seconds a worker that runs a SAT binary has, after SIGTERM, to kill the binary and leave.
-STOP_GRACE_S = 2.0
+#: Seconds a worker that runs a SAT binary has, after the first SIGTERM, to kill the binary and
+#: leave, and how often it is signalled again meanwhile.
+STOP_GRACE_S, STOP_EVERY_S = 2.0, 0.02
 
 
 def _stop(process: Any, external: bool = False) -> None:
     """Kill a worker and whatever it started in its process group, and reap it. A worker that
     runs a SAT binary (``external``) gets SIGTERM first and :data:`STOP_GRACE_S` to kill it."""
-    if external and process.is_alive():
+    until = time.monotonic() + STOP_GRACE_S
+    while external and process.is_alive() and time.monotonic() < until:
         _signal_group(process, signal.SIGTERM)
-        process.join(STOP_GRACE_S)
+        process.join(STOP_EVERY_S)
     _signal_group(process, signal.SIGKILL)
     process.join()
 
