@@ -12,17 +12,19 @@ The race (:func:`race`):
 
 1. One worker process per configuration (``fork`` where the platform has it: the imports and
    the puzzle are already in memory; ``spawn`` elsewhere), the rivals of the user's own at a
-   lower priority (:data:`RIVAL_NICENESS`). Each becomes the leader of a process
-   group of its own, so that stopping it also stops an external SAT binary it runs, and asks the
-   kernel to kill it should the parent die (Linux). Its temporary files go into a directory of
-   the race's, removed when the race ends.
+   lower priority (:data:`RIVAL_NICENESS`). Each becomes the leader of a process group of its
+   own (whatever it starts is stopped with it) and asks the kernel to kill it should the parent
+   die (Linux). Its temporary files go into a directory of the race's, removed when the race
+   ends.
 2. Each worker sends back its :class:`~satgrid.api.Result` (or the error it raised) through a
    pipe. The first *definitive* one wins: ``unique``, ``multiple``, ``unsatisfiable``, or
    ``solved`` when uniqueness was not asked. ``unknown``, and ``solved`` with uniqueness asked
    but unknown, wait for the others.
 3. The winner is taken, every worker is killed (its whole process group, SIGKILL) and reaped,
-   and the race's directory is removed; the same happens on Ctrl-C, on an error and when the
-   time limit has passed in every worker.
+   and the race's directory is removed; the same happens on Ctrl-C, on SIGTERM, on an error and
+   when the time limit has passed in every worker. A worker that runs an external SAT binary
+   (which satgrid.external starts in a session of its own) gets SIGTERM first, so that it kills
+   its binary on the way out (:func:`_stop`).
 4. The parent puts the winning solution, and the second solution of a ``multiple`` answer,
    through the genre's independent checker again (:func:`satgrid.api.check_solution`) before it
    is reported, as a solve in this process would.
