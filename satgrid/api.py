@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator
+from typing import Any, Callable, Collection, Hashable, Iterable, Iterator
 
 from . import formats
 from .errors import CheckFailed, LimitReached, ParseError, SatgridError
@@ -86,6 +86,9 @@ class Result:
     #: For a puzzle with several solutions, when asked (``solve(..., ambiguity=cap)``): the
     #: ambiguity report (:class:`satgrid.ambiguity.Ambiguity`: backbone, undecided parts, count).
     ambiguity: Any = None
+    #: For a solve raced over several configurations (``solve(..., jobs=N)``): what ran and which
+    #: one won (:class:`satgrid.portfolio.Race`).
+    race: Any = None
 
     @property
     def genre(self) -> Genre:
@@ -135,6 +138,8 @@ class Result:
                                 if k not in ("status", "solution", "second_solution", "stats")}
         if self.note:
             out["note"] = self.note
+        if self.race is not None:
+            out["race"] = self.race.to_json()
         if self.given_solution is not None:
             out["given_solution"] = self.given_solution
             if self.given_note:
@@ -398,7 +403,7 @@ def _reports_given_solution(solve_puzzle: Callable[..., Result]) -> Callable[...
 @_reports_given_solution
 def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool = False,
           options: Options = Options(), grade: bool | None = None,
-          ambiguity: int | None = None) -> Result:
+          ambiguity: int | None = None, jobs: int = 1, fixed: Collection[str] = ()) -> Result:
     """Solve ``puzzle``; with ``unique`` look for a second solution; with ``audit`` also find the
     redundant clues (implies ``unique``); with ``minimize`` also a minimal clue subset. An audit
     also grades the puzzle on the propagation ladder unless ``grade=False``. With ``ambiguity``
@@ -406,7 +411,18 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     ambiguity report (:mod:`satgrid.ambiguity`).
 
     ``options.time_limit`` runs from here: a new encoding that is not built by then gives status
-    "unknown" with a note, and every SAT call after it stops at the same deadline."""
+    "unknown" with a note, and every SAT call after it stops at the same deadline.
+
+    With ``jobs`` over 1, a solve (no audit, no minimising) of a grid of more than
+    :data:`satgrid.portfolio.RACE_CELLS` cells races up to ``jobs`` configurations in worker
+    processes, ``options`` first, varying its solver and connectivity but for the fields named in
+    ``fixed`` (:func:`satgrid.portfolio.race`); the result's ``race`` says which one won."""
+    if jobs > 1 and not (audit or minimize):
+        from .portfolio import configurations, race, worth_racing
+
+        configs = configurations(options, jobs, fixed)
+        if len(configs) > 1 and worth_racing(puzzle):
+            return race(puzzle, configs, unique, ambiguity)
     started = time.perf_counter()
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     unique = unique or audit or minimize
@@ -524,7 +540,12 @@ def witnesses(g: Genre, puzzle: Any, solution: Any) -> list:
 def checked(g: Genre, puzzle: Any, session: Session, assignment) -> Any:
     """The solution ``assignment`` decodes to, once the genre's independent rule checker passes
     it; :class:`CheckFailed` (an encoding bug: nothing is printed) otherwise."""
-    solution = g.decode(puzzle, session.encoding, assignment)
+    return check_solution(g, puzzle, g.decode(puzzle, session.encoding, assignment))
+
+
+def check_solution(g: Genre, puzzle: Any, solution: Any) -> Any:
+    """``solution``, once the genre's independent rule checker passes it; :class:`CheckFailed`
+    (an encoding bug: nothing is printed) otherwise."""
     problems = g.check(puzzle, solution)
     if problems:
         raise CheckFailed(

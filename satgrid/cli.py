@@ -149,7 +149,9 @@ def solve_options(f):
                      show_default=True,
                      help="pzprv3: puzz.link's file format with the solution filled in.")(f)
     f = click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-                     help="Worker processes for files with many puzzles.")(f)
+                     help="Worker processes for files with many puzzles. solve with fewer puzzles "
+                          "than N: each big puzzle raced in up to N configurations (--solver and "
+                          "--connectivity varied unless given), the first answer wins.")(f)
     f = click.option("--require-unique", is_flag=True,
                      help="Exit 3 unless every puzzle has exactly one solution.")(f)
     return f
@@ -1008,12 +1010,26 @@ def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:
 
 
 def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,
-          options: api.Options, ambiguity: int | None = None) -> api.Result:
+          options: api.Options, ambiguity: int | None = None, jobs: int = 1,
+          fixed: tuple[str, ...] = ()) -> api.Result:
     return api.solve(puzzle, unique=unique, audit=audit, minimize=minimize, options=options,
-                     grade=grade, ambiguity=ambiguity)
+                     grade=grade, ambiguity=ambiguity, jobs=jobs, fixed=fixed)
 
 
-def _workers(jobs: int, tasks: int) -> int:
+def _race_jobs(jobs: int, options: api.Options) -> tuple[int, tuple[str, ...]]:
+    """The workers of a race on one puzzle (``--jobs`` capped at the configurations and the
+    CPUs) and the varied options the user gave on the command line, which it keeps."""
+    from click.core import ParameterSource
+
+    from .portfolio import VARIED, configurations
+
+    ctx = click.get_current_context()
+    fixed = tuple(name for name in VARIED if ctx.get_parameter_source(name)
+                  in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT))
+    return _workers(jobs, len(configurations(options, jobs, fixed)), "configuration"), fixed
+
+
+def _workers(jobs: int, tasks: int, unit: str = "task") -> int:
     """The pool size for ``tasks`` tasks: ``jobs`` capped at the tasks and at the CPUs this
     process may run on; a cap below ``jobs`` is said on stderr."""
     try:
@@ -1023,7 +1039,7 @@ def _workers(jobs: int, tasks: int) -> int:
     workers = max(1, min(jobs, tasks, cpus))
     if workers < jobs:
         click.echo(f"satgrid: --jobs {jobs} capped at {workers} ({tasks} "
-                   f"{'task' if tasks == 1 else 'tasks'}, {cpus} {'CPU' if cpus == 1 else 'CPUs'})",
+                   f"{unit}{'' if tasks == 1 else 's'}, {cpus} {'CPU' if cpus == 1 else 'CPUs'})",
                    err=True)
     return workers
 
@@ -1076,10 +1092,18 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
             formats.check_writable(puzzles, fmt)  # a puzzle pzprv3 cannot hold: nothing written
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
                                  options=options, ambiguity=ambiguity)
+        racing = False
+        if jobs > len(puzzles) and not (audit or minimize):  # fewer puzzles than workers
+            from .portfolio import worth_racing
+
+            racing = any(worth_racing(p) for p in puzzles)
+        if racing:  # each puzzle big enough raced (satgrid.portfolio), the others solved here
+            race_jobs, fixed = _race_jobs(jobs, options)
+            work = functools.partial(work, jobs=race_jobs, fixed=fixed)
         many = len(puzzles) > 1
         results = []
         with contextlib.ExitStack() as stack:
-            workers = _workers(jobs, len(puzzles)) if jobs > 1 else 1
+            workers = _workers(jobs, len(puzzles)) if jobs > 1 and not racing else 1
             if workers > 1:
                 pool = stack.enter_context(ProcessPoolExecutor(workers))
                 stream = pool.map(work, puzzles, chunksize=max(1, len(puzzles) // (workers * 8)))
@@ -1166,6 +1190,8 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
     lines = [f"puzzle {r.label} ({g.name} {p.rows}x{p.cols}, {len(p.clues())} clues): {status}"]
     if r.note:
         lines.append(f"note: {r.note}")
+    if r.race is not None:
+        lines.append(f"race: {r.race.line()}")
     if r.solution is not None:
         lines.append(g.render(p, r.solution))
     if r.second_solution is not None:

@@ -1,0 +1,252 @@
+"""A race of configurations on one puzzle (satgrid.portfolio): the same checked answer as a plain
+solve, no worker left behind, a worker's wrong answer caught by the parent, the time limit in
+every worker, and the command line's ``solve --jobs N`` with fewer puzzles than N."""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from satgrid import api, portfolio
+from satgrid.cli import main
+from satgrid.errors import CheckFailed, SolverError
+from satgrid.registry import GENRES
+
+
+def bundled(name: str) -> list:
+    return api.load([str(resources.files("satgrid") / "data" / GENRES[name].examples)])
+
+
+def children() -> list[int]:
+    """The processes whose parent is this one, read from /proc (any, not only multiprocessing's)."""
+    found = []
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        found += [int(pid) for pid in (task / "children").read_text().split()]
+    return found
+
+
+@pytest.fixture
+def racing(monkeypatch, tmp_path):
+    """Every grid is raced (no size threshold); temporary files go under ``tmp_path/scratch``,
+    which must be empty after the test, as must this process's list of children."""
+    monkeypatch.setattr(portfolio, "RACE_CELLS", 0)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(scratch))
+    yield tmp_path
+    assert not multiprocessing.active_children()
+    if Path("/proc/self/task").exists():
+        assert not children(), "a worker outlived its race"
+    assert not list(scratch.iterdir()), "the race left files behind"
+
+
+def answer(result: api.Result) -> tuple:
+    """What a solve decides: the status, and the solution when it is the only one."""
+    return result.status, result.unique, result.solution if result.status == "unique" else None
+
+
+@pytest.mark.parametrize("name", sorted(GENRES))
+def test_race_answers_as_a_plain_solve(name: str, racing) -> None:
+    """A unique puzzle of each genre, and the same puzzle with most clues gone (several
+    solutions, or still one): the race's status and solution are the plain solve's, each
+    solution passes the genre's checker, and the result names the configuration that won."""
+    g = GENRES[name]
+    puzzle = bundled(name)[0]
+    clues = puzzle.clues()
+    fewer = puzzle.with_clues(dict(list(clues.items())[:len(clues) // 3]))
+    for each in (puzzle, fewer):
+        plain = api.solve(each, unique=True)
+        raced = api.solve(each, unique=True, jobs=2)
+        assert raced.race is not None and raced.race.winner is not None
+        assert answer(raced) == answer(plain)
+        for solution in (raced.solution, raced.second_solution):
+            assert solution is None or not g.check(each, solution)
+        if raced.status == "multiple":
+            assert raced.solution != raced.second_solution
+        assert raced.to_json()["race"]["won"] == raced.race.configurations[raced.race.winner]
+
+
+UNSATISFIABLE = {
+    "sudoku": "genre: sudoku\nbox: 2x2\n1 2 . .\n. . 3 .\n. . 4 .\n. . . .\n",  # r1c3: 3 or 4, both in its column
+    "nurikabe": "genre: nurikabe\n1 1\n. .\n",
+}
+
+
+@pytest.mark.parametrize("text", UNSATISFIABLE.values(), ids=list(UNSATISFIABLE))
+def test_race_proves_unsatisfiable(text: str, racing) -> None:
+    [puzzle] = api.load_text(text)
+    raced = api.solve(puzzle, unique=True, jobs=2)
+    assert raced.status == api.solve(puzzle, unique=True).status == "unsatisfiable"
+    assert raced.solution is None and raced.race.winner is not None
+
+
+def test_the_loser_is_stopped_at_once(racing, monkeypatch) -> None:
+    """A configuration that would take a minute is killed as soon as the other one answers."""
+    solve = api.solve
+
+    def slow_rival(puzzle, **kwargs):
+        if kwargs["options"].solver != api.DEFAULT_SOLVER:
+            time.sleep(60)
+        return solve(puzzle, **kwargs)
+
+    monkeypatch.setattr(api, "solve", slow_rival)  # the workers are forked: they call it too
+    puzzle = bundled("nurikabe")[0]
+    started = time.monotonic()
+    raced = portfolio.race(puzzle, portfolio.configurations(api.Options(), 2), unique=True)
+    assert time.monotonic() - started < 30
+    assert raced.status == "unique" and raced.race.winner == 0
+
+
+def test_a_losing_sat_binary_is_stopped_too(racing) -> None:
+    """A configuration on an external SAT binary (which runs in a session of its own) loses: the
+    binary is killed with its worker."""
+    binary = racing / "slowsat"
+    binary.write_text("#!/bin/sh\nsleep 60\n")
+    binary.chmod(0o755)
+    configs = [api.Options(solver=f"external:{binary}"), api.Options()]
+    raced = portfolio.race(bundled("nurikabe")[0], configs, unique=True)
+    assert raced.status == "unique" and raced.race.winner == 1
+    running = [pid for pid in os.listdir("/proc") if pid.isdigit()
+               and str(binary) in _cmdline(pid)]
+    assert not running, "the losing worker's SAT binary is still running"
+
+
+def _cmdline(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def test_a_wrong_answer_from_a_worker_is_caught_by_the_parent(racing, monkeypatch) -> None:
+    solve = api.solve
+
+    def wrong(puzzle, **kwargs):
+        result = solve(puzzle, **kwargs)
+        result.solution = tuple("#" * puzzle.cols for _ in range(puzzle.rows))  # 2x2 black pools
+        return result
+
+    monkeypatch.setattr(api, "solve", wrong)
+    puzzle = bundled("nurikabe")[0]
+    with pytest.raises(CheckFailed, match="breaks a rule"):
+        portfolio.race(puzzle, portfolio.configurations(api.Options(), 2), unique=True)
+
+
+def test_a_rival_that_fails_is_dropped(racing, monkeypatch) -> None:
+    solve = api.solve
+
+    def failing_rival(puzzle, **kwargs):
+        if kwargs["options"].solver != api.DEFAULT_SOLVER:
+            raise SolverError("no such solver here")
+        return solve(puzzle, **kwargs)
+
+    monkeypatch.setattr(api, "solve", failing_rival)
+    puzzle = bundled("nurikabe")[0]
+    raced = portfolio.race(puzzle, portfolio.configurations(api.Options(), 2), unique=True)
+    assert raced.status == "unique" and raced.race.winner == 0
+
+
+def test_ctrl_c_stops_every_worker(racing, monkeypatch) -> None:
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(portfolio, "wait", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        portfolio.race(bundled("nurikabe")[0], portfolio.configurations(api.Options(), 2), unique=True)
+
+
+@pytest.mark.skipif(signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL,
+                    reason="SIGTERM has a handler here: the race leaves it alone")
+def test_sigterm_stops_every_worker(racing, monkeypatch) -> None:
+    """``kill`` (or ``timeout``) of the parent during a race: SystemExit, after the workers are
+    stopped and the race's files removed (the fixture checks both)."""
+    monkeypatch.setattr(api, "solve", lambda puzzle, **kwargs: time.sleep(60))
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
+    timer.start()
+    try:
+        with pytest.raises(SystemExit):
+            portfolio.race(bundled("nurikabe")[0], portfolio.configurations(api.Options(), 2))
+    finally:
+        timer.cancel()
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_time_limit_in_every_worker_is_unknown(racing) -> None:
+    puzzle = bundled("nurikabe")[0]
+    raced = api.solve(puzzle, unique=True, jobs=2, options=api.Options(time_limit=0))
+    assert raced.status == "unknown" and raced.solution is None
+    assert "a limit reached in every configuration" in raced.note
+    assert raced.race.winner is None and "none settled" in raced.race.line()
+
+
+def test_workers_past_the_time_limit_are_killed(racing, monkeypatch) -> None:
+    """Workers that do not stop at the limit themselves (stuck in a long call) are killed once
+    the parent's grace after the limit has passed."""
+    monkeypatch.setattr(api, "solve", lambda puzzle, **kwargs: time.sleep(60))
+    monkeypatch.setattr(portfolio, "GRACE_S", 0.2)
+    started = time.monotonic()
+    configs = portfolio.configurations(api.Options(time_limit=0.1), 2)
+    raced = portfolio.race(bundled("nurikabe")[0], configs, unique=True)
+    assert time.monotonic() - started < 30
+    assert raced.status == "unknown" and "time limit reached in all 2 configurations" in raced.note
+
+
+def test_configurations_keep_what_the_user_fixed() -> None:
+    default = api.Options()
+    assert portfolio.configurations(default, 1) == [default]
+    assert len(portfolio.configurations(default, 5)) == 1 + len(portfolio.RIVALS)
+    # the solver fixed at one that takes no propagator: no rival changes only the lowering
+    for options in portfolio.configurations(default, 5, fixed=("solver",)):
+        assert options.solver == default.solver
+    for options in portfolio.configurations(default, 5, fixed=("connectivity",)):
+        assert options.connectivity == default.connectivity
+    mine = api.Options(solver="cadical195", time_limit=3)
+    raced = portfolio.configurations(mine, 5, fixed=("solver",))
+    assert raced[0] == mine and len(raced) == len(set(raced)) > 1
+    assert all(o.solver == "cadical195" and o.time_limit == 3 for o in raced)
+
+
+def test_small_grids_are_not_raced() -> None:
+    puzzle = bundled("nurikabe")[0]
+    assert puzzle.rows * puzzle.cols <= portfolio.RACE_CELLS
+    assert api.solve(puzzle, unique=True, jobs=2).race is None
+
+
+def bundled_text(name: str, blocks: int) -> str:
+    """The first ``blocks`` puzzles of a genre's bundled file, as text."""
+    text = (resources.files("satgrid") / "data" / GENRES[name].examples).read_text()
+    return "\nend\n".join(text.split("\nend\n")[:blocks]) + "\nend\n"
+
+
+def test_cli_races_one_puzzle(racing) -> None:
+    one = racing / "one.txt"
+    one.write_text(bundled_text("nurikabe", 1))
+    runner = CliRunner()
+    out = runner.invoke(main, ["solve", str(one), "--unique", "--jobs", "2", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    assert report["status"] == "unique"
+    if len(os.sched_getaffinity(0)) > 1:  # else --jobs is capped at 1: no race
+        assert report["race"]["won"] in report["race"]["configurations"]
+    text = runner.invoke(main, ["solve", str(one), "--unique", "--jobs", "2", "--connectivity", "lazy"])
+    assert text.exit_code == 0, text.output
+    if len(os.sched_getaffinity(0)) > 1:
+        assert "race: won by --solver " in text.output
+        assert "--connectivity propagator" not in text.output  # given on the command line: kept
+
+
+def test_cli_jobs_with_as_many_puzzles_keeps_the_pool(racing) -> None:
+    two = racing / "two.txt"
+    two.write_text(bundled_text("nurikabe", 2))
+    out = CliRunner().invoke(main, ["solve", str(two), "--unique", "--jobs", "2", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    reports = [json.loads(line) for line in out.output.splitlines() if line.startswith("{")]
+    assert len(reports) == 2 and all(r["status"] == "unique" and "race" not in r for r in reports)
