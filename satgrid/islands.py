@@ -401,7 +401,8 @@ class SeededIslands:
         for q, d in dist.items():
             if fixed and q == i:
                 continue
-            lits = [var("level", *seed, *cells[q], k) for k in range(max(d, 1), value)]
+            head = ("level", *seed, *cells[q])
+            lits = [var(*head, k) for k in range(max(d, 1), value)]
             if not fixed and q in starts:  # a place: at distance 0, its literal is level 0
                 levels[q], base[q] = [starts[q], *lits], 0
             else:
@@ -412,7 +413,7 @@ class SeededIslands:
             d, lab, lo = dist[q], label[q], base[q]
             add([-lab, own[-1]])
             # the cell itself, then its neighbours with levels, with the step of their first
-            around = [(own, lo), *((levels[s], base[s]) for s in near[q] if s in levels)]
+            around = [(own, lo), *[(levels[s], base[s]) for s in near[q] if s in levels]]
             for k in range(max(d, 1), value):
                 lit = own[k - lo]
                 add([-lit, lab])
@@ -420,7 +421,7 @@ class SeededIslands:
                     add([-own[k - lo - 1], lit])
                 if k == 1 and fixed:
                     continue  # a neighbour of the seed: reached in one step
-                add([-lit, *(lits[k - 1 - b] for lits, b in around if b < k)])
+                add([-lit, *[lits[k - 1 - b] for lits, b in around if b < k]])
         return clauses
 
 
