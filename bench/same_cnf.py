@@ -17,7 +17,8 @@ puzzlekit genre file) a SHA-256 of:
 - ``stream`` (up to 100 cells, the J essay, bench/data's 10x10s, Nurikabe 10x10s with 1 and 5
   clues removed, four generated 10x10 Nurikabes): every clause handed to a solver in order, every
   assumption list and every answer, for a fresh solve + unique (and the ambiguity report or the
-  generator where named).
+  generator where named); ``audit`` (bundled examples of up to 100 cells): the same for an
+  audit with its grade on a new session (the grading ladder's cuts on partial assignments).
 
 Both trees run this file (the working tree's copy), so only the package differs. The old tree is
 ``git archive``'d into a temporary folder, as ``bench/old_vs_new.py`` does.
@@ -180,6 +181,10 @@ def fingerprints(tree: Path, quick: bool) -> list[str]:
                 emit(label, "dimacs", dimacs_digest(puzzle, Path(tmp)))
         if stream or small:
             emit(label, "stream", recorder.run(lambda: fresh_unique(g, puzzle)))
+        if dimacs and small:  # an audit with its grade (the ladder's partial cuts) on a new session
+            drop_sessions()
+            emit(label, "audit", recorder.run(lambda: (lambda r: (r.status, r.redundant_clues, r.grade))(
+                api.solve(puzzle, audit=True))))
 
     for name in sorted(GENRES):
         for puzzle in puzzles_of(ROOT / "satgrid" / "data" / f"{name}.txt"):
