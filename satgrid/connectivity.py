@@ -45,9 +45,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain, compress
 from operator import itemgetter
-from typing import Callable, Hashable, Iterable, Sequence
+from typing import Callable, Hashable, Iterable, Iterator, Sequence
 
 from .cnf import Clause, VarPool
 from .global_rule import GlobalRule
@@ -93,19 +94,42 @@ class ConnectedSubgraph(GlobalRule):
         self._index = index
         self._node_lits = list(self.nodes.values())
         self._link_lits = [lit for _, _, lit in self.links]
-        self._neighbours: list[list[tuple[int, int]]] = [[] for _ in self._keys]
-        for k, (u, v, _) in enumerate(self.links):
-            if u in index and v in index:
-                self._neighbours[index[u]].append((index[v], k))
-                self._neighbours[index[v]].append((index[u], k))
         #: Every link is plain adjacency (no literal): the search skips the link test.
-        self._plain = all(lit is None for lit in self._link_lits)
-        self._plain_neighbours = [[v for v, _ in near] for near in self._neighbours]
-        self._plain_sets = [frozenset(near) for near in self._plain_neighbours]
+        self._plain = self._link_lits.count(None) == len(self._link_lits)
+        #: Per node, its neighbours (the links with their numbers: :attr:`_neighbours`).
+        self._plain_neighbours: list[list[int]] = [[] for _ in self._keys]
+        for i, j, _ in self._link_ends():
+            self._plain_neighbours[i].append(j)
+            self._plain_neighbours[j].append(i)
         self._anchor_sets = [self.clue_anchor(nodes) for _, nodes in self.anchors]
         self._read_nodes = TruthReader(self._node_lits)
         self._read_links = None if self._plain else TruthReader(self._link_lits)
         self._read_anchors = TruthReader([lit for lit, _ in self.anchors])
+
+    def _link_ends(self) -> Iterator[tuple[int, int, int]]:
+        """Each link between two nodes as (node index, node index, link number): one lookup per
+        end (a region's rule is built for every puzzle)."""
+        index = self._index
+        for k, (u, v, _) in enumerate(self.links):
+            i, j = index.get(u), index.get(v)
+            if i is not None and j is not None:
+                yield i, j, k
+
+    @cached_property
+    def _neighbours(self) -> list[list[tuple[int, int]]]:
+        """Per node, its neighbours with the number of the link to each: for links with
+        literals, and for cuts that read their guards one by one (made when first asked; plain
+        adjacency searches :attr:`_plain_neighbours`)."""
+        neighbours: list[list[tuple[int, int]]] = [[] for _ in self._keys]
+        for i, j, k in self._link_ends():
+            neighbours[i].append((j, k))
+            neighbours[j].append((i, k))
+        return neighbours
+
+    @cached_property
+    def _plain_sets(self) -> list[frozenset[int]]:
+        """Per node, its neighbours as a set (made when a cut first asks)."""
+        return [frozenset(near) for near in self._plain_neighbours]
 
     def clue_anchor(self, nodes: Iterable[Node]) -> frozenset[int]:
         """The form a clue anchor on ``nodes`` takes in :meth:`cuts` (``anchors``)."""

@@ -110,9 +110,11 @@ def reach_from(starts: Sequence[int], size: int | None, near: Near, touch: list[
         if size is not None and d >= size - 1:
             continue
         for q in near[p]:
-            if q not in dist and all(t == own for t in touch[q]):
-                dist[q] = d + 1
-                queue.append(q)
+            if q not in dist:
+                seeds = touch[q]
+                if seeds.count(own) == len(seeds):  # it touches no seed but ``own``
+                    dist[q] = d + 1
+                    queue.append(q)
     return dist
 
 
@@ -399,7 +401,8 @@ class SeededIslands:
         for q, d in dist.items():
             if fixed and q == i:
                 continue
-            lits = [var("level", *seed, *cells[q], k) for k in range(max(d, 1), value)]
+            head = ("level", *seed, *cells[q])
+            lits = [var(*head, k) for k in range(max(d, 1), value)]
             if not fixed and q in starts:  # a place: at distance 0, its literal is level 0
                 levels[q], base[q] = [starts[q], *lits], 0
             else:
@@ -410,7 +413,7 @@ class SeededIslands:
             d, lab, lo = dist[q], label[q], base[q]
             add([-lab, own[-1]])
             # the cell itself, then its neighbours with levels, with the step of their first
-            around = [(own, lo), *((levels[s], base[s]) for s in near[q] if s in levels)]
+            around = [(own, lo), *[(levels[s], base[s]) for s in near[q] if s in levels]]
             for k in range(max(d, 1), value):
                 lit = own[k - lo]
                 add([-lit, lab])
@@ -418,7 +421,7 @@ class SeededIslands:
                     add([-own[k - lo - 1], lit])
                 if k == 1 and fixed:
                     continue  # a neighbour of the seed: reached in one step
-                add([-lit, *(lits[k - 1 - b] for lits, b in around if b < k)])
+                add([-lit, *[lits[k - 1 - b] for lits, b in around if b < k]])
         return clauses
 
 
@@ -468,13 +471,11 @@ class Islands(GlobalRule):
         self._contacts = None if wall is None else Contacts(wall, white, labels)
         self.every_size = every_size
         self.region = ConnectedSubgraph(f"{name}: white", dict(white), [(p, q, None) for p, q in links])
-        # Index arrays over the white region's nodes (the cuts run once per CEGAR iteration).
-        index = {p: j for j, p in enumerate(white)}
+        # Index arrays over the white region's nodes (the cuts run once per CEGAR iteration):
+        # the region's own (node i is the i-th key of ``white``)
+        index = self.region._index
         self._black = [-x for x in white.values()]
-        self._adjacent: list[list[int]] = [[] for _ in self._black]
-        for p, q in links:
-            self._adjacent[index[p]].append(index[q])
-            self._adjacent[index[q]].append(index[p])
+        self._adjacent: list[list[int]] = self.region._plain_neighbours
         self._seeded = [False] * len(self._black)
         for p in seeds:
             self._seeded[index[p]] = True
@@ -491,9 +492,11 @@ class Islands(GlobalRule):
         self._clues: list[tuple[int, dict[int, int]]] = [(sel, {}) for sel in selectors.values()]
         for (i, q), lit in labels.items():
             k = ids.get(i)
-            if k is not None and q in index:
-                self._clues[k][1][index[q]] = lit
-                self._labels_at[index[q]].append((k, lit))
+            if k is not None:
+                j = index.get(q)
+                if j is not None:
+                    self._clues[k][1][j] = lit
+                    self._labels_at[j].append((k, lit))
 
     def clauses(self, pool: VarPool) -> list[Clause]:
         return []

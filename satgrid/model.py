@@ -239,11 +239,13 @@ class Model:
         out = [[q for q in around if at[q]] for around in near]
         head = [] if guard is None else [-guard]
         singles = [index(p) for p in lits]
-        clauses: list[Clause] = [[-at[p], *head, *(at[q] for q in out[p])] for p in singles]
-        if most >= 2:  # pairs: side-adjacent cells in ``lits``, sorted (the pieces' order below)
+        clauses: list[Clause] = [[-at[p], *head, *[at[q] for q in out[p]]] for p in singles]
+        if most >= 2:  # pairs: side-adjacent cells in ``lits``, sorted (the pieces' order below);
+            # two side-adjacent cells have no side neighbour in common (a square grid has no
+            # triangles), so their neighbours are listed one after the other
             pieces = [(p, q) for p in sorted(singles) for q in sorted(out[p]) if p < q]
-            clauses += ([-at[p], -at[q], *head, *(at[s] for s in dict.fromkeys(
-                [*(s for s in out[p] if s != q), *(s for s in out[q] if s != p)]))] for p, q in pieces)
+            clauses += [[-at[p], -at[q], *head, *[at[s] for s in out[p] if s != q],
+                         *[at[s] for s in out[q] if s != p]] for p, q in pieces]
         for _ in range(3, most + 1):  # larger pieces: grown from the smaller by a neighbour
             pieces = sorted({tuple(sorted((*piece, q))) for piece in pieces for p in piece
                              for q in out[p] if q not in piece})
