@@ -432,3 +432,21 @@ def test_degenerate_generator_sizes_say_they_are_too_small() -> None:
                        f"a {size} grid is too small for the Masyu generator, which needs at least 3x3")
     for genre, size in (("hitori", "1x3"), ("masyu", "3x3"), ("norinori", "1x5"), ("yajilin", "2x2")):
         assert run("generate", genre, "--size", size, "--seed", "1").stdout.startswith("puzzle "), (genre, size)
+
+
+def test_ambiguity_and_repair_carry_the_between_calls_note() -> None:
+    """``ambiguity`` and ``repair`` with ``--solver lingeling --time-limit S`` kept the limit
+    between calls as ``solve`` does, but did not say so: now their reports (text and JSON) carry
+    the solver's note as ``solve``'s does."""
+    import json
+
+    note = "solver lingeling cannot interrupt a SAT call: the time limit is checked between calls only"
+    for command in ("ambiguity", "repair"):
+        limited = ("--solver", "lingeling", "--time-limit", "30")
+        text = run(command, "-", *limited, input=ISLANDS)
+        assert text.exit_code == 0, text.output
+        assert "unique" in text.stdout and f"note: {note}" in text.stdout, (command, text.stdout)
+        report = json.loads(run(command, "-", *limited, "--format", "json", input=ISLANDS).stdout)
+        assert report["status"] == "unique" and note in report["note"], (command, report)
+        plain = json.loads(run(command, "-", "--solver", "lingeling", "--format", "json", input=ISLANDS).stdout)
+        assert "note" not in plain, (command, plain)
