@@ -27,14 +27,13 @@ import argparse
 import json
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 

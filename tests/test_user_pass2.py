@@ -450,3 +450,34 @@ def test_ambiguity_and_repair_carry_the_between_calls_note() -> None:
         assert report["status"] == "unique" and note in report["note"], (command, report)
         plain = json.loads(run(command, "-", "--solver", "lingeling", "--format", "json", input=ISLANDS).stdout)
         assert "note" not in plain, (command, plain)
+
+
+def test_several_outputs_are_renamed_only_once_all_are_written(tmp_path: Path, monkeypatch) -> None:
+    """``convert --to svg -o OUT`` of several puzzles renamed each temporary file as its write
+    ended (the last target first): a rename that failed left later targets replaced and the
+    message named the wrong file. Now every temporary file is written before any rename; a failed
+    rename removes the temporary files not yet renamed, and the one line says which targets were
+    written."""
+    import os
+
+    from satgrid import files
+
+    source = tmp_path / "three.txt"
+    block = ISLANDS.replace("genre: nurikabe\n", "genre: nurikabe\ngivens:\n")
+    source.write_text("".join(f"puzzle p{i}\n{block}end\n\n" for i in range(3)))
+    targets = [tmp_path / f"out-{i}.svg" for i in (1, 2, 3)]
+    for target in targets:
+        target.write_text("old")
+    real = os.replace
+
+    def replace(src, dst):
+        if Path(dst) == targets[1]:
+            raise PermissionError(13, "Permission denied")
+        return real(src, dst)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    result = run("convert", str(source), "--to", "svg", "-o", str(tmp_path / "out.svg"))
+    one_line_error(result, f"{targets[1]}: cannot write: Permission denied",
+                   f"{targets[0]} was written", f"{targets[2]} was not")
+    assert [t.read_text() == "old" for t in targets] == [False, True, True]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out-1.svg", "out-2.svg", "out-3.svg", "three.txt"]
