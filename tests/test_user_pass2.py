@@ -481,3 +481,18 @@ def test_several_outputs_are_renamed_only_once_all_are_written(tmp_path: Path, m
                    f"{targets[0]} was written", f"{targets[2]} was not")
     assert [t.read_text() == "old" for t in targets] == [False, True, True]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out-1.svg", "out-2.svg", "out-3.svg", "three.txt"]
+
+
+def test_a_sudoku_hint_state_keeps_other_messages_as_they_are(tmp_path: Path) -> None:
+    """The state's wording was made by rewriting any message that began with "given": a state
+    written as a Tatham game ID with a digit out of range said "the state has digit 5 is out of
+    range 1..4". Now only a repeated digit is reworded (from its parts, not its message)."""
+    puzzle = tmp_path / "s.txt"
+    puzzle.write_text("genre: sudoku\n1 . . .\n. . . 2\n. . . .\n. . . .\n")
+    state = tmp_path / "state.txt"
+    state.write_text("2x2:1c5c2g\n")
+    result = run("hint", str(puzzle), "--state", str(state))
+    one_line_error(result, "given 5 is out of range 1..4")
+    assert "state has digit" not in result.stderr
+    state.write_text("2x2:1_1b2c2g\n")  # as a game ID, a repeat is still the state's digit
+    one_line_error(run("hint", str(puzzle), "--state", str(state)), "the state has digit 1 twice in row 1")
