@@ -344,8 +344,10 @@ class EmbeddedSolver:
         try:
             self._solver.connect_propagator(propagator)
         except NotImplementedError:
-            raise SolverError(f"solver {self.name} takes no propagator (python-sat's cadical195 "
-                              "does)") from None
+            from .propagator import PROPAGATOR_SOLVERS  # (it imports python-sat's engines)
+
+            raise SolverError(f"solver {self.name} takes no propagator (python-sat's "
+                              f"{' and '.join(PROPAGATOR_SOLVERS)} do)") from None
         for var in propagator.variables():
             self._solver.observe(var)
 

@@ -353,3 +353,16 @@ def test_a_published_puzzle_where_cadical300_tells_unobserved_literals():
     found = api.solve(puzzle, unique=True, options=api.Options(solver="cadical300", connectivity="propagator",
                                                                 time_limit=300))
     assert (found.status, found.given_solution) == ("unique", "matches")
+
+
+def test_a_solver_without_propagators_names_those_that_take_one():
+    """The refusal named cadical195 alone; cadical300 takes a propagator too."""
+    from satgrid.solver import open_solver
+
+    rule, _ = region(2, 2)
+    sat = open_solver("minisat22")
+    try:
+        with pytest.raises(SolverError, match=r"takes no propagator \(python-sat's cadical195 and cadical300 do\)"):
+            sat.connect_propagator(ConnectivityPropagator([rule]))
+    finally:
+        sat.close()
