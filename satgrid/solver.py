@@ -32,6 +32,7 @@ DEFAULT_SOLVER = "cadical153"
 TUNED_OPTIONS: dict[str, dict[str, int]] = {
     "cadical153": {"inprocessing": 0},
     "cadical195": {"inprocessing": 0},
+    "cadical300": {"inprocessing": 0},
 }
 
 #: Options that keep a learnt clause's assumption literals as they are (added to
