@@ -169,6 +169,8 @@ def collections(args: argparse.Namespace) -> dict[str, list[Item]]:
         found[name] = _hui(path) if path.stem == "hui_j" else _blocks(name, path, "unique")
     if args.only:
         found = {k: v for k, v in found.items() if any(o in k for o in args.only)}
+    if args.ids:
+        found = {k: kept for k, v in found.items() if (kept := [i for i in v if i.id in args.ids])}
     for items in found.values():
         for i, item in enumerate(items):
             item.index = i
@@ -338,6 +340,7 @@ def main() -> None:
     ap.add_argument("--pzpr", type=int, default=10, help="answers per puz.link collection for the engine")
     ap.add_argument("--only", nargs="*", help="collections whose name holds one of these")
     ap.add_argument("--roads", nargs="*", help="roads whose name holds one of these")
+    ap.add_argument("--ids", nargs="*", help="only the puzzles of these ids")
     args = ap.parse_args()
     roads = [r for r in ROADS if not args.roads or r.name == "default+limit"
              or any(x in r.name for x in args.roads)]
