@@ -405,6 +405,7 @@ def report(puzzle: Any, options: Any = None, cap: int = DEFAULT_CAP) -> Ambiguit
     try:
         with api.puzzle_queries(puzzle, options, deadline) as queries:
             out = check(queries, puzzle, cap)
+            out.note = api.with_limit_note(out.note, queries.session, deadline)
     except LimitReached as exc:  # the encoding or the clues' clauses were not built in time
         out = Ambiguity(puzzle, "unknown", cap, complete=False, note=str(exc))
     out.stats.time_s = time.perf_counter() - started

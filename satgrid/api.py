@@ -496,14 +496,23 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     finally:
         queries.retire()
         session.set_deadline(None)
-        if deadline is not None and getattr(session.solver, "limit_note", ""):
-            result.note = "; ".join(filter(None, (result.note, session.solver.limit_note)))
+        result.note = with_limit_note(result.note, session, deadline)
         result.stats = session.stats.since(before)
         result.stats.time_s = time.perf_counter() - started
         if owned:
             session.close()
         else:
             _release(session)
+
+
+def with_limit_note(note: str, session: Session, deadline: float | None) -> str:
+    """``note`` with the solver's note on a time limit it kept between SAT calls only
+    (:attr:`satgrid.solver.EmbeddedSolver.limit_note`) added, when a ``deadline`` was set; every
+    query under a time limit (solve, ambiguity, repair) reports it so."""
+    said = getattr(session.solver, "limit_note", "") if deadline is not None else ""
+    if not said or said in note:
+        return note
+    return "; ".join(filter(None, (note, said)))
 
 
 #: Seconds an audit spends on the grade when no time limit is given (probing costs up to about a

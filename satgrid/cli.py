@@ -21,7 +21,7 @@ import click
 from . import __version__, api, dimacs, formats, grading, render_svg
 from . import repair as repairing
 from .errors import LimitReached, SatgridError
-from .files import atomic_target, unwritable
+from .files import NotAllWritten, unwritable, write_all
 from .puzzle import cell_name, part_name, printable
 from .reader import Limits, is_decimal, read_text
 from .registry import GENRES
@@ -920,9 +920,10 @@ def _targets(output: str, count: int, ext: str) -> list[Path]:
 
 def _emit(texts: list[str], output: str | None, ext: str) -> None:
     """Write one text to ``output`` (or stdout), several to OUTPUT-1.ext, OUTPUT-2.ext, ...; all
-    or nothing: every target is checked first, every text written to a temporary file beside its
-    target (:func:`satgrid.files.atomic_target`, the usual mode), and the temporary files renamed
-    into place only when all are written."""
+    or nothing as far as the OS lets (:func:`satgrid.files.write_all`): every target is checked
+    first, every text written to a temporary file beside its target, and the temporary files
+    renamed into place only when all are written. A rename that still fails (the folder changed
+    meanwhile) cannot undo the renames before it: the error says which targets were written."""
     if output in (None, "-"):
         if len(texts) > 1:
             raise SatgridError(f"{len(texts)} puzzles: give -o NAME.{ext} to write NAME-1.{ext}, ...")
@@ -930,15 +931,15 @@ def _emit(texts: list[str], output: str | None, ext: str) -> None:
         return
     _check_output(output, ext, len(texts))
     targets = _targets(output, len(texts), ext)
-    target = targets[0]
+    datas = [render_svg.file_data(text, str(target)) if ext == "svg" else text
+             for target, text in zip(targets, texts)]
     try:
-        with contextlib.ExitStack() as renames:
-            for target, text in zip(targets, texts):
-                tmp = renames.enter_context(atomic_target(target))
-                data = render_svg.file_data(text, str(target)) if ext == "svg" else text
-                Path(tmp).write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-    except OSError as exc:
-        raise SatgridError(f"{target}: cannot write: {exc.strerror}") from None
+        write_all([(t, d.encode("utf-8") if isinstance(d, str) else d) for t, d in zip(targets, datas)])
+    except NotAllWritten as exc:
+        done = set(exc.written)
+        said = "" if len(targets) == 1 else "; " + ", ".join(
+            f"{t} was {'written' if t in done else 'not'}" for t in targets if t != exc.target)
+        raise SatgridError(f"{exc.target}: cannot write: {exc.reason}{said}") from None
     for target in targets:
         click.echo(f"wrote {target}", err=True)
 

@@ -52,22 +52,73 @@ def write_atomic(path: Path, data: str | bytes) -> None:
         handle.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
-@contextlib.contextmanager
-def atomic_target(path: Path) -> Iterator[str]:
-    """A temporary file's name beside ``path`` (mode 0666 less the umask) for the caller to
-    write; renamed over ``path`` when the block ends, removed if it raises. Raises OSError."""
+def _new_temp(path: Path) -> str:
+    """A new empty temporary file beside ``path`` (its folder made), mode 0666 less the umask."""
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(path)
     fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, 0o666 & ~_umask())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    finally:
         os.close(fd)
+    return tmp
+
+
+@contextlib.contextmanager
+def atomic_target(path: Path) -> Iterator[str]:
+    """A temporary file's name beside ``path`` (mode 0666 less the umask) for the caller to
+    write; renamed over ``path`` when the block ends, removed if it raises. Raises OSError."""
+    tmp = _new_temp(path)
+    try:
         yield tmp
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+class NotAllWritten(Exception):
+    """:func:`write_all` stopped at ``target`` for ``reason``; ``written`` were replaced before."""
+
+    def __init__(self, target: Path, reason: str, written: list[Path]) -> None:
+        super().__init__(f"{target}: {reason}")
+        self.target, self.reason, self.written = target, reason, written
+
+
+def write_all(files: list[tuple[Path, bytes]]) -> None:
+    """Write each ``(path, data)``, all or nothing as far as the OS lets: every data goes to a
+    temporary file beside its path (:func:`_new_temp`) first, and only once all are written are
+    they renamed into place, in order. A write that fails removes every temporary file (nothing
+    was replaced). A rename can still fail (the folder changed meanwhile) and one done cannot be
+    undone (the old file is gone): the temporary files not yet renamed are removed and
+    :class:`NotAllWritten` names the paths already replaced."""
+    temps: list[tuple[Path, str]] = []
+    path = files[0][0] if files else Path()
+    try:
+        for path, data in files:
+            temps.append((path, _new_temp(path)))
+            with open(temps[-1][1], "wb") as handle:
+                handle.write(data)
+    except OSError as exc:
+        _remove(tmp for _, tmp in temps)
+        raise NotAllWritten(path, exc.strerror or str(exc), []) from None
+    for i, (path, tmp) in enumerate(temps):
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            _remove(tmp for _, tmp in temps[i:])
+            raise NotAllWritten(path, exc.strerror or str(exc), [p for p, _ in temps[:i]]) from None
+
+
+def _remove(paths: Iterator[str]) -> None:
+    for tmp in paths:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def unwritable(path: Path) -> str | None:

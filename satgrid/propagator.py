@@ -312,7 +312,9 @@ class ConnectivityPropagator(Propagator):
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
         self.stats.assignments += 1
         positive = lit > 0
-        for rule, i, sign in self.watch[lit if positive else -lit]:
+        # CaDiCaL 3.0.0 also tells of literals fixed at level 0 whose variables were never
+        # observed (a clue cell's): they are no node, and say nothing here
+        for rule, i, sign in self.watch.get(lit if positive else -lit, ()):
             if fixed:
                 rule.fixed[i] = True
             before = rule.val[i]

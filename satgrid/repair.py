@@ -427,7 +427,7 @@ def report(found: Repair) -> str:
     n = len(found.added) + len(found.removed)
     clues = f"{n} {'clue' if n == 1 else 'clues'}"
     if found.status == "unique":
-        return f"{head}: unique: needs no repair"
+        return f"{head}: unique: needs no repair" + (f"\nnote: {found.note}" if found.note else "")
     if found.status == "unknown":
         return f"{head}: unknown: {found.note}"
     if not found.found:
@@ -453,8 +453,9 @@ def report(found: Repair) -> str:
     if found.core:
         words = ", ".join(found.words(found.core))
         lines.append(f"a minimal set of clues that cannot hold together ({len(found.core)}): {words}")
-    if found.note and found.status == "multiple" and "greedily" not in found.note:
-        lines.append(f"note: {found.note}")
+    said = "; ".join(part for part in found.note.split("; ") if part and "greedily" not in part)
+    if said:  # (a greedy repair says so above)
+        lines.append(f"note: {said}")
     after = "unique" if found.unique else "several solutions: repair it again to make it unique"
     lines += [f"repaired puzzle ({after}):", formats.text_of(found.repaired).rstrip("\n")]
     url = found.url()
@@ -527,6 +528,7 @@ def _repair(g: Genre, puzzle: Any, keep: Any, options: api.Options, deadline: fl
             started: float) -> Repair:
     """:func:`repair` on the sessions ``sessions``."""
     solutions: list[Any] = []
+    said = ""  # the solver's note on a time limit kept between calls only, said once at the end
     try:
         with api.puzzle_queries(puzzle, options, deadline, cache=sessions) as queries:
             session = queries.session
@@ -556,6 +558,7 @@ def _repair(g: Genre, puzzle: Any, keep: Any, options: api.Options, deadline: fl
                         solutions, result.complete = [keep], False
                     else:
                         solutions, result.complete = _solutions(g, puzzle, queries, first, max_solutions)
+            said = api.with_limit_note("", session, deadline)  # every later session: the same solver
     except LimitReached as exc:  # the encoding or the clues' clauses were not built in time
         result.note = str(exc)
     if result.status == "multiple":
@@ -565,6 +568,7 @@ def _repair(g: Genre, puzzle: Any, keep: Any, options: api.Options, deadline: fl
         clues = {k: v for k, v in puzzle.clues().items() if k not in result.removed}
         result.repaired = puzzle.with_clues({**clues, **result.added})
         result.solution, result.unique = _recheck(g, result.repaired, options, result.solution)
+    result.note = "; ".join(filter(None, (result.note, said)))
     result.time_s = time.monotonic() - started
     return result
 

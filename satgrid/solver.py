@@ -32,6 +32,7 @@ DEFAULT_SOLVER = "cadical153"
 TUNED_OPTIONS: dict[str, dict[str, int]] = {
     "cadical153": {"inprocessing": 0},
     "cadical195": {"inprocessing": 0},
+    "cadical300": {"inprocessing": 0},
 }
 
 #: Options that keep a learnt clause's assumption literals as they are (added to
@@ -344,8 +345,10 @@ class EmbeddedSolver:
         try:
             self._solver.connect_propagator(propagator)
         except NotImplementedError:
-            raise SolverError(f"solver {self.name} takes no propagator (python-sat's cadical195 "
-                              "does)") from None
+            from .propagator import PROPAGATOR_SOLVERS  # (it imports python-sat's engines)
+
+            raise SolverError(f"solver {self.name} takes no propagator (python-sat's "
+                              f"{' and '.join(PROPAGATOR_SOLVERS)} do)") from None
         for var in propagator.variables():
             self._solver.observe(var)
 

@@ -18,6 +18,7 @@ from satgrid.errors import SolverError
 from satgrid.propagator import ConnectivityPropagator, _Rule, supports
 from satgrid.session import Session
 
+from .helpers import SHARED
 from .test_connectivity import brute, brute_dot_grid, grid, masks, no_clue
 
 SOLVER = "cadical195"
@@ -324,3 +325,44 @@ def test_callbacks_against_networkx(rows, cols, anchor, negative):
             free = [i for i, x in enumerate(val) if x == 0]
             assign(rng.choice(free), rng.random() < 0.4)
     assert min(checked.values()) > 20, checked
+
+
+def test_a_fixed_literal_of_a_variable_not_watched_is_ignored():
+    """CaDiCaL 3.0.0 (python-sat's cadical300) tells the propagator of literals fixed at level 0
+    whose variables it never observed (a clue cell's, fixed white, which is no node of the wall):
+    ``on_assignment`` raised KeyError on them, and the solve failed (the sweep over the published
+    puzzles, encodings/diagnostics.md). Such a literal says nothing about a node: it is ignored."""
+    rule, pool = region(2, 2)
+    prop = ConnectivityPropagator([rule])
+    other = pool.var("y", 0)
+    prop.on_assignment(-other, True)
+    prop.on_assignment(other, True)
+    assert prop.trail == [] and not prop.dirty and all(r.val == [0] * 4 for r in prop.rules)
+    prop.on_assignment(rule.nodes[(0, 0)], True)  # a watched one still counts
+    assert prop.rules[0].val[0] == 1
+
+
+def test_a_published_puzzle_where_cadical300_tells_unobserved_literals():
+    """The published puzzle (janko.at Nurikabe 988, 14x18, in the shared sample) on which the
+    sweep found cadical300 telling the propagator of a clue cell's fixed literal (under a time
+    limit: python-sat's solve_limited; its plain solve did not)."""
+    path = SHARED / "external" / "nurikabe" / "janko_nurikabe_sample.txt"
+    if not path.exists():
+        pytest.skip(f"shared data not found at {path}")
+    [puzzle] = [p for p in api.load([str(path)]) if p.name == "janko-nurikabe-0988"]
+    found = api.solve(puzzle, unique=True, options=api.Options(solver="cadical300", connectivity="propagator",
+                                                                time_limit=300))
+    assert (found.status, found.given_solution) == ("unique", "matches")
+
+
+def test_a_solver_without_propagators_names_those_that_take_one():
+    """The refusal named cadical195 alone; cadical300 takes a propagator too."""
+    from satgrid.solver import open_solver
+
+    rule, _ = region(2, 2)
+    sat = open_solver("minisat22")
+    try:
+        with pytest.raises(SolverError, match=r"takes no propagator \(python-sat's cadical195 and cadical300 do\)"):
+            sat.connect_propagator(ConnectivityPropagator([rule]))
+    finally:
+        sat.close()

@@ -432,3 +432,67 @@ def test_degenerate_generator_sizes_say_they_are_too_small() -> None:
                        f"a {size} grid is too small for the Masyu generator, which needs at least 3x3")
     for genre, size in (("hitori", "1x3"), ("masyu", "3x3"), ("norinori", "1x5"), ("yajilin", "2x2")):
         assert run("generate", genre, "--size", size, "--seed", "1").stdout.startswith("puzzle "), (genre, size)
+
+
+def test_ambiguity_and_repair_carry_the_between_calls_note() -> None:
+    """``ambiguity`` and ``repair`` with ``--solver lingeling --time-limit S`` kept the limit
+    between calls as ``solve`` does, but did not say so: now their reports (text and JSON) carry
+    the solver's note as ``solve``'s does."""
+    import json
+
+    note = "solver lingeling cannot interrupt a SAT call: the time limit is checked between calls only"
+    for command in ("ambiguity", "repair"):
+        limited = ("--solver", "lingeling", "--time-limit", "30")
+        text = run(command, "-", *limited, input=ISLANDS)
+        assert text.exit_code == 0, text.output
+        assert "unique" in text.stdout and f"note: {note}" in text.stdout, (command, text.stdout)
+        report = json.loads(run(command, "-", *limited, "--format", "json", input=ISLANDS).stdout)
+        assert report["status"] == "unique" and note in report["note"], (command, report)
+        plain = json.loads(run(command, "-", "--solver", "lingeling", "--format", "json", input=ISLANDS).stdout)
+        assert "note" not in plain, (command, plain)
+
+
+def test_several_outputs_are_renamed_only_once_all_are_written(tmp_path: Path, monkeypatch) -> None:
+    """``convert --to svg -o OUT`` of several puzzles renamed each temporary file as its write
+    ended (the last target first): a rename that failed left later targets replaced and the
+    message named the wrong file. Now every temporary file is written before any rename; a failed
+    rename removes the temporary files not yet renamed, and the one line says which targets were
+    written."""
+    import os
+
+    from satgrid import files
+
+    source = tmp_path / "three.txt"
+    block = ISLANDS.replace("genre: nurikabe\n", "genre: nurikabe\ngivens:\n")
+    source.write_text("".join(f"puzzle p{i}\n{block}end\n\n" for i in range(3)))
+    targets = [tmp_path / f"out-{i}.svg" for i in (1, 2, 3)]
+    for target in targets:
+        target.write_text("old")
+    real = os.replace
+
+    def replace(src, dst):
+        if Path(dst) == targets[1]:
+            raise PermissionError(13, "Permission denied")
+        return real(src, dst)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    result = run("convert", str(source), "--to", "svg", "-o", str(tmp_path / "out.svg"))
+    one_line_error(result, f"{targets[1]}: cannot write: Permission denied",
+                   f"{targets[0]} was written", f"{targets[2]} was not")
+    assert [t.read_text() == "old" for t in targets] == [False, True, True]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out-1.svg", "out-2.svg", "out-3.svg", "three.txt"]
+
+
+def test_a_sudoku_hint_state_keeps_other_messages_as_they_are(tmp_path: Path) -> None:
+    """The state's wording was made by rewriting any message that began with "given": a state
+    written as a Tatham game ID with a digit out of range said "the state has digit 5 is out of
+    range 1..4". Now only a repeated digit is reworded (from its parts, not its message)."""
+    puzzle = tmp_path / "s.txt"
+    puzzle.write_text("genre: sudoku\n1 . . .\n. . . 2\n. . . .\n. . . .\n")
+    state = tmp_path / "state.txt"
+    state.write_text("2x2:1c5c2g\n")
+    result = run("hint", str(puzzle), "--state", str(state))
+    one_line_error(result, "given 5 is out of range 1..4")
+    assert "state has digit" not in result.stderr
+    state.write_text("2x2:1_1b2c2g\n")  # as a game ID, a repeat is still the state's digit
+    one_line_error(run("hint", str(puzzle), "--state", str(state)), "the state has digit 1 twice in row 1")

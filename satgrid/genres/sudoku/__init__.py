@@ -28,7 +28,7 @@ from ...grid import Cell
 from ...model import Clue, Model, read_numbers
 from ...puzzle import GivenSolution, Source, cell_name, printable
 from ...reader import Record, is_decimal, number, split_on_blank_lines
-from ...errors import SatgridError, UnsupportedGenre
+from ...errors import ParseError, SatgridError, UnsupportedGenre
 from ...formats import ipuz, puzzlink, pzprv3, tatham
 
 NAME = "sudoku"
@@ -189,7 +189,7 @@ def parse(record: Record) -> SudokuPuzzle:
     givens = tuple(tuple(values[r * n:(r + 1) * n]) for r in range(n))
     puzzle = SudokuPuzzle(givens, box[0], box[1], record.name, Source(record.source, record.line), symbols)
 
-    def error(r: int, c: int, message: str) -> Exception:
+    def error(r: int, c: int, message: str) -> ParseError:
         line, (_, col) = placed(r * n + c)
         return record.error(message, line, col)
 
@@ -296,13 +296,23 @@ def _value(record: Record, line: int, tok: str, col: int, n: int, symbols: str |
     raise record.error(f"symbol {tok!r} is not a value 1..{n} or a blank ('.' or '0')", line, col)
 
 
-#: How :func:`duplicate`'s message starts (a hint's state words its own digits otherwise).
-GIVEN_TWICE = "given"
+class RepeatedGiven(ParseError):
+    """A given that repeats one of its row, column or box (:func:`check_givens`); ``twice`` is the
+    message after its first word, so that a reader of other digits than givens (a hint's state)
+    words it as its own: ``exc.reworded("the state has digit")``."""
+
+    def __init__(self, where: ParseError, twice: str):
+        super().__init__(where.source, where.line, f"given {twice}", where.column)
+        self.twice = twice
+
+    def reworded(self, lead: str) -> ParseError:
+        return ParseError(self.source, self.line, f"{lead} {self.twice}", self.column)
 
 
 def duplicate(puzzle: SudokuPuzzle) -> tuple[int, int, str] | None:
     """The first given (in reading order) that repeats a given of its row, column or box, as
-    ``(r, c, message)``; None when no given repeats.
+    ``(r, c, what)``, ``what`` saying what repeats where ("4 twice in row 1 (r1c1 and r1c2)");
+    None when no given repeats.
 
     One pass with a bit mask of values per row, column and box (a batch reads tens of thousands
     of grids); at the first repeat the unit's earlier cell with that value, the only one, is
@@ -325,19 +335,20 @@ def duplicate(puzzle: SudokuPuzzle) -> tuple[int, int, str] | None:
                     top, left = (b // across) * h, (b % across) * w
                     kind, index, unit = "box", b, [(top + i, left + j) for i in range(h) for j in range(w)]
                 other = next(cell for cell in unit if givens[cell[0]][cell[1]] == d)
-                return r, c, (f"{GIVEN_TWICE} {d} twice in {kind} {index + 1} ({cell_name(*other)} and "
-                              f"{cell_name(r, c)})")
+                return r, c, f"{d} twice in {kind} {index + 1} ({cell_name(*other)} and {cell_name(r, c)})"
             row_seen[r] |= bit
             col_seen[c] |= bit
             box_seen[b] |= bit
     return None
 
 
-def check_givens(puzzle: SudokuPuzzle, error: Callable[[int, int, str], Exception]) -> SudokuPuzzle:
-    """``puzzle``, once no given repeats; else raise ``error(r, c, message)`` at the repeat."""
+def check_givens(puzzle: SudokuPuzzle, error: Callable[[int, int, str], ParseError]) -> SudokuPuzzle:
+    """``puzzle``, once no given repeats; else raise :class:`RepeatedGiven` where
+    ``error(r, c, message)`` (the format's error at a cell) places it."""
     found = duplicate(puzzle)
     if found is not None:
-        raise error(*found)
+        r, c, twice = found
+        raise RepeatedGiven(error(r, c, f"given {twice}"), twice)
     return puzzle
 
 
@@ -717,7 +728,6 @@ TEXT = text_form
 
 # -- drawing and hints ---------------------------------------------------------------------------
 from ... import render_svg as svg  # noqa: E402  (kept with the parts that use it)
-from ...errors import ParseError  # noqa: E402
 from ...genre_options import GENERATE, INPUT, Option, whole_number  # noqa: E402
 from ...grading import StateFormat  # noqa: E402
 
@@ -747,11 +757,8 @@ def _read_state(puzzle: SudokuPuzzle, text: str, source: str) -> dict:
     meta = {"box": f"{puzzle.box_height}x{puzzle.box_width}", "symbols": puzzle.symbols}
     try:
         found = api.load_text(text, source, NAME, meta)
-    except ParseError as exc:  # the state's digits are the player's, not givens
-        if not exc.message.startswith(GIVEN_TWICE):
-            raise
-        raise ParseError(exc.source, exc.line, "the state has digit" + exc.message[len(GIVEN_TWICE):],
-                         exc.column) from None
+    except RepeatedGiven as exc:  # the state's digits are the player's, not givens
+        raise exc.reworded("the state has digit") from None
     if len(found) != 1 or found[0].size != puzzle.size:
         raise ParseError(source, None, f"expected one {puzzle.size}x{puzzle.size} Sudoku grid as the state")
     return {("digit", r, c, d): True for (r, c), d in found[0].clues().items()}
