@@ -210,8 +210,10 @@ def test_the_readme_library_snippets_run_as_shown(tmp_path: Path, monkeypatch) -
     with contextlib.redirect_stdout(out):
         exec(compile("\n".join(blocks), "README.md", "exec"), {})
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("unique ") and lines[1].startswith("unique exactly 1")
-    assert lines[2].startswith("multiple: ")  # a clue removed: several solutions
+    assert lines[0].startswith("unique ")
+    assert lines[1] == "too small to race"  # a 5x5 is not raced (satgrid.portfolio.RACE_CELLS)
+    assert lines[2].startswith("unique exactly 1")
+    assert lines[3].startswith("multiple: ")  # a clue removed: several solutions
 
 
 def test_encode_to_standard_output_takes_one_puzzle(tmp_path: Path) -> None:
