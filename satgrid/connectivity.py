@@ -91,16 +91,18 @@ class ConnectedSubgraph(GlobalRule):
         # Node i is the i-th key of ``nodes`` (:meth:`component_indices` speaks of these).
         self._keys = list(self.nodes)
         index = {n: i for i, n in enumerate(self._keys)}
-        self._index = index
+        #: Node -> its index i (read by rules that share this region's tables).
+        self.node_index = index
         self._node_lits = list(self.nodes.values())
         self._link_lits = [lit for _, _, lit in self.links]
         #: Every link is plain adjacency (no literal): the search skips the link test.
         self._plain = self._link_lits.count(None) == len(self._link_lits)
-        #: Per node, its neighbours (the links with their numbers: :attr:`_neighbours`).
-        self._plain_neighbours: list[list[int]] = [[] for _ in self._keys]
+        #: Per node index, its neighbours' indices, every link counted whatever its literal
+        #: (the links with their numbers: :attr:`_neighbours`); read by rules that share it.
+        self.node_neighbours: list[list[int]] = [[] for _ in self._keys]
         for i, j, _ in self._link_ends():
-            self._plain_neighbours[i].append(j)
-            self._plain_neighbours[j].append(i)
+            self.node_neighbours[i].append(j)
+            self.node_neighbours[j].append(i)
         self._anchor_sets = [self.clue_anchor(nodes) for _, nodes in self.anchors]
         self._read_nodes = TruthReader(self._node_lits)
         self._read_links = None if self._plain else TruthReader(self._link_lits)
@@ -109,7 +111,7 @@ class ConnectedSubgraph(GlobalRule):
     def _link_ends(self) -> Iterator[tuple[int, int, int]]:
         """Each link between two nodes as (node index, node index, link number): one lookup per
         end (a region's rule is built for every puzzle)."""
-        index = self._index
+        index = self.node_index
         for k, (u, v, _) in enumerate(self.links):
             i, j = index.get(u), index.get(v)
             if i is not None and j is not None:
@@ -119,7 +121,7 @@ class ConnectedSubgraph(GlobalRule):
     def _neighbours(self) -> list[list[tuple[int, int]]]:
         """Per node, its neighbours with the number of the link to each: for links with
         literals, and for cuts that read their guards one by one (made when first asked; plain
-        adjacency searches :attr:`_plain_neighbours`)."""
+        adjacency searches :attr:`node_neighbours`)."""
         neighbours: list[list[tuple[int, int]]] = [[] for _ in self._keys]
         for i, j, k in self._link_ends():
             neighbours[i].append((j, k))
@@ -129,11 +131,11 @@ class ConnectedSubgraph(GlobalRule):
     @cached_property
     def _plain_sets(self) -> list[frozenset[int]]:
         """Per node, its neighbours as a set (made when a cut first asks)."""
-        return [frozenset(near) for near in self._plain_neighbours]
+        return [frozenset(near) for near in self.node_neighbours]
 
     def clue_anchor(self, nodes: Iterable[Node]) -> frozenset[int]:
         """The form a clue anchor on ``nodes`` takes in :meth:`cuts` (``anchors``)."""
-        index = self._index
+        index = self.node_index
         return frozenset(index[n] for n in nodes if n in index)
 
     # -- always-on clauses -------------------------------------------------------------------
@@ -160,7 +162,7 @@ class ConnectedSubgraph(GlobalRule):
         components = []
         usable = None
         if self._plain:
-            neighbours = self._plain_neighbours
+            neighbours = self.node_neighbours
             for start in [i for i, x in enumerate(on) if x]:
                 if seen[start]:
                     continue
@@ -213,7 +215,7 @@ class ConnectedSubgraph(GlobalRule):
         else:
             usable = None if self._plain else self._read_links(value)  # type: ignore[misc]
         if self.anchor is not None:
-            root = self._index.get(self.anchor)
+            root = self.node_index.get(self.anchor)
             made = [self._cut(s, None, pool, usable, keep=keep) for s in components if root not in s]
             return [cut for cut in made if cut is not None]
         if len(components) < 2:
@@ -226,7 +228,7 @@ class ConnectedSubgraph(GlobalRule):
         shared: list[int] = []  # t_R of the largest component, once made
         narrow = self.separators and keep is None and usable is None and self._plain
         # the round's separators share one contracted flow graph (FlowGraph)
-        graph = FlowGraph(self._plain_neighbours, self._read_nodes(value), components) if narrow else None
+        graph = FlowGraph(self.node_neighbours, self._read_nodes(value), components) if narrow else None
         order = [*range(1, len(components)), *([0] if cut_largest else [])]  # the largest last
         for index in order:
             s = components[index]
@@ -264,7 +266,7 @@ class ConnectedSubgraph(GlobalRule):
         components = self.component_indices(value)
         if len(components) < 2:
             return []
-        lits, full = self._node_lits, self._plain_neighbours
+        lits, full = self._node_lits, self.node_neighbours
         open_ = [lit not in off for lit in lits]
         neighbours = [[w for w in near if open_[w]] for near in full]
         # the nodes of ``off`` are false in ``value`` (assumed false), so the components of the

@@ -473,9 +473,9 @@ class Islands(GlobalRule):
         self.region = ConnectedSubgraph(f"{name}: white", dict(white), [(p, q, None) for p, q in links])
         # Index arrays over the white region's nodes (the cuts run once per CEGAR iteration):
         # the region's own (node i is the i-th key of ``white``)
-        index = self.region._index
+        index = self.region.node_index
         self._black = [-x for x in white.values()]
-        self._adjacent: list[list[int]] = self.region._plain_neighbours
+        self._adjacent: list[list[int]] = self.region.node_neighbours
         self._seeded = [False] * len(self._black)
         for p in seeds:
             self._seeded[index[p]] = True

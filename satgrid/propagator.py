@@ -106,7 +106,7 @@ class _Rule:
     def __init__(self, rule: ConnectedSubgraph):
         self.name = rule.name
         self.lits: list[int] = list(rule.nodes.values())
-        self.near: list[list[int]] = [list(n) for n in rule._plain_neighbours]
+        self.near: list[list[int]] = [list(n) for n in rule.node_neighbours]
         index = {n: i for i, n in enumerate(rule.nodes)}
         self.anchor: int | None = None if rule.anchor is None else index.get(rule.anchor, -1)
         n = len(self.lits)
