@@ -44,7 +44,6 @@ import multiprocessing
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -55,6 +54,7 @@ from typing import Any, Collection, Iterator
 
 from .errors import CheckFailed, SatgridError
 from .external import is_external
+from .processes import signal_group
 
 #: The rivals of the user's own configuration, in the order a race takes them (``--jobs 2``
 #: races the first, ``--jobs 3`` the first two): changes to :class:`~satgrid.api.Options`.
@@ -263,8 +263,7 @@ def _worker(send: Connection, puzzle: Any, options: Any, unique: bool, ambiguity
     # The parent's handler is not the worker's. A worker that runs a SAT binary (in a session of
     # its own, out of reach of a signal to the worker's group) leaves by SystemExit, which kills
     # the binary on the way out (satgrid.external); an embedded solver is killed outright.
-    signal.signal(signal.SIGTERM, _leave_between_starts if is_external(options.solver)
-                  else signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _leave if is_external(options.solver) else signal.SIG_DFL)
     if niceness and hasattr(os, "nice"):
         os.nice(niceness)
     _lead_group(0)
@@ -287,17 +286,6 @@ def _worker(send: Connection, puzzle: Any, options: Any, unique: bool, ambiguity
 
 def _leave(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
-
-
-def _leave_between_starts(signum: int, frame: Any) -> None:
-    """:func:`_leave`, but not while a binary is being started (``subprocess.Popen``): raised
-    there, it would leave the binary running with no one to kill it; :func:`_stop` signals
-    again until the worker is gone."""
-    while frame is not None:
-        if frame.f_code is subprocess.Popen.__init__.__code__:
-            return
-        frame = frame.f_back
-    _leave(signum, frame)
 
 
 def _lead_group(pid: int) -> None:
@@ -337,17 +325,7 @@ def _stop(process: Any, external: bool = False) -> None:
     runs a SAT binary (``external``) gets SIGTERM first and :data:`STOP_GRACE_S` to kill it."""
     until = time.monotonic() + STOP_GRACE_S
     while external and process.is_alive() and time.monotonic() < until:
-        _signal_group(process, signal.SIGTERM)
+        signal_group(process.pid, signal.SIGTERM)
         process.join(STOP_EVERY_S)
-    _signal_group(process, signal.SIGKILL)
+    signal_group(process.pid, signal.SIGKILL)
     process.join()
-
-
-def _signal_group(process: Any, signum: int) -> None:
-    try:
-        os.killpg(process.pid, signum)
-    except OSError:  # not yet its own group leader, or gone
-        try:
-            os.kill(process.pid, signum)
-        except OSError:
-            pass
