@@ -338,3 +338,23 @@ def test_a_platform_without_process_groups_is_refused_in_one_line(racing, monkey
     monkeypatch.delattr(os, "killpg")
     with pytest.raises(SatgridError, match="needs process groups"):
         portfolio.race(bundled("nurikabe")[0], portfolio.configurations(api.Options(), 2))
+
+
+def test_cli_makes_the_race_configurations_once(racing, monkeypatch) -> None:
+    """Two puzzles raced by ``--jobs 3``: the configurations (and the cap on them) are made once
+    for the run, not again for each puzzle."""
+    made = []
+    configurations = portfolio.configurations
+
+    def counted(*args, **kwargs):
+        made.append(args)
+        return configurations(*args, **kwargs)
+
+    monkeypatch.setattr(portfolio, "configurations", counted)
+    two = racing / "two.txt"
+    two.write_text(bundled_text("nurikabe", 2))
+    out = CliRunner().invoke(main, ["solve", str(two), "--unique", "--jobs", "3", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    reports = [json.loads(line) for line in out.output.splitlines() if line.startswith("{")]
+    assert [r["status"] for r in reports] == ["unique", "unique"]
+    assert len(made) == 1
