@@ -87,3 +87,15 @@ def deadline_after(monkeypatch: Any, checks: int) -> None:
         in_time(self)
 
     monkeypatch.setattr(Reasoner, "_in_time", counted)
+
+
+def run_pzpr(items: list[str]) -> list[dict]:
+    """The puz.link engine's reports on ``items`` (tests.pzpr_engine): skips without node, fails
+    when node is here but pzpr is not installed."""
+    from . import pzpr_engine
+
+    if pzpr_engine.NODE is None:
+        pytest.skip(pzpr_engine.missing())
+    if pzpr_engine.missing() is not None:
+        pytest.fail(pzpr_engine.missing())
+    return pzpr_engine.reports(items, timeout=300)
