@@ -57,8 +57,8 @@ first cell: one root per solution, not any of its cells); each cell has a subtre
 (binary): ``S(p) = 1 + sum of S(child)`` over the cells whose parent is ``p``, with no overflow
 (so ``S`` grows strictly along parent pointers: no cycles, and the parent pointers form one tree
 per component), and a root's ``S`` is its number. Implied, for propagation: no cell's ``S``
-exceeds its own number up to the cap (its subtree lies in its region). Proof of exactness in
-``encodings/rules.md``; the two last clause families measured in ``encodings/fillomino.md``.
+exceeds its own number up to the cap (its subtree lies in its region). Proof of exactness, and
+where the two last clause families are measured, in ``encodings/rules.md``.
 """
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ from satgrid.external import GRACE_S, PROFILES, ExternalSolver
 from satgrid.registry import GENRES
 from satgrid.session import Session
 
-from .helpers import shared_file
+from .helpers import running, shared_file, sleeping_binary
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLVERS = list(PROFILES)
@@ -411,9 +411,7 @@ def test_a_signal_while_the_binary_starts_leaves_it_not_running(tmp_path, monkey
     """Ctrl-C or SIGTERM (SystemExit, as a race worker has it) that arrives inside
     ``subprocess.Popen``, after the binary has started: the binary is killed and reaped all the
     same (satgrid.processes.signals_held)."""
-    binary = tmp_path / "slowsat"
-    binary.write_text("#!/bin/sh\nsleep 60\n")
-    binary.chmod(0o755)
+    binary = sleeping_binary(tmp_path)
     popen = subprocess.Popen
 
     def started_then_signalled(*args, **kwargs):
@@ -433,14 +431,7 @@ def test_a_signal_while_the_binary_starts_leaves_it_not_running(tmp_path, monkey
     finally:
         for s, h in handlers.items():
             signal.signal(s, h)
-        running = [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and str(binary) in _cmdline(pid)]
-        for pid in running:
+        left = running(binary)
+        for pid in left:
             os.kill(pid, signal.SIGKILL)
-    assert not running, "the binary outlived the signal"
-
-
-def _cmdline(pid: str) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-    except OSError:
-        return ""
+    assert not left, "the binary outlived the signal"

@@ -24,6 +24,8 @@ from satgrid.cli import main
 from satgrid.errors import CheckFailed, SatgridError, SolverError
 from satgrid.registry import GENRES
 
+from .helpers import running, sleeping_binary
+
 
 def bundled(name: str) -> list:
     return api.load([str(resources.files("satgrid") / "data" / GENRES[name].examples)])
@@ -118,22 +120,11 @@ def test_the_loser_is_stopped_at_once(racing, monkeypatch) -> None:
 def test_a_losing_sat_binary_is_stopped_too(racing) -> None:
     """A configuration on an external SAT binary (which runs in a session of its own) loses: the
     binary is killed with its worker."""
-    binary = racing / "slowsat"
-    binary.write_text("#!/bin/sh\nsleep 60\n")
-    binary.chmod(0o755)
+    binary = sleeping_binary(racing)
     configs = [api.Options(solver=f"external:{binary}"), api.Options()]
     raced = portfolio.race(bundled("nurikabe")[0], configs, unique=True)
     assert raced.status == "unique" and raced.race.winner == 1
-    running = [pid for pid in os.listdir("/proc") if pid.isdigit()
-               and str(binary) in _cmdline(pid)]
-    assert not running, "the losing worker's SAT binary is still running"
-
-
-def _cmdline(pid: str) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-    except OSError:
-        return ""
+    assert not running(binary), "the losing worker's SAT binary is still running"
 
 
 def test_a_wrong_answer_from_a_worker_is_caught_by_the_parent(racing, monkeypatch) -> None:
@@ -270,9 +261,7 @@ def test_workers_started_by_spawn(racing, monkeypatch, solver) -> None:
     monkeypatch.setattr(portfolio, "START_METHOD", "spawn")
     puzzle = bundled("nurikabe")[0]
     if solver == "slowsat":
-        binary = racing / "slowsat"
-        binary.write_text("#!/bin/sh\nsleep 60\n")
-        binary.chmod(0o755)
+        binary = sleeping_binary(racing)
         configs = [api.Options(solver=f"external:{binary}"), api.Options()]
     else:
         configs = portfolio.configurations(api.Options(), 2)
@@ -281,7 +270,7 @@ def test_workers_started_by_spawn(racing, monkeypatch, solver) -> None:
     assert raced.race.winner is not None
     if solver == "slowsat":
         assert raced.race.winner == 1
-        assert not [pid for pid in os.listdir("/proc") if pid.isdigit() and str(binary) in _cmdline(pid)]
+        assert not running(binary)
 
 
 def test_the_files_of_a_killed_race_go_with_the_next_race(racing) -> None:
