@@ -6,9 +6,6 @@ table; nothing is asserted.
 """
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -18,6 +15,7 @@ sys.path.insert(0, str(ROOT))
 
 from satgrid import api, render_svg  # noqa: E402
 from satgrid.formats import puzzlink, pzprv3, tatham  # noqa: E402
+from tests import pzpr_engine  # noqa: E402
 
 
 def timed(label: str, items: list, fn) -> tuple[str, int, float]:
@@ -48,11 +46,9 @@ def main() -> None:
         timed("Tatham ID read", ids, tatham.decode),
         timed("SVG with solution", list(zip(puzzles, solutions)), lambda ps: render_svg.svg(*ps)),
     ]
-    node = shutil.which("node")
-    script = ROOT / "tests" / "pzpr_check.js"
-    if node and (ROOT / "tests" / "node" / "node_modules" / "pzpr").exists():
+    if pzpr_engine.missing() is None:
         start = time.perf_counter()
-        subprocess.run([node, str(script)], input=json.dumps(files), capture_output=True, text=True, check=True)
+        pzpr_engine.reports(files)
         rows.append(("pzpr open + check (node)", len(files), time.perf_counter() - start))
     print(f"{len(puzzles)} puzzles ({', '.join(sorted({p.genre for p in puzzles}))})")
     print(f"{'operation':<26} {'items':>6} {'total s':>9} {'us/item':>9}")

@@ -9,7 +9,7 @@ eager lowering, the connectivity propagator on cadical195 and cadical300, other 
 and the external binaries on a sample, the eager DIMACS export solved by a binary and its model
 decoded back (``satgrid encode --dimacs`` / ``satgrid decode``: :mod:`satgrid.dimacs`), and audits
 (``redundant_clues``) compared between the lazy and eager lowerings on a sample. A sample of each
-puz.link genre's answers is also judged by the puz.link engine (``tests/pzpr_check.js``).
+puz.link genre's answers is also judged by the puz.link engine (``tests/pzpr_engine.py``).
 
 An answer *agrees* when it passes the genre's checker (every road's answer does, or it raises),
 equals the published solution, and is proved unique where the collection says uniqueness is
@@ -24,10 +24,8 @@ Times are CPU seconds of this process and its children (``time.process_time`` pl
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,11 +43,10 @@ from satgrid import api, dimacs  # noqa: E402
 from satgrid.errors import SatgridError  # noqa: E402
 from satgrid.formats import pzprv3  # noqa: E402
 from satgrid.registry import GENRES  # noqa: E402
+from tests import pzpr_engine  # noqa: E402
 
 SHARED = Path(os.environ.get("SATGRID_SHARED", ROOT.parent / "shared"))
 EXTERNAL, DATA = SHARED / "external", SHARED / "data"
-NODE = shutil.which("node")
-PZPR_SCRIPT = ROOT / "tests" / "pzpr_check.js"
 
 
 @dataclass
@@ -305,7 +302,7 @@ def timed(road: Road, item: Item, limit: float) -> Outcome:
 # -- the puz.link engine -------------------------------------------------------------------------
 def pzpr_verdicts(items: list[tuple[Item, Any, str]]) -> list[tuple[Item, str, str]]:
     """(item, which, "accepted" / "rejected: ..." / "not written: ...") for each (item, solution,
-    which) through tests/pzpr_check.js, in one node process."""
+    which) through the engine (tests/pzpr_engine.py), in one node process."""
     texts, keep, out = [], [], []
     for item, solution, which in items:
         try:
@@ -315,11 +312,11 @@ def pzpr_verdicts(items: list[tuple[Item, Any, str]]) -> list[tuple[Item, str, s
             out.append((item, which, f"not written: {exc}"))
     if not texts:
         return out
-    done = subprocess.run([NODE, str(PZPR_SCRIPT)], input=json.dumps(texts), capture_output=True,
-                          text=True, timeout=600)
-    if done.returncode != 0:
-        return out + [(item, which, f"engine failed: {done.stderr[:200]}") for item, which in keep]
-    for (item, which), report in zip(keep, json.loads(done.stdout)):
+    try:
+        reports = pzpr_engine.reports(texts)
+    except pzpr_engine.EngineError as exc:
+        return out + [(item, which, f"engine failed: {str(exc)[:200]}") for item, which in keep]
+    for (item, which), report in zip(keep, reports):
         if "error" in report:
             out.append((item, which, f"engine error: {report['error']}"))
         else:
@@ -345,8 +342,11 @@ def main() -> None:
     roads = [r for r in ROADS if not args.roads or r.name == "default+limit"
              or any(x in r.name for x in args.roads)]
     found = collections(args)
+    engine_here = pzpr_engine.missing() is None
     print(f"# sweep: limit {args.limit:g} s, sample every {args.sample}, eager up to {args.eager_cells} "
           f"cells, audit up to {args.audit_cells} cells, Royle {args.royle}+{args.royle_all} (seed {args.seed})")
+    if not engine_here:
+        print(f"# the puz.link engine is not run: {pzpr_engine.missing()}")
     summary = []
     for name, items in found.items():
         stats: dict[str, dict] = defaultdict(lambda: {"run": 0, "agreed": 0, "disagreed": [], "unknown": [],
@@ -370,7 +370,7 @@ def main() -> None:
                     s["cpu"], s["wall"], s["worst"] = out.cpu, out.wall, item.id
             base = done["default+limit"]
             pz = GENRES[item.puzzle.genre].part("PZPRV3") is not None
-            if pz and NODE and base.solution is not None and len({i.id for i, _, _ in for_pzpr}) < args.pzpr:
+            if pz and engine_here and base.solution is not None and len({i.id for i, _, _ in for_pzpr}) < args.pzpr:
                 for_pzpr.append((item, base.solution, "solution"))
                 if base.second is not None:
                     for_pzpr.append((item, base.second, "second solution"))
@@ -380,7 +380,7 @@ def main() -> None:
         if for_pzpr:
             verdicts = pzpr_verdicts(for_pzpr)
             bad = [f"{i.id} ({which}: {v})" for i, which, v in verdicts if v != "accepted"]
-            rows.append(["puz.link engine (pzpr 0.10.1)", len(verdicts), len(verdicts) - len(bad), _ids(bad),
+            rows.append([f"puz.link engine ({pzpr_engine.NAME})", len(verdicts), len(verdicts) - len(bad), _ids(bad),
                          "", "", "", "", ""])
         table(f"{name}: {len(items)} puzzles", ["road", "run", "agreed", "disagreed", "unknown", "not unique",
                                               "worst cpu s", "its wall s", "worst puzzle"], rows)

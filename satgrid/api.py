@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Collection, Hashable, Iterable, Iterator
+from typing import Any, Callable, Collection, Hashable, Iterable, Iterator, Sequence
 
 from . import formats
 from .errors import CheckFailed, LimitReached, ParseError, SatgridError
@@ -403,7 +403,8 @@ def _reports_given_solution(solve_puzzle: Callable[..., Result]) -> Callable[...
 @_reports_given_solution
 def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool = False,
           options: Options = Options(), grade: bool | None = None,
-          ambiguity: int | None = None, jobs: int = 1, fixed: Collection[str] = ()) -> Result:
+          ambiguity: int | None = None, jobs: int = 1, fixed: Collection[str] = (),
+          configs: Sequence[Options] | None = None) -> Result:
     """Solve ``puzzle``; with ``unique`` look for a second solution; with ``audit`` also find the
     redundant clues (implies ``unique``); with ``minimize`` also a minimal clue subset. An audit
     also grades the puzzle on the propagation ladder unless ``grade=False``. With ``ambiguity``
@@ -416,13 +417,16 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     With ``jobs`` over 1, a solve (no audit, no minimising) of a grid of more than
     :data:`satgrid.portfolio.RACE_CELLS` cells races up to ``jobs`` configurations in worker
     processes, ``options`` first, varying its solver and connectivity but for the fields named in
-    ``fixed`` (:func:`satgrid.portfolio.race`); the result's ``race`` says which one won."""
-    if jobs > 1 and not (audit or minimize):
+    ``fixed`` (:func:`satgrid.portfolio.race`); the result's ``race`` says which one won.
+    ``configs``, the configurations of :func:`satgrid.portfolio.configurations` made once for
+    many puzzles, ``options`` first, stands for ``jobs`` and ``fixed``."""
+    if (jobs > 1 or configs is not None) and not (audit or minimize):
         from .portfolio import configurations, race, worth_racing
 
-        configs = configurations(options, jobs, fixed)
+        if configs is None:
+            configs = configurations(options, jobs, fixed)
         if len(configs) > 1 and worth_racing(puzzle):
-            return race(puzzle, configs, unique, ambiguity)
+            return race(puzzle, list(configs), unique, ambiguity)
     started = time.perf_counter()
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     unique = unique or audit or minimize

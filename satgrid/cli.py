@@ -1011,15 +1011,15 @@ def _load(files: tuple[str, ...], opts: dict[str, Any]) -> list[Any]:
 
 
 def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,
-          options: api.Options, ambiguity: int | None = None, jobs: int = 1,
-          fixed: tuple[str, ...] = ()) -> api.Result:
+          options: api.Options, ambiguity: int | None = None,
+          configs: list[api.Options] | None = None) -> api.Result:
     return api.solve(puzzle, unique=unique, audit=audit, minimize=minimize, options=options,
-                     grade=grade, ambiguity=ambiguity, jobs=jobs, fixed=fixed)
+                     grade=grade, ambiguity=ambiguity, configs=configs)
 
 
-def _race_jobs(jobs: int, options: api.Options) -> tuple[int, tuple[str, ...]]:
-    """The workers of a race on one puzzle (``--jobs`` capped at the configurations and the
-    CPUs) and the varied options the user gave on the command line, which it keeps."""
+def _race_configurations(jobs: int, options: api.Options) -> list[api.Options]:
+    """The configurations a race on one puzzle runs: as many as ``--jobs`` asks, capped at the
+    CPUs, keeping the varied options the user gave on the command line."""
     from click.core import ParameterSource
 
     from .portfolio import VARIED, configurations
@@ -1027,7 +1027,8 @@ def _race_jobs(jobs: int, options: api.Options) -> tuple[int, tuple[str, ...]]:
     ctx = click.get_current_context()
     fixed = tuple(name for name in VARIED if ctx.get_parameter_source(name)
                   in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT))
-    return _workers(jobs, len(configurations(options, jobs, fixed)), "configuration"), fixed
+    configs = configurations(options, jobs, fixed)
+    return configs[:_workers(jobs, len(configs), "configuration")]
 
 
 def _workers(jobs: int, tasks: int, unit: str = "task") -> int:
@@ -1099,8 +1100,7 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
 
             racing = any(worth_racing(p) for p in puzzles)
         if racing:  # each puzzle big enough raced (satgrid.portfolio), the others solved here
-            race_jobs, fixed = _race_jobs(jobs, options)
-            work = functools.partial(work, jobs=race_jobs, fixed=fixed)
+            work = functools.partial(work, configs=_race_configurations(jobs, options))
         many = len(puzzles) > 1
         results = []
         with contextlib.ExitStack() as stack:

@@ -49,6 +49,7 @@ from typing import Iterable, Sequence
 
 from .cnf import Clause
 from .errors import SolverError
+from .processes import signal_group, signals_held
 from .puzzle import printable
 from .solver import DEFAULT_SOLVER, EmbeddedSolver, check_conflict_limit
 
@@ -379,32 +380,29 @@ class ExternalSolver:
 def run(command: list[str], timeout: float | None) -> tuple[int, str, str] | None:
     """Run ``command``; its exit status, stdout and stderr, or None when killed at the deadline.
 
-    The binary runs in its own process group, so a wrapper script and everything it started
-    are killed together (a plain kill would leave a child holding the output pipe open).
+    The binary runs in a session (process group) of its own, so a wrapper script and everything
+    it started are killed together (a plain kill would leave a child holding the output pipe
+    open); whatever ends this call early (the deadline, Ctrl-C, SIGTERM's SystemExit, an error)
+    kills the group and reaps the binary, and a signal while it starts is held until ``proc``
+    is set (:mod:`satgrid.processes`).
     """
+    proc = None
     try:
-        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
-    except OSError as exc:
-        raise SolverError(f"cannot run {command[0]}: {exc.strerror}") from None
-    try:
+        with signals_held():
+            try:
+                proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, start_new_session=True)
+            except OSError as exc:
+                raise SolverError(f"cannot run {command[0]}: {exc.strerror}") from None
         out, err = proc.communicate(timeout=None if timeout is None else timeout + GRACE_S)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        proc.communicate()
-        return None
-    except BaseException:
-        _kill(proc)
-        proc.communicate()
+    except BaseException as exc:
+        if proc is not None:
+            signal_group(proc.pid, signal.SIGKILL)
+            proc.communicate()
+        if isinstance(exc, subprocess.TimeoutExpired):
+            return None
         raise
     return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def _tail(text: str, limit: int = 200) -> str:

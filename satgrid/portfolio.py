@@ -10,12 +10,13 @@ uniqueness, decode, check) on its own with its own :class:`~satgrid.api.Options`
 
 The race (:func:`race`):
 
-1. One worker process per configuration (``fork`` where the platform has it: the imports and
-   the puzzle are already in memory; ``spawn`` elsewhere), the rivals of the user's own at a
-   lower priority (:data:`RIVAL_NICENESS`). Each becomes the leader of a process group of its
-   own (whatever it starts is stopped with it) and asks the kernel to kill it should the parent
-   die (Linux). Its temporary files go into a directory of the race's, removed when the race
-   ends.
+1. One worker process per configuration (:data:`START_METHOD`: ``fork`` where the platform
+   has it, ``spawn`` elsewhere), the rivals of the user's own at a lower priority
+   (:data:`RIVAL_NICENESS`). Each becomes the leader of a process group of its own (whatever it
+   starts is stopped with it) and asks the kernel to kill it should the parent die (Linux). Its
+   temporary files go into a directory of the race's, removed when the race ends, or, when the
+   parent was killed outright, by the next race (:func:`_scratch`). A platform without process
+   groups (not POSIX) has no race: :func:`race` refuses with one line.
 2. Each worker sends back its :class:`~satgrid.api.Result` (or the error it raised) through a
    pipe. The first *definitive* one wins: ``unique``, ``multiple``, ``unsatisfiable``, or
    ``solved`` when uniqueness was not asked. ``unknown``, and ``solved`` with uniqueness asked
@@ -40,11 +41,11 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import glob
 import multiprocessing
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -55,6 +56,12 @@ from typing import Any, Collection, Iterator
 
 from .errors import CheckFailed, SatgridError
 from .external import is_external
+from .processes import signal_group
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no race (:func:`race` says so)
+    fcntl = None  # type: ignore[assignment]
 
 #: The rivals of the user's own configuration, in the order a race takes them (``--jobs 2``
 #: races the first, ``--jobs 3`` the first two): changes to :class:`~satgrid.api.Options`.
@@ -88,6 +95,11 @@ GRACE_S = 2.0
 #: what is left, so that a race costs little more than its overhead against a solve alone
 #: (measured in encodings/solver.md, "A portfolio race for one puzzle").
 RIVAL_NICENESS = 19
+
+#: How a worker starts: ``fork`` where the platform has it (the imports and the puzzle are
+#: already in memory), else ``spawn`` (a fresh interpreter that imports satgrid and is sent the
+#: puzzle and its options).
+START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 #: Statuses that settle a query with uniqueness asked; without it, "solved" does too.
 DEFINITIVE = ("unique", "multiple", "unsatisfiable")
@@ -153,23 +165,24 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
     only when every configuration failed so."""
     from . import api
 
+    if fcntl is None or not hasattr(os, "killpg"):
+        raise SatgridError("a race of configurations (--jobs over 1 on fewer puzzles) needs "
+                           "process groups, which this platform lacks: solve with --jobs 1")
     started = time.perf_counter()
     limit = configs[0].time_limit
     deadline = None if limit is None else time.monotonic() + limit + GRACE_S
     got: list[tuple[int, Any]] = []
     errors: list[tuple[int, str]] = []
     processes: list[Any] = []
-    scratch = tempfile.mkdtemp(prefix="satgrid-race-")
     sys.stdout.flush()  # a forked worker would write the parent's buffered output again
     sys.stderr.flush()
-    with _terminated_as_exit():
+    with _terminated_as_exit(), _scratch() as scratch:
         try:
             winner = _first_answer(puzzle, configs, unique, ambiguity, scratch, deadline,
                                    processes, got, errors)
         finally:
             for process, options in zip(processes, configs):  # the winner too: reaped
                 _stop(process, is_external(options.solver))
-            shutil.rmtree(scratch, ignore_errors=True)
     if winner is not None:
         result = next(r for i, r in got if i == winner)
     elif got:
@@ -197,8 +210,7 @@ def _first_answer(puzzle: Any, configs: list[Any], unique: bool, ambiguity: int 
     """Start a worker per configuration (into ``processes``) and collect their answers (into
     ``got`` and ``errors``, by configuration number) until one is definitive (its number, the
     return value), all have answered, or ``deadline`` (monotonic) has passed (None)."""
-    context = multiprocessing.get_context(
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    context = multiprocessing.get_context(START_METHOD)
     pending: dict[Connection, int] = {}
     try:
         for index, options in enumerate(configs):
@@ -238,6 +250,54 @@ def _first_answer(puzzle: Any, configs: list[Any], unique: bool, ambiguity: int 
             conn.close()
 
 
+#: The name of a race's directory for its workers' temporary files, before mkdtemp's suffix.
+SCRATCH_PREFIX = "satgrid-race-"
+
+
+@contextlib.contextmanager
+def _scratch() -> Iterator[str]:
+    """A new directory for the workers' temporary files, removed when the race ends. A parent
+    killed outright (SIGKILL) cannot remove it, so each race first removes the directories of
+    races that are over (:func:`_remove_stale`); this one's is locked (``flock``) while it runs.
+    The lock lasts as long as a copy of its descriptor is open (forked workers hold one), and
+    the kernel drops it when the last holder dies. A directory another race removed between its
+    creation and its lock is made again."""
+    _remove_stale()
+    while True:
+        path = tempfile.mkdtemp(prefix=SCRATCH_PREFIX)
+        lock = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if os.path.samestat(os.stat(path), os.fstat(lock)):
+                break
+        except FileNotFoundError:
+            pass
+        os.close(lock)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+        os.close(lock)
+
+
+def _remove_stale() -> None:
+    """Remove this user's race directories in the temporary folder whose lock nobody holds: the
+    race that made them is over, its parent and workers gone."""
+    for path in glob.glob(os.path.join(glob.escape(tempfile.gettempdir()), SCRATCH_PREFIX + "*")):
+        try:
+            lock = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:  # another user's, gone, or not a directory
+            continue
+        try:
+            if os.fstat(lock).st_uid == os.getuid():
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:  # locked: a race that is running
+            pass
+        finally:
+            os.close(lock)
+
+
 @contextlib.contextmanager
 def _terminated_as_exit() -> Iterator[None]:
     """While the race runs, SIGTERM (``kill``, ``timeout``) ends the parent by SystemExit, so the
@@ -263,8 +323,7 @@ def _worker(send: Connection, puzzle: Any, options: Any, unique: bool, ambiguity
     # The parent's handler is not the worker's. A worker that runs a SAT binary (in a session of
     # its own, out of reach of a signal to the worker's group) leaves by SystemExit, which kills
     # the binary on the way out (satgrid.external); an embedded solver is killed outright.
-    signal.signal(signal.SIGTERM, _leave_between_starts if is_external(options.solver)
-                  else signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _leave if is_external(options.solver) else signal.SIG_DFL)
     if niceness and hasattr(os, "nice"):
         os.nice(niceness)
     _lead_group(0)
@@ -287,17 +346,6 @@ def _worker(send: Connection, puzzle: Any, options: Any, unique: bool, ambiguity
 
 def _leave(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
-
-
-def _leave_between_starts(signum: int, frame: Any) -> None:
-    """:func:`_leave`, but not while a binary is being started (``subprocess.Popen``): raised
-    there, it would leave the binary running with no one to kill it; :func:`_stop` signals
-    again until the worker is gone."""
-    while frame is not None:
-        if frame.f_code is subprocess.Popen.__init__.__code__:
-            return
-        frame = frame.f_back
-    _leave(signum, frame)
 
 
 def _lead_group(pid: int) -> None:
@@ -337,17 +385,7 @@ def _stop(process: Any, external: bool = False) -> None:
     runs a SAT binary (``external``) gets SIGTERM first and :data:`STOP_GRACE_S` to kill it."""
     until = time.monotonic() + STOP_GRACE_S
     while external and process.is_alive() and time.monotonic() < until:
-        _signal_group(process, signal.SIGTERM)
+        signal_group(process.pid, signal.SIGTERM)
         process.join(STOP_EVERY_S)
-    _signal_group(process, signal.SIGKILL)
+    signal_group(process.pid, signal.SIGKILL)
     process.join()
-
-
-def _signal_group(process: Any, signum: int) -> None:
-    try:
-        os.killpg(process.pid, signum)
-    except OSError:  # not yet its own group leader, or gone
-        try:
-            os.kill(process.pid, signum)
-        except OSError:
-            pass

@@ -52,10 +52,13 @@ the same cut again without end.
 ``same(p, q)`` <-> p and q carry equal numbers, for side neighbours; every cell is a root or
 picks one parent among its neighbours with ``same``; each cell has a root id (binary), the
 root's own index at a root, equal to the parent's and equal across ``same`` neighbours (so one
-root per component); each cell has a subtree size ``S`` (binary): ``S(p) = 1 + sum of S(child)``
-over the cells whose parent is ``p``, with no overflow (so ``S`` grows strictly along parent
-pointers: no cycles, and the parent pointers form one tree per component), and a root's ``S`` is
-its number. Proof of exactness in ``encodings/rules.md``.
+root per component), and no id exceeds its cell's own index (so the root is the component's
+first cell: one root per solution, not any of its cells); each cell has a subtree size ``S``
+(binary): ``S(p) = 1 + sum of S(child)`` over the cells whose parent is ``p``, with no overflow
+(so ``S`` grows strictly along parent pointers: no cycles, and the parent pointers form one tree
+per component), and a root's ``S`` is its number. Implied, for propagation: no cell's ``S``
+exceeds its own number up to the cap (its subtree lies in its region). Proof of exactness, and
+where the two last clause families are measured, in ``encodings/rules.md``.
 """
 from __future__ import annotations
 
@@ -366,6 +369,8 @@ class SizedRegionsRule(GlobalRule):
         ident = [[pool.var(tag, "id", p, b) for b in range(id_width)] for p in range(size)]
         for p in range(size):
             clauses += ([-root[p], x if bit else -x] for x, bit in zip(ident[p], _bits_of(p, id_width)))
+            # no id above the cell's own index: the root is its component's first cell
+            clauses += not_above(ident[p], p)
             for q in near[p]:
                 if p < q:
                     s = same[p, q]
@@ -388,6 +393,9 @@ class SizedRegionsRule(GlobalRule):
             else:
                 for x, y in zip(sizes[p], total):
                     clauses += [[-x, y], [x, -y]]
+            # no subtree larger than its cell's number (implied: the subtree lies in the region)
+            clauses += (clause for k, v in enumerate(domain) if v != above
+                        for clause in not_above(sizes[p], v, [-onehot[p][k]]))
             # a root's subtree is its number
             for k, v in enumerate(domain):
                 if v == above:

@@ -87,3 +87,35 @@ def deadline_after(monkeypatch: Any, checks: int) -> None:
         in_time(self)
 
     monkeypatch.setattr(Reasoner, "_in_time", counted)
+
+
+def run_pzpr(items: list[str]) -> list[dict]:
+    """The puz.link engine's reports on ``items`` (tests.pzpr_engine): skips without node, fails
+    when node is here but pzpr is not installed."""
+    from . import pzpr_engine
+
+    if pzpr_engine.NODE is None:
+        pytest.skip(pzpr_engine.missing())
+    if pzpr_engine.missing() is not None:
+        pytest.fail(pzpr_engine.missing())
+    return pzpr_engine.reports(items, timeout=300)
+
+
+def sleeping_binary(folder: Path) -> Path:
+    """An executable ``folder/slowsat`` that sleeps a minute: a SAT binary that never answers."""
+    binary = folder / "slowsat"
+    binary.write_text("#!/bin/sh\nsleep 60\n")
+    binary.chmod(0o755)
+    return binary
+
+
+def running(path: Path) -> list[int]:
+    """The processes whose command line holds ``path`` (read from /proc)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if str(path) in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace"):
+                found.append(int(pid))
+        except OSError:  # gone meanwhile
+            pass
+    return found

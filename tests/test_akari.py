@@ -355,7 +355,8 @@ def test_puzzlekit_round_trip_and_errors(tmp_path):
 
 
 def test_pzpr_reads_the_urls_and_accepts_the_answers():
-    from .test_pzpr import NODE, run_pzpr
+    from .helpers import run_pzpr
+    from .pzpr_engine import NODE
 
     if NODE is None:
         pytest.skip("node is not installed")

@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -19,14 +20,14 @@ import pytest
 from click.testing import CliRunner
 from pysat.formula import CNF
 
-from satgrid import api, dimacs
+from satgrid import api, dimacs, external
 from satgrid.cli import main
 from satgrid.errors import SolverError
 from satgrid.external import GRACE_S, PROFILES, ExternalSolver
 from satgrid.registry import GENRES
 from satgrid.session import Session
 
-from .helpers import shared_file
+from .helpers import running, shared_file, sleeping_binary
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLVERS = list(PROFILES)
@@ -403,3 +404,34 @@ def test_jobs_with_an_external_solver_give_the_same_answers(tmp_path):
     two = CliRunner().invoke(main, [*args, "--jobs", "2"], catch_exceptions=False).stdout.splitlines()
     strip = lambda lines: [{k: v for k, v in json.loads(x).items() if k != "stats"} for x in lines]  # noqa: E731
     assert strip(one) == strip(two) and len(one) == 4
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_signal_while_the_binary_starts_leaves_it_not_running(tmp_path, monkeypatch, signum):
+    """Ctrl-C or SIGTERM (SystemExit, as a race worker has it) that arrives inside
+    ``subprocess.Popen``, after the binary has started: the binary is killed and reaped all the
+    same (satgrid.processes.signals_held)."""
+    binary = sleeping_binary(tmp_path)
+    popen = subprocess.Popen
+
+    def started_then_signalled(*args, **kwargs):
+        proc = popen(*args, **kwargs)
+        signal.raise_signal(signum)  # its handler runs here, before Popen returns
+        return proc
+
+    def leave(signum, frame):
+        raise SystemExit(128 + signum)
+
+    monkeypatch.setattr(subprocess, "Popen", started_then_signalled)
+    handlers = {s: signal.signal(s, h) for s, h in ((signal.SIGINT, signal.default_int_handler),
+                                                    (signal.SIGTERM, leave))}
+    try:
+        with pytest.raises(KeyboardInterrupt if signum == signal.SIGINT else SystemExit):
+            external.run([str(binary)], None)
+    finally:
+        for s, h in handlers.items():
+            signal.signal(s, h)
+        left = running(binary)
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+    assert not left, "the binary outlived the signal"

@@ -453,7 +453,7 @@ NODE = shutil.which("node")
 def test_the_puzzlink_engine_reads_the_urls_and_accepts_the_answers():
     """pzpr opens every URL satgrid writes to the same numbers and writes the same URL back; it
     accepts every solution written as pzprv3 as complete, and rejects one with a cell changed."""
-    from .test_pzpr import run_pzpr
+    from .helpers import run_pzpr
 
     puzzles = api.load([str(ROOT / "satgrid" / "data" / "fillomino.txt")])
     puzzles.append(fm.FillominoPuzzle(((1, None, 12, 16), (None,) * 4, (None,) * 4, (11, None, None, 4))))

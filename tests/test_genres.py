@@ -4,11 +4,6 @@ by a separate python-sat solver and decoded, the text, URL and game-ID round tri
 answer checked by the puz.link engine, the drawing; and the size of each genre's rules."""
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 from pysat.solvers import Solver
 
@@ -16,9 +11,8 @@ from satgrid import api, dimacs, formats, render_svg
 from satgrid.model import statement_lines
 from satgrid.registry import GENRES
 
-ROOT = Path(__file__).resolve().parents[1]
-NODE = shutil.which("node")
-PZPR = ROOT / "tests" / "node" / "node_modules" / "pzpr" / "package.json"
+from .helpers import run_pzpr
+
 #: The issue's bound on a genre's rules, in lines of code (no docstrings, comments, blank lines).
 MAX_RULES_LINES = 60
 
@@ -93,18 +87,11 @@ def test_golden_sample_round_trips_and_draws(name, index, text, status, solution
 def pzpr_reports():
     """pzpr's verdict on the pzprv3 answer of every unique sample of every genre with a PZPRV3
     codec, in one node process."""
-    if NODE is None:
-        pytest.skip("node is not installed: the puzz.link engine cannot run")
-    if not PZPR.exists():
-        pytest.fail("node is here but pzpr is not installed in tests/node/: run `make pzpr`")
     items = [(name, index, formats.write(load(name, text), "pzprv3", solution))
              for name, index, text, status, solution in SAMPLES
              if status == "unique" and solution is not None and GENRES[name].part("PZPRV3") is not None]
-    done = subprocess.run([NODE, str(ROOT / "tests" / "pzpr_check.js")],
-                          input=json.dumps([file for _, _, file in items]),
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return {(name, index): report for (name, index, _), report in zip(items, json.loads(done.stdout))}
+    reports = run_pzpr([file for _, _, file in items])
+    return {(name, index): report for (name, index, _), report in zip(items, reports)}
 
 
 @pytest.mark.parametrize("name, index, text, status, solution",

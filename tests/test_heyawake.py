@@ -22,7 +22,7 @@ from satgrid.reader import Record
 from satgrid.registry import GENRES
 
 from .helpers import SHARED, engine_solutions
-from .test_pzpr import NODE
+from .pzpr_engine import NODE
 
 MODES = ("lazy", "eager")
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_heyawake.txt"
@@ -262,7 +262,7 @@ def test_bad_pzprv3_numbers_name_line_and_column():
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed: the puz.link engine cannot run")
 def test_the_engine_reads_our_urls_to_the_same_clues_writes_them_back_and_accepts_our_answers():
-    from .test_pzpr import run_pzpr
+    from .helpers import run_pzpr
 
     puzzles = examples() + published()
     solutions = [api.solve(p).solution for p in puzzles]

@@ -21,8 +21,7 @@ from satgrid.genres.hitori.checker import check_hitori
 from satgrid.reader import Record
 from satgrid.registry import GENRES
 
-from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report
-from .test_pzpr import run_pzpr
+from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report, run_pzpr
 
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("lazy", "eager")

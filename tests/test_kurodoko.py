@@ -365,7 +365,7 @@ def test_cli_convert_round_trips(tmp_path):
 
 
 def test_pzpr_reads_the_urls_and_accepts_the_answers():
-    from .test_pzpr import run_pzpr
+    from .helpers import run_pzpr
 
     cases = [(p, api.solve(p).solution) for p in api.load([str(ROOT / "satgrid" / "data" / "kurodoko.txt")])]
     broken = [(p, (s[0][:1] + ("#" if s[0][1] == "." else ".") + s[0][2:],) + s[1:]) for p, s in cases]
@@ -386,7 +386,7 @@ def test_pzpr_reads_the_urls_and_accepts_the_answers():
 def test_pzpr_writes_the_same_url_bodies_for_random_grids():
     """Numbers 16 and up (``-hh``), long runs of blanks, a number in the last cell: pzpr reads
     satgrid's URL to the same numbers and writes the same body back, byte for byte."""
-    from .test_pzpr import run_pzpr
+    from .helpers import run_pzpr
 
     rng = random.Random(20)
     puzzles = []

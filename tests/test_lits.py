@@ -270,7 +270,7 @@ def test_puzzlekit_write_reads_back():
 def test_urls_are_written_as_the_engine_writes_them_and_verdicts_agree():
     """Sampled puzzles: pzpr writes satgrid's URL back byte for byte; it accepts the solution's
     pzprv3 answer and refuses a broken one exactly when satgrid's checker does."""
-    from .test_pzpr import run_pzpr
+    from .helpers import run_pzpr
 
     rng = random.Random(5)
     puzzles = [lt.SAMPLE(rows, cols, rng) for rows, cols in ((4, 5), (5, 5), (6, 7), (7, 6))]

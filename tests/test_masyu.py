@@ -28,8 +28,7 @@ from satgrid.queries import PuzzleQueries
 from satgrid.reader import read_text, split_records
 from satgrid.session import Session
 
-from .helpers import SHARED
-from .test_pzpr import run_pzpr
+from .helpers import SHARED, run_pzpr
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_masyu.txt"

@@ -19,8 +19,7 @@ from satgrid.grid import Grid
 from satgrid.reader import Record
 from satgrid.registry import GENRES
 
-from .helpers import SHARED, dimacs_decoded, first_report
-from .test_pzpr import run_pzpr
+from .helpers import SHARED, dimacs_decoded, first_report, run_pzpr
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_norinori.txt"

@@ -3,13 +3,17 @@ solve, no worker left behind, a worker's wrong answer caught by the parent, the 
 every worker, and the command line's ``solve --jobs N`` with fewer puzzles than N."""
 from __future__ import annotations
 
+import fcntl
 import json
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from importlib import resources
+from multiprocessing import resource_tracker
 from pathlib import Path
 
 import pytest
@@ -17,8 +21,10 @@ from click.testing import CliRunner
 
 from satgrid import api, portfolio
 from satgrid.cli import main
-from satgrid.errors import CheckFailed, SolverError
+from satgrid.errors import CheckFailed, SatgridError, SolverError
 from satgrid.registry import GENRES
+
+from .helpers import running, sleeping_binary
 
 
 def bundled(name: str) -> list:
@@ -48,7 +54,9 @@ def racing(monkeypatch, tmp_path):
     yield tmp_path
     assert not multiprocessing.active_children()
     if proc:
-        assert not set(children()) - before, "a worker outlived its race"
+        # multiprocessing's resource tracker, which a spawn start runs once for the process's life
+        tracker = {resource_tracker._resource_tracker._pid}
+        assert not set(children()) - before - tracker, "a worker outlived its race"
     assert not list(scratch.iterdir()), "the race left files behind"
 
 
@@ -112,22 +120,11 @@ def test_the_loser_is_stopped_at_once(racing, monkeypatch) -> None:
 def test_a_losing_sat_binary_is_stopped_too(racing) -> None:
     """A configuration on an external SAT binary (which runs in a session of its own) loses: the
     binary is killed with its worker."""
-    binary = racing / "slowsat"
-    binary.write_text("#!/bin/sh\nsleep 60\n")
-    binary.chmod(0o755)
+    binary = sleeping_binary(racing)
     configs = [api.Options(solver=f"external:{binary}"), api.Options()]
     raced = portfolio.race(bundled("nurikabe")[0], configs, unique=True)
     assert raced.status == "unique" and raced.race.winner == 1
-    running = [pid for pid in os.listdir("/proc") if pid.isdigit()
-               and str(binary) in _cmdline(pid)]
-    assert not running, "the losing worker's SAT binary is still running"
-
-
-def _cmdline(pid: str) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-    except OSError:
-        return ""
+    assert not running(binary), "the losing worker's SAT binary is still running"
 
 
 def test_a_wrong_answer_from_a_worker_is_caught_by_the_parent(racing, monkeypatch) -> None:
@@ -254,3 +251,99 @@ def test_cli_jobs_with_as_many_puzzles_keeps_the_pool(racing) -> None:
     assert out.exit_code == 0, out.output
     reports = [json.loads(line) for line in out.output.splitlines() if line.startswith("{")]
     assert len(reports) == 2 and all(r["status"] == "unique" and "race" not in r for r in reports)
+
+
+@pytest.mark.parametrize("solver", [api.DEFAULT_SOLVER, "slowsat"])
+def test_workers_started_by_spawn(racing, monkeypatch, solver) -> None:
+    """Where the platform cannot fork, workers are fresh interpreters (``spawn``): the same
+    answer, each worker stopped and reaped, its files removed (the fixture), the binary of a
+    losing external configuration killed too."""
+    monkeypatch.setattr(portfolio, "START_METHOD", "spawn")
+    puzzle = bundled("nurikabe")[0]
+    if solver == "slowsat":
+        binary = sleeping_binary(racing)
+        configs = [api.Options(solver=f"external:{binary}"), api.Options()]
+    else:
+        configs = portfolio.configurations(api.Options(), 2)
+    raced = portfolio.race(puzzle, configs, unique=True)
+    assert answer(raced) == answer(api.solve(puzzle, unique=True))
+    assert raced.race.winner is not None
+    if solver == "slowsat":
+        assert raced.race.winner == 1
+        assert not running(binary)
+
+
+def test_the_files_of_a_killed_race_go_with_the_next_race(racing) -> None:
+    """A race whose parent is killed outright (SIGKILL) cannot remove its directory; once its
+    workers are gone too, the next race removes it."""
+    scratch = racing / "scratch"
+    script = "\n".join([
+        "import tempfile, time",
+        "from satgrid import api, portfolio",
+        f"tempfile.tempdir = {str(scratch)!r}",
+        "api.solve = lambda puzzle, **kwargs: time.sleep(60)",
+        f"puzzle = api.load([{str(resources.files('satgrid') / 'data' / GENRES['nurikabe'].examples)!r}])[0]",
+        "portfolio.race(puzzle, portfolio.configurations(api.Options(), 2))",
+    ])
+    parent = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[1])
+    try:
+        until = time.monotonic() + 30
+        while not list(scratch.iterdir()) and time.monotonic() < until:
+            time.sleep(0.05)
+        [left] = list(scratch.iterdir())
+    finally:
+        parent.kill()
+        parent.wait()
+    until = time.monotonic() + 30  # the workers die with their parent (Linux), or at their limit
+    while _locked(left) and time.monotonic() < until:
+        time.sleep(0.05)
+    assert left.exists()
+    raced = portfolio.race(bundled("nurikabe")[0], portfolio.configurations(api.Options(), 2), unique=True)
+    assert raced.status == "unique"
+    assert not left.exists(), "the killed race's directory is still there"
+
+
+def _locked(path: Path) -> bool:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def test_a_running_race_keeps_its_files(racing) -> None:
+    """The directory of a race that runs is not another race's to remove."""
+    with portfolio._scratch() as mine:
+        (Path(mine) / "in.cnf").write_text("p cnf 0 0\n")
+        portfolio._remove_stale()
+        assert (Path(mine) / "in.cnf").exists()
+    assert not Path(mine).exists()
+
+
+def test_a_platform_without_process_groups_is_refused_in_one_line(racing, monkeypatch) -> None:
+    monkeypatch.delattr(os, "killpg")
+    with pytest.raises(SatgridError, match="needs process groups"):
+        portfolio.race(bundled("nurikabe")[0], portfolio.configurations(api.Options(), 2))
+
+
+def test_cli_makes_the_race_configurations_once(racing, monkeypatch) -> None:
+    """Two puzzles raced by ``--jobs 3``: the configurations (and the cap on them) are made once
+    for the run, not again for each puzzle."""
+    made = []
+    configurations = portfolio.configurations
+
+    def counted(*args, **kwargs):
+        made.append(args)
+        return configurations(*args, **kwargs)
+
+    monkeypatch.setattr(portfolio, "configurations", counted)
+    two = racing / "two.txt"
+    two.write_text(bundled_text("nurikabe", 2))
+    out = CliRunner().invoke(main, ["solve", str(two), "--unique", "--jobs", "3", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    reports = [json.loads(line) for line in out.output.splitlines() if line.startswith("{")]
+    assert [r["status"] for r in reports] == ["unique", "unique"]
+    assert len(made) == 1

@@ -242,7 +242,8 @@ def refused_by_pzprv3(result: api.Result) -> bool:
 
 
 def check_in_pzpr(results: list[api.Result]) -> None:
-    from .test_pzpr import NODE, run_pzpr
+    from .helpers import run_pzpr
+    from .pzpr_engine import NODE
 
     if NODE is None:
         pytest.skip("node is not installed: the puzz.link engine cannot check the answers")

@@ -1,5 +1,5 @@
 """Cross-checks against the real puzz.link engine: the npm package pzpr 0.10.1 under node
-(``make pzpr`` installs it into tests/node/; tests/pzpr_check.js drives it).
+(``make pzpr`` installs it into tests/node/; tests/pzpr_engine.py drives it).
 
 * every URL satgrid writes opens in pzpr to the same clues (and pzpr writes the same body back);
 * pzpr's checker accepts every solution satgrid writes as pzprv3 as complete and correct, for all
@@ -9,10 +9,7 @@ All puzzles go to one node process, so the whole module costs a few seconds.
 """
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,32 +21,14 @@ from satgrid.genres.slitherlink import SlitherlinkPuzzle
 from satgrid.genres.sudoku import PUZZLINK_BOX, SudokuPuzzle
 from satgrid.registry import GENRES
 
-from .helpers import shared_file
+from . import pzpr_engine
+from .helpers import run_pzpr, shared_file
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "tests" / "pzpr_check.js"
-PACKAGE = ROOT / "tests" / "node" / "node_modules" / "pzpr" / "package.json"
-NODE = shutil.which("node")
 
 pytestmark = pytest.mark.skipif(
-    NODE is None, reason="node is not installed: the puzz.link engine (npm pzpr) cannot run, so URLs "
-                         "and pzprv3 answers are not cross-checked against it")
-
-
-def run_pzpr(items: list[str]) -> list[dict]:
-    """The engine's reports on puz.link URLs and pzprv3 files (tests/pzpr_check.js); skips
-    without node, fails when node is here but pzpr is not installed."""
-    if NODE is None:
-        pytest.skip("node is not installed: the puzz.link engine (npm pzpr) cannot run")
-    if not PACKAGE.exists():
-        pytest.fail("node is here but pzpr is not installed in tests/node/: run `make pzpr` "
-                    "(npm install --prefix tests/node pzpr@0.10.1)")
-    done = subprocess.run([NODE, str(SCRIPT)], input=json.dumps(items), capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
-    assert len(out) == len(items)
-    return out
+    pzpr_engine.NODE is None, reason="node is not installed: the puzz.link engine (npm pzpr) cannot "
+                                     "run, so URLs and pzprv3 answers are not cross-checked against it")
 
 
 def qnums(puzzle) -> list[int]:

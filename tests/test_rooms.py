@@ -336,7 +336,7 @@ def test_the_engine_reads_and_writes_rooms_as_satgrid_does():
     """Random partitions under three pids: a border body alone, with room numbers after it, and
     after a count. pzpr writes the same URL back, its room grid (pzprv3) is satgrid's, and its
     clues sit at satgrid's top cells."""
-    from .test_pzpr import run_pzpr
+    from .helpers import run_pzpr
 
     rng = random.Random(17)
     cases, urls = [], []

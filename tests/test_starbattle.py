@@ -255,7 +255,8 @@ def test_the_puzzlink_engine_writes_our_urls_and_answer_files_byte_for_byte():
     exactly as satgrid wrote them (its URL on its own host)."""
     from satgrid import formats
 
-    from .test_pzpr import NODE, run_pzpr
+    from .helpers import run_pzpr
+    from .pzpr_engine import NODE
 
     if NODE is None:
         pytest.skip("node is not installed")

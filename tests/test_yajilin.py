@@ -26,8 +26,7 @@ from satgrid.genres.yajilin.checker import check_yajilin
 from satgrid.queries import PuzzleQueries
 from satgrid.session import Session
 
-from .helpers import SHARED
-from .test_pzpr import run_pzpr
+from .helpers import SHARED, run_pzpr
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_yajilin.txt"
