@@ -244,9 +244,10 @@ def test_the_time_limit_holds_on_a_hard_puzzle_encoding_included(tmp_path, fresh
     # a limit hit while looking for a second solution keeps the first: "solved", uniqueness None
     assert result.status in ("unknown", "solved") and "limit reached" in result.note
     assert result.unique is None and result.to_json()["unique"] is None
-    # the limit stopped the search: far below the puzzle's unlimited time; the bound leaves room
-    # for a VM whose host slows it 2x (1.52 s was seen in a clean CI run)
-    assert wall < 3.0
+    # the limit stopped the search: far below the puzzle's unlimited time; the bound is loose
+    # on purpose (1.52 s was seen in a clean CI run, 3.4 s on two cores at load 8): it catches a
+    # limit that is not honoured, not a slow machine
+    assert wall < 10.0
     assert result.stats.time_s <= wall
 
 
