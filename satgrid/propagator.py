@@ -292,8 +292,9 @@ class Stoppable(Propagator):
     reads as "limit reached" (never as UNSAT). The stop variable is false for good from then on
     and the next armed call takes a fresh one; every other clause and learnt clause stays
     valid, so the session goes on (IPASIR-UP: Fazekas et al., SAT 2023; the clause is over an
-    observed variable, as IPASIR-UP asks of external clauses). Figures: encodings/solver.md,
-    "A time limit through the propagator"."""
+    observed variable, as IPASIR-UP asks of external clauses). A subclass asks
+    :meth:`past_deadline` first thing in its ``propagate`` (while armed) and returns no literal
+    when it says yes. Figures: encodings/solver.md, "A time limit through the propagator"."""
 
     def __init__(self) -> None:
         super().__init__()

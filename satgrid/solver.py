@@ -102,8 +102,10 @@ def check_conflict_limit(conflicts: object, what: str = "conflict limit") -> int
     return conflicts
 
 
-#: Conflicts in the first slice of a time-limited call to a solver without ``interrupt``, and the
-#: most in one slice (see :meth:`EmbeddedSolver._solve_in_slices`).
+#: Conflicts in the first slice of a time-limited call to a solver without ``interrupt`` (and
+#: without a propagator that can stop it), and the most in one slice (see
+#: :meth:`EmbeddedSolver._solve_in_slices`; measured in encodings/solver.md, "A time limit
+#: through the propagator").
 FIRST_SLICE, MAX_SLICE = 1000, 64000
 #: The share of the time left that one slice may take, at the slowest rate seen.
 SLICE_SHARE = 0.25
