@@ -19,7 +19,7 @@ from satgrid.solver import Assignment, EmbeddedSolver, embedded_solver_names
 
 #: Solvers with python-sat's ``interrupt`` (a timer stops them) and without it (CaDiCaL: the time
 #: limit runs as conflict-budget slices).
-LIMITED_SOLVERS = ["cadical153", "cadical195", "glucose4", "minisat22", "minisat-gh", "maplechrono"]
+LIMITED_SOLVERS = ["cadical153", "cadical195", "cadical300", "glucose4", "minisat22", "minisat-gh", "maplechrono"]
 
 
 def pigeonhole(pigeons: int, holes: int):
