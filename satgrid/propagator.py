@@ -280,7 +280,59 @@ class _Rule:
         return next((t for t in reversed(trues) if val[t] > 0 and t not in outside), None)
 
 
-class ConnectivityPropagator(Propagator):
+class Stoppable(Propagator):
+    """An IPASIR-UP propagator that can end the SAT call it runs in at a deadline: the time limit
+    of a solver that has no ``interrupt`` (python-sat's CaDiCaL), armed by
+    :class:`satgrid.solver.EmbeddedSolver` around one call.
+
+    The solver assumes a fresh *stop* literal in the call (true, in no clause). At the first
+    propagation fixpoint past the deadline :meth:`propagate` queues the unit clause ``-stop``
+    and hands it over as an external clause (:meth:`add_clause`): the solver learns it, the
+    assumption fails, and the call ends UNSAT with ``stop`` in its core, which the solver layer
+    reads as "limit reached" (never as UNSAT). The stop variable is false for good from then on
+    and the next armed call takes a fresh one; every other clause and learnt clause stays
+    valid, so the session goes on (IPASIR-UP: Fazekas et al., SAT 2023; the clause is over an
+    observed variable, as IPASIR-UP asks of external clauses). A subclass asks
+    :meth:`past_deadline` first thing in its ``propagate`` (while armed) and returns no literal
+    when it says yes. Figures: encodings/solver.md, "A time limit through the propagator"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: While armed: the deadline (monotonic clock) and the stop literal.
+        self.deadline: float | None = None
+        self.stop = 0
+        #: Whether the armed call was stopped.
+        self.stopped = False
+        self.pending: list[list[int]] = []  # clauses for add_clause, the last first
+
+    def arm(self, deadline: float, stop: int) -> None:
+        """Stop the next call at ``deadline`` through the assumed literal ``stop``."""
+        self.deadline, self.stop, self.stopped = deadline, stop, False
+
+    def disarm(self) -> bool:
+        """End of the call: whether it was stopped (a stop clause the solver did not take, the
+        call having ended first, is dropped: it only fixes a retired literal)."""
+        stopped, stop = self.stopped, self.stop
+        if stopped and [-stop] in self.pending:
+            self.pending.remove([-stop])
+        self.deadline, self.stop, self.stopped = None, 0, False
+        return stopped
+
+    def past_deadline(self) -> bool:
+        """Whether the armed deadline has passed; if so the stop clause is queued (once)."""
+        deadline = self.deadline
+        if deadline is None or time.monotonic() < deadline:
+            return False
+        self.deadline = None
+        self.stopped = True
+        self.pending.append([-self.stop])
+        return True
+
+    def add_clause(self) -> list[int]:
+        return self.pending.pop() if self.pending else []
+
+
+class ConnectivityPropagator(Stoppable):
     """An IPASIR-UP propagator for connected rules (module doc)."""
 
     def __init__(self, rules: Sequence[ConnectedSubgraph]):
@@ -300,7 +352,6 @@ class ConnectivityPropagator(Propagator):
         self.undo_marks: list[int] = []  # undo length at the start of each decision level
         self.dirty: set[_Rule] = set()
         self.gen = 0
-        self.pending: list[list[int]] = []  # clauses for add_clause
         self.reasons: dict[int, list[int]] = {}  # propagated literal -> reason base
         self.stats = PropagatorStats()
 
@@ -470,6 +521,8 @@ class ConnectivityPropagator(Propagator):
 
     def propagate(self) -> list[int]:
         self.stats.propagate_calls += 1
+        if self.deadline is not None and self.past_deadline():
+            return []  # the stop clause goes first (Stoppable)
         if self.pending or not self.dirty:
             return []
         out: list[int] = []
@@ -496,9 +549,6 @@ class ConnectivityPropagator(Propagator):
 
     def provide_reason(self, lit: int) -> list[int]:
         return [lit, *self.reasons[lit]]
-
-    def add_clause(self) -> list[int]:
-        return self.pending.pop() if self.pending else []
 
     def check_model(self, model: list[int]) -> bool:
         """``model`` holds the observed variables' literals only (python-sat passes those)."""

@@ -215,7 +215,8 @@ class Session:
             taken = [rule for rule in enc.rules if supports(rule)]
             if taken:
                 self.propagator = ConnectivityPropagator(taken)  # type: ignore[arg-type]
-                self.solver.connect_propagator(self.propagator)
+                # fresh: the stop literals of a time limit (satgrid.propagator.Stoppable)
+                self.solver.connect_propagator(self.propagator, lambda: enc.pool.fresh("stop"))
                 self.lazy_rules = [rule for rule in enc.rules if not supports(rule)]
         #: Per rule that takes them (it has ``clue_anchor``): the clue anchors of the clues so far.
         self._anchors: dict[str, list[tuple[int, object]]] = {

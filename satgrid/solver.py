@@ -102,8 +102,10 @@ def check_conflict_limit(conflicts: object, what: str = "conflict limit") -> int
     return conflicts
 
 
-#: Conflicts in the first slice of a time-limited call to a solver without ``interrupt``, and the
-#: most in one slice (see :meth:`EmbeddedSolver._solve_in_slices`).
+#: Conflicts in the first slice of a time-limited call to a solver without ``interrupt`` (and
+#: without a propagator that can stop it), and the most in one slice (see
+#: :meth:`EmbeddedSolver._solve_in_slices`; measured in encodings/solver.md, "A time limit
+#: through the propagator").
 FIRST_SLICE, MAX_SLICE = 1000, 64000
 #: The share of the time left that one slice may take, at the slowest rate seen.
 SLICE_SHARE = 0.25
@@ -213,6 +215,12 @@ class EmbeddedSolver:
         self.broken = False
         self._direct_add = _direct(self._solver.solver, DIRECT_ADD)
         self._direct_solve = _direct(self._solver.solver, DIRECT_SOLVE)
+        #: The connected propagator when it can stop a call (:class:`satgrid.propagator.Stoppable`),
+        #: the source of fresh variables for its stop literals, and the stop literal of the
+        #: calls to come (0: none yet, or the last one was used).
+        self._stopper = None
+        self._fresh: Callable[[], int] | None = None
+        self._stop = 0
 
     def add(self, clauses: Iterable[Clause]) -> None:
         if self.broken:
@@ -269,6 +277,8 @@ class EmbeddedSolver:
             return None
         try:
             if self.deadline is not None and not self._can_interrupt():
+                if self._stopper is not None:
+                    return self._solve_until_stopped(assumptions)
                 return self._solve_in_slices(assumptions)
             return self._solve_interruptible(assumptions)
         except NotImplementedError:  # neither interrupt nor budget (python-sat's lingeling)
@@ -303,9 +313,38 @@ class EmbeddedSolver:
                 timer.cancel()
                 self._solver.clear_interrupt()
 
+    def _solve_until_stopped(self, assumptions: Sequence[int]) -> bool | None:
+        """A time limit through the connected propagator, for solvers without ``interrupt``:
+        one call, under one more assumption, the stop literal, that the propagator falsifies at
+        the first propagation fixpoint past the deadline (:class:`satgrid.propagator.Stoppable`).
+        An UNSAT answer of a stopped call is "limit reached" (None), and its stop literal is
+        retired (false for good; the next call takes a fresh one). Unlike
+        :meth:`_solve_in_slices`, the search is never restarted by a new call, which resets
+        CaDiCaL's search schedule (figures: encodings/solver.md, "A time limit through the
+        propagator")."""
+        stopper, solver = self._stopper, self._solver
+        if not self._stop:
+            self._stop = self._fresh()  # type: ignore[misc]
+            solver.observe(self._stop)  # IPASIR-UP: external clauses are over observed variables
+        stopper.arm(self.deadline, self._stop)  # type: ignore[union-attr]
+        try:
+            if self.conflict_limit is not None:
+                solver.conf_budget(self.conflict_limit)
+                answer = solver.solve_limited(assumptions=[*assumptions, self._stop])
+            else:
+                answer = solver.solve(assumptions=[*assumptions, self._stop])
+        finally:
+            stopped = stopper.disarm()  # type: ignore[union-attr]
+        if stopped:
+            self._stop = 0
+            if answer is False:  # (True is a model found before the stop clause was taken)
+                return None
+        return answer
+
     def _solve_in_slices(self, assumptions: Sequence[int]) -> bool | None:
-        """A time limit for solvers without ``interrupt``: conflict-budgeted calls until the
-        deadline (learnt clauses carry over, so the slices add up to one search).
+        """A time limit for solvers without ``interrupt`` and without a propagator that can stop
+        them: conflict-budgeted calls until the deadline (learnt clauses carry over, so the
+        slices add up to one search).
 
         Budgets start at :data:`FIRST_SLICE` conflicts and double up to :data:`MAX_SLICE`, but
         each is also cut to what fits in :data:`SLICE_SHARE` of the time left at the slowest
@@ -339,9 +378,12 @@ class EmbeddedSolver:
     def model(self) -> list[int]:
         return self._solver.get_model()
 
-    def connect_propagator(self, propagator) -> None:
+    def connect_propagator(self, propagator, fresh: Callable[[], int] | None = None) -> None:
         """Attach an IPASIR-UP propagator (:class:`satgrid.propagator.ConnectivityPropagator`)
-        and observe its variables; SolverError when the solver takes none."""
+        and observe its variables; SolverError when the solver takes none. With ``fresh`` (a
+        source of new variables, none of them ever in a clause of the encoding) and a
+        :class:`satgrid.propagator.Stoppable` propagator, a time limit stops a call through the
+        propagator (:meth:`_solve_until_stopped`)."""
         try:
             self._solver.connect_propagator(propagator)
         except NotImplementedError:
@@ -351,6 +393,8 @@ class EmbeddedSolver:
                               f"{' and '.join(PROPAGATOR_SOLVERS)} do)") from None
         for var in propagator.variables():
             self._solver.observe(var)
+        if fresh is not None and hasattr(propagator, "arm"):
+            self._stopper, self._fresh, self._stop = propagator, fresh, 0
 
     def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
         """Unit propagation under ``assumptions``: (no conflict, implied literals)."""
@@ -366,8 +410,10 @@ class EmbeddedSolver:
         return bool(ok), list(lits)
 
     def core(self) -> list[int]:
-        """After an UNSAT answer: assumptions that alone are unsatisfiable (the solver's core)."""
-        return list(self._solver.get_core() or [])
+        """After an UNSAT answer: assumptions that alone are unsatisfiable (the solver's core;
+        never a stop literal, see :meth:`_solve_until_stopped`)."""
+        core = self._solver.get_core() or []
+        return [lit for lit in core if lit != self._stop] if self._stop else list(core)
 
     def set_phases(self, literals: Sequence[int]) -> None:
         """Prefer these polarities when the solver branches (a hint, never a constraint)."""

@@ -4,6 +4,7 @@ Hitori/Nurikabe solved through the API as with the lazy lowering."""
 from __future__ import annotations
 
 import random
+import time
 
 import networkx as nx
 import pytest
@@ -366,3 +367,24 @@ def test_a_solver_without_propagators_names_those_that_take_one():
             sat.connect_propagator(ConnectivityPropagator([rule]))
     finally:
         sat.close()
+
+
+def test_a_time_limit_stops_the_search_through_the_propagator(monkeypatch):
+    """A published puzzle whose uniqueness takes seconds with the propagator (janko.at Nurikabe
+    1050, 15x25, in the shared sample), under a half-second limit: one SAT call stopped by the
+    propagator (no conflict-budget slices), "limit reached" in the result, near the deadline."""
+    from satgrid.solver import EmbeddedSolver
+
+    path = SHARED / "external" / "nurikabe" / "janko_nurikabe_sample.txt"
+    if not path.exists():
+        pytest.skip(f"shared data not found at {path}")
+    [puzzle] = [p for p in api.load([str(path)]) if p.name == "janko-nurikabe-1050"]
+    monkeypatch.setattr(EmbeddedSolver, "_solve_in_slices", None)  # never sliced
+    for name in ("cadical195", "cadical300"):
+        started = time.monotonic()
+        found = api.solve(puzzle, unique=True,
+                          options=api.Options(solver=name, connectivity="propagator", time_limit=0.5))
+        assert time.monotonic() - started < 20  # generous: the machine is shared
+        assert found.status in ("solved", "unknown") and "limit reached" in found.note
+        if found.solution is not None:
+            assert found.given_solution == "matches"

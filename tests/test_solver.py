@@ -1,21 +1,25 @@
 """The solver layer and Session: names, limits ("unknown", never an exception), reuse afterwards."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
+import time
 
 import pytest
 import pysat.solvers
 
 from satgrid.cnf import VarPool, at_least, at_most, guarded
+from satgrid.connectivity import ConnectedSubgraph
 from satgrid.encoding import Encoding
 from satgrid.errors import SatgridError, SolverError
 from satgrid.session import Session
+from satgrid.propagator import PROPAGATOR_SOLVERS
 from satgrid.solver import Assignment, EmbeddedSolver, embedded_solver_names
 
 #: Solvers with python-sat's ``interrupt`` (a timer stops them) and without it (CaDiCaL: the time
 #: limit runs as conflict-budget slices).
-LIMITED_SOLVERS = ["cadical153", "cadical195", "glucose4", "minisat22", "minisat-gh", "maplechrono"]
+LIMITED_SOLVERS = ["cadical153", "cadical195", "cadical300", "glucose4", "minisat22", "minisat-gh", "maplechrono"]
 
 
 def pigeonhole(pigeons: int, holes: int):
@@ -107,6 +111,46 @@ def test_time_limit_gives_unknown_and_the_session_goes_on(name: str) -> None:
     session.set_time_limit(30.0)  # a generous limit: easy queries are still answered
     assert session.solve([x[0, 0], -x[1, 1]]).status == "sat"
     assert session.solve([last, x[0, 0], x[1, 0]]).status == "unsat"
+
+
+def with_free_region(encoding: Encoding) -> tuple[Encoding, ConnectedSubgraph]:
+    """``encoding`` with one more rule: the true cells of a 2x2 grid of new variables are
+    connected (a rule the connectivity propagator takes, on cells no clause mentions)."""
+    pool = encoding.pool
+    nodes = {(r, c): pool.var("free", r, c) for r in range(2) for c in range(2)}
+    links = [((0, 0), (0, 1), None), ((1, 0), (1, 1), None), ((0, 0), (1, 0), None),
+             ((0, 1), (1, 1), None)]
+    rule = ConnectedSubgraph("free", nodes, links)
+    return dataclasses.replace(encoding, rules=[*encoding.rules, rule]), rule
+
+
+@pytest.mark.parametrize("name", PROPAGATOR_SOLVERS)
+def test_time_limit_through_the_propagator(monkeypatch, name: str) -> None:
+    """With the connectivity propagator a time limit ends the one SAT call through a stop
+    literal (no conflict-budget slices); the session goes on, its answers right, also with a
+    conflict limit beside the time limit."""
+    monkeypatch.setattr(EmbeddedSolver, "_solve_in_slices", None)  # never sliced
+    encoding, x, last = pigeonhole(11, 10)
+    encoding, rule = with_free_region(encoding)
+    for conflict_limit in (None, 10**6):
+        session = Session(encoding, name, connectivity="propagator", conflict_limit=conflict_limit)
+        assert session.propagator is not None
+        for limit in (0.05, 0.2):
+            session.set_time_limit(limit)
+            started = time.monotonic()
+            assert session.solve([last]).status == "unknown"
+            assert time.monotonic() - started < limit + 20  # generous: the machine is shared
+            assert session.stats.sat_calls == (1 if limit == 0.05 else 2)
+        session.set_time_limit(30.0)
+        outcome = session.solve([-last])
+        assert outcome.status == "sat" and valid_placement(x, outcome.assignment, 11, 10)
+        assert session.solve([last, x[0, 0], x[1, 0]]).status == "unsat"
+        assert session.solver.core() in ([x[0, 0], x[1, 0]], [x[1, 0], x[0, 0]])
+        # the two diagonal cells alone are not connected: UNSAT, under the time limit too
+        diagonal = [rule.nodes[0, 0], rule.nodes[1, 1], -rule.nodes[0, 1], -rule.nodes[1, 0]]
+        assert session.solve(diagonal).status == "unsat"
+        assert session.solve(diagonal[:2]).status == "sat"
+        session.close()
 
 
 def test_solver_without_limits_says_so() -> None:
