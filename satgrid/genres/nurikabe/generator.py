@@ -316,6 +316,10 @@ class Layout:
                 return False
         return False
 
+    def white(self) -> set[Cell]:
+        """The cells of the islands."""
+        return {p for p in self.cells if self.owner[p] is not None}
+
     def numbers(self) -> dict[Cell, int]:
         return {p: len(cells) for p, cells in zip(self.seeds, self.islands)}
 
@@ -581,7 +585,7 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
     barred yet, means unique. The bars hold while ``bar`` is assumed (as
     every question here does): the session serves the layout's next placement too."""
     black = session.encoding.primary
-    ours = {p for p in layout.cells if layout.owner[p] is not None}
+    ours = layout.white()
     found: list[Rival] = []
     todo, quiet = list(ask), []
     while len(found) < limit:
@@ -832,6 +836,10 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                     session = None
                     if not (_reshape(layout, stuck, rng, lo, hi, budget) and layout.pin(rng, lo, hi, budget)):
                         break
+                    # a refill can make a remembered rival's colouring ours: no rival any more
+                    # (no move kills it, so the layout would be stuck at once, again and again)
+                    ours = layout.white()
+                    rivals = [rival for rival in rivals if rival.white != ours]
         finally:
             if session is not None:
                 session.close()
