@@ -45,7 +45,8 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    white and ours leaves lonely (the rival's island there then holds two numbers), else the
    islands it changes are removed, all of them, and the grid refilled (a new layout: a new
    session; growing the rival's island in ours by a cell, or removing one island only, reshapes
-   more often: measured in encodings/nurikabe.md). Then the next placement is asked, until one
+   more often: measured in encodings/nurikabe.md; a remembered rival whose colouring the refill
+   made ours is forgotten: it is our solution now). Then the next placement is asked, until one
    answers "no other solution" with nothing barred. A layout that has taken more
    than :data:`CALLS_PER_CELL` SAT calls a cell is dropped for a new one (a restart: the costly
    layouts are those whose islands slide together in long chains, each found by a slow
