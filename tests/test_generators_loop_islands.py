@@ -318,6 +318,37 @@ def test_a_costly_layout_is_replaced(monkeypatch):
     assert api.solve(made.puzzle, unique=True).status == "unique"
 
 
+def test_a_rival_that_a_refill_makes_ours_is_forgotten(monkeypatch):
+    """A reshape whose refill paints exactly a remembered rival's colouring makes that rival our
+    solution: no move kills it, so it must be forgotten, not reshaped again and again until the
+    layout's budget throws the grid away."""
+    made_ours = []
+
+    def reshape(layout, rival, rng, lo, hi, budget):
+        if made_ours:
+            return real(layout, rival, rng, lo, hi, budget)
+        for i in reversed(range(len(layout.islands))):
+            layout.remove(i)
+        for p in sorted(rival.white):
+            k = rival.comp[p]
+            while len(layout.islands) <= k:
+                layout.islands.append([])
+                layout.seeds.append(None)
+                layout.pins.append(None)
+            layout.set(p, k)
+            layout.islands[k].append(p)
+        made_ours.append(rival.white)
+        return True
+
+    real = islands._reshape
+    monkeypatch.setattr(islands, "_reshape", reshape)
+    made = islands.make(10, 10, random.Random(12021))
+    assert made_ours and made.reshapes >= 1
+    assert made.grids == 1
+    assert check_nurikabe(10, 10, made.puzzle.numbers(), made.solution) == []
+    assert api.solve(made.puzzle, unique=True).status == "unique"
+
+
 def test_rival_counts_follow_moves():
     """``Rival.after`` (one number moved, counted in O(1)) agrees with counting afresh, and so
     does ``Rival.move`` over a run of moves."""

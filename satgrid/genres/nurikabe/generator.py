@@ -45,7 +45,8 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    white and ours leaves lonely (the rival's island there then holds two numbers), else the
    islands it changes are removed, all of them, and the grid refilled (a new layout: a new
    session; growing the rival's island in ours by a cell, or removing one island only, reshapes
-   more often: measured in encodings/nurikabe.md). Then the next placement is asked, until one
+   more often: measured in encodings/nurikabe.md; a remembered rival whose colouring the refill
+   made ours is forgotten: it is our solution now). Then the next placement is asked, until one
    answers "no other solution" with nothing barred. A layout that has taken more
    than :data:`CALLS_PER_CELL` SAT calls a cell is dropped for a new one (a restart: the costly
    layouts are those whose islands slide together in long chains, each found by a slow
@@ -316,6 +317,10 @@ class Layout:
                 return False
         return False
 
+    def white(self) -> set[Cell]:
+        """The cells of the islands."""
+        return {p for p in self.cells if self.owner[p] is not None}
+
     def numbers(self) -> dict[Cell, int]:
         return {p: len(cells) for p, cells in zip(self.seeds, self.islands)}
 
@@ -581,7 +586,7 @@ def _rivals(layout: Layout, session: Session, queries: PuzzleQueries, projection
     barred yet, means unique. The bars hold while ``bar`` is assumed (as
     every question here does): the session serves the layout's next placement too."""
     black = session.encoding.primary
-    ours = {p for p in layout.cells if layout.owner[p] is not None}
+    ours = layout.white()
     found: list[Rival] = []
     todo, quiet = list(ask), []
     while len(found) < limit:
@@ -832,6 +837,10 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                     session = None
                     if not (_reshape(layout, stuck, rng, lo, hi, budget) and layout.pin(rng, lo, hi, budget)):
                         break
+                    # a refill can make a remembered rival's colouring ours: no rival any more
+                    # (no move kills it, so the layout would be stuck at once, again and again)
+                    ours = layout.white()
+                    rivals = [rival for rival in rivals if rival.white != ours]
         finally:
             if session is not None:
                 session.close()
