@@ -32,6 +32,11 @@ class ClueEncoding:
     #: one of ``nodes`` true in that rule while the selector is on; the session hands the pair to
     #: the rule's cuts (a clue anchor: stronger cuts, no clause or variable of its own).
     anchor: tuple[str, object] | None = None
+    #: Optional: functions of the selector, each making a
+    #: :class:`~satgrid.connectivity.SizedRegion` that holds while the clue is on (its ``guard``
+    #: the selector) and that ``clauses`` state too; only the ``propagator`` lowering makes them,
+    #: to reason over them inside the search.
+    regions: tuple = ()
 
     def plain(self) -> list[Clause]:
         """The clue as hard clauses (no selector), for exports."""

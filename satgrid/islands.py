@@ -60,7 +60,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Hashable, Iterable, Mapping, Sequence
 
 from .cnf import Clause, VarPool, exactly
-from .connectivity import ConnectedSubgraph, Keep, TruthReader, holds
+from .connectivity import ConnectedSubgraph, Keep, SizedRegion, TruthReader, holds
 from .errors import SatgridError
 from .global_rule import GlobalRule
 from .grid import Cell, Grid
@@ -75,6 +75,10 @@ SIZELESS = "?"
 #: The most level variables one island's connectivity gets (an island of 994 cells on a 32x32
 #: grid would need a million); beyond it, local connectivity and the lazy cuts.
 LEVELS_LIMIT = 30_000
+#: Islands of at least this size also state their size and connectivity as a sized region
+#: (:class:`~satgrid.connectivity.SizedRegion`), which the ``propagator`` lowering checks
+#: inside the search (measured in ``encodings/connectivity.md``).
+REGION_FROM = 15
 #: Barrier cuts (:class:`Islands`) only on grids of more cells than this: on 10x10 grids their
 #: extra cuts cost more than the rounds they save (measured in the encodings document of the
 #: genre that first used islands).
@@ -320,6 +324,8 @@ class SeededIslands:
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
         # The seed's own label (always true) first: the clue is never an empty list of clauses.
         clauses = [[label[i]], *self._size_clauses(i, value, c.pool, None, eager)]
+        if value >= REGION_FROM and not eager:
+            c.regions.append(lambda selector: self._region(i, value, selector))
         if eager:
             cells = grid.cells
             clauses += ConnectedSubgraph(
@@ -328,6 +334,15 @@ class SeededIslands:
                 anchor=key, max_true=value,
             ).eager_clauses(c.pool)
         c.require(clauses)
+
+    def _region(self, i: int, value: int, selector: int) -> SizedRegion:
+        """Island ``i`` of ``value`` cells as a sized region over its labels (while
+        ``selector``, its clue, is on), for the propagator."""
+        near, label = self.grid.near, self._labels[i]
+        order = {q: k for k, q in enumerate(label)}
+        return SizedRegion(f"{self.name}: island {cell_name(*self.grid.cells[i])}", list(label.values()),
+                           [[order[s] for s in near[q] if s in order] for q in label], order[i], value,
+                           selector)
 
     def sizeless(self, c: "Clue", seed: Cell) -> None:
         """The clue "``seed`` has no size and every other sized seed has its size": the puzzle

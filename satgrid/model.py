@@ -42,7 +42,7 @@ from functools import lru_cache, wraps
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 from .cnf import Clause, VarPool, at_least, at_most, exactly, guarded, unary_sum
-from .connectivity import ConnectedSubgraph, Value, holds
+from .connectivity import ConnectedSubgraph, SizedRegion, Value, holds
 from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
 from .islands import SeededIslands
@@ -68,6 +68,9 @@ class Clue:
     broken_clauses: list[Clause] = field(default_factory=list)
     anchored: tuple[str, object] | None = None
     literal: int | None = None
+    #: Sized regions the clauses state (:attr:`satgrid.encoding.ClueEncoding.regions`), each
+    #: a function of the selector that makes it (only the ``propagator`` lowering asks).
+    regions: list[Callable[[int], SizedRegion]] = field(default_factory=list)
 
     def require(self, clauses: Iterable[Clause]) -> None:
         self.clauses += clauses
@@ -534,7 +537,8 @@ class Model:
                     top = pool.top
                     c = Clue(pool)
                     clue_function(c, key, value)
-                    known = (c.literal, tuple(c.clauses), tuple(c.broken_clauses), c.anchored)
+                    known = (c.literal, tuple(c.clauses), tuple(c.broken_clauses), c.anchored,
+                             tuple(c.regions))
                     if pool.top != top:  # auxiliaries of this pool: not for other copies
                         if c.literal is not None:
                             return ClueEncoding(c.literal)
@@ -567,14 +571,15 @@ class Model:
 
 
 def _encoded(selector: int, literal: int | None, clauses: tuple, broken: tuple,
-             anchored: object) -> ClueEncoding:
+             anchored: object, regions: tuple = ()) -> ClueEncoding:
     """A clue's encoding behind ``selector`` (or the literal it is). A switch only has the clause
     "selector" (a tautology behind the selector; in a plain export it switches the tied rules
     on), never a bare literal clue; no always-true variable in the base: its unit clause changed
     the solver's search and made it slower (measured in encodings/rules.md)."""
     if literal is not None:
         return ClueEncoding(literal)
-    return ClueEncoding(selector, clauses or ([selector],), broken, anchored)  # type: ignore[arg-type]
+    return ClueEncoding(selector, clauses or ([selector],), broken, anchored,  # type: ignore[arg-type]
+                        regions)
 
 
 def _flat(key: Hashable) -> tuple:

@@ -280,6 +280,13 @@ class Session:
             self.literal_clues.add(clue.selector)
         if clue.anchor is not None:
             self._anchors[clue.anchor[0]].append((clue.selector, clue.anchor[1]))
+        if clue.regions and self.connectivity == "propagator":
+            if self.propagator is None:
+                from .propagator import ConnectivityPropagator
+                self.propagator = ConnectivityPropagator([])
+                self.solver.connect_propagator(self.propagator)
+            for make in clue.regions:
+                self.solver.observe(self.propagator.add_region(make(clue.selector)))
         self._broken[clue.selector] = clue.broken
         return clue.selector
 
