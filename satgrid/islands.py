@@ -323,9 +323,12 @@ class SeededIslands:
         dist, label = self._reach[i], self._labels[i]
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
         # The seed's own label (always true) first: the clue is never an empty list of clauses.
-        clauses = [[label[i]], *self._size_clauses(i, value, c.pool, None, eager)]
-        if value >= REGION_FROM and not eager:
-            c.regions.append(lambda selector: self._region(i, value, selector))
+        if value >= REGION_FROM and not eager:  # the count as a sized region
+            c.require([[label[i]]])
+            c.region(lambda selector: self._region(i, value, selector), self._count(i, value, c.pool))
+            clauses = self._size_clauses(i, value, c.pool, None, eager, count=False)
+        else:
+            clauses = [[label[i]], *self._size_clauses(i, value, c.pool, None, eager)]
         if eager:
             cells = grid.cells
             clauses += ConnectedSubgraph(
@@ -371,16 +374,23 @@ class SeededIslands:
                     for p in range(len(cells)) if p not in seeds and not dark[p])
         c.require(clauses)
 
+    def _count(self, i: int, value: int, pool: VarPool) -> list[Clause]:
+        """Island ``i`` with a fixed seed has ``value`` labels (a capped totalizer)."""
+        label = self._labels[i]
+        return exactly([label[q] for q in self._reach[i] if q != i], value - 1, pool, totalizer=True)
+
     def _size_clauses(self, i: int, value: int, pool: VarPool, starts: Mapping[int, int] | None,
-                      eager: bool = False) -> list[Clause]:
+                      eager: bool = False, count: bool = True) -> list[Clause]:
         """Island ``i`` (its labels' key) has ``value`` labels, stops at its reach, and (unless
         ``eager``) is connected: levels, or a labelled neighbour for each labelled cell but the
         seed. ``starts``: the literal of each place that may hold the seed (None: the seed is
         the fixed cell ``i``, whose label holds)."""
         near, dark, white = self.grid.near, self._dark, self._white
         dist, label = self._reach[i], self._labels[i]
-        if starts is None:
-            clauses = exactly([label[q] for q in dist if q != i], value - 1, pool, totalizer=True)
+        if not count:  # stated apart (:meth:`_count`)
+            clauses = []
+        elif starts is None:
+            clauses = self._count(i, value, pool)
         else:
             clauses = exactly(list(label.values()), value, pool, totalizer=True)
         local = value > 1 and not eager

@@ -68,9 +68,9 @@ class Clue:
     broken_clauses: list[Clause] = field(default_factory=list)
     anchored: tuple[str, object] | None = None
     literal: int | None = None
-    #: Sized regions the clauses state (:attr:`satgrid.encoding.ClueEncoding.regions`), each
-    #: a function of the selector that makes it (only the ``propagator`` lowering asks).
-    regions: list[Callable[[int], SizedRegion]] = field(default_factory=list)
+    #: Sized regions the clauses state (:attr:`satgrid.encoding.ClueEncoding.regions`): each
+    #: a function of the selector that makes it, and the span of :attr:`clauses` it replaces.
+    regions: list[tuple[Callable[[int], SizedRegion], int, int]] = field(default_factory=list)
 
     def require(self, clauses: Iterable[Clause]) -> None:
         self.clauses += clauses
@@ -83,6 +83,14 @@ class Clue:
 
     def at_least(self, lits: Sequence[int], k: int) -> None:
         self.clauses += at_least(lits, k, self.pool)
+
+    def region(self, make: Callable[[int], SizedRegion], clauses: Iterable[Clause]) -> None:
+        """``clauses`` state the sized region that ``make(selector)`` returns: the ``propagator``
+        lowering checks the region inside the search in their place; every other lowering (and
+        an export) takes the clauses."""
+        start = len(self.clauses)
+        self.clauses += clauses
+        self.regions.append((make, start, len(self.clauses)))
 
     def broken(self, clauses: Iterable[Clause]) -> None:
         """Clauses that hold exactly when this clue is broken (audits ask for such solutions)."""

@@ -58,6 +58,10 @@ from .connectivity import ConnectedSubgraph, SizedRegion
 
 #: A sized region's check gives up past this many nodes per node of its size.
 SIZED_LIMIT = 8
+#: A check with a budget above this only looks for the root's open component's size.
+SIZED_BUDGET = 10
+#: After a check gave up, the next waits for this many more true nodes.
+SIZED_GAP = 0
 #: The solver names (python-sat's) that take an external propagator.
 PROPAGATOR_SOLVERS = ("cadical195", "cadical300")
 
@@ -306,12 +310,17 @@ class _Sized:
         self.tail = [] if region.guard == 0 else [-region.guard]
         self.trues = 0
         self.true_list: list[int] = []
+        self.open = set(range(n))  # the unassigned nodes
         self.dirty = True
         #: The most nodes a check looks at (past it, it says nothing).
         self.limit = SIZED_LIMIT * region.size
+        #: |T| when the last check gave up (0: it did not): the next waits for more true nodes.
+        self.gave_up = 0
 
-    def check(self, val: list[int], true_nodes: list[int]) -> tuple[list[int] | None, list[int], list[int]]:
-        """One search under ``val`` (``true_nodes``: the true nodes, maybe some no more): (a
+    def check(self, val: list[int], true_nodes: Iterable[int], open_nodes: Iterable[int] = ()
+              ) -> tuple[list[int] | None, list[int], list[int]]:
+        """One search under ``val`` (``true_nodes``: the true nodes, maybe some no more;
+        ``open_nodes``: the unassigned ones, those that may be forced false): (a
         conflict clause or None, literals forced, the base of their reasons). Stamps the
         nodes it looked at.
 
@@ -336,6 +345,9 @@ class _Sized:
         if trues > size:  # more true nodes than the size
             return [*(-lits[t] for t in true_nodes[:size]), *named, *tail], [], []
         budget = size - trues
+        cheap = budget > SIZED_BUDGET  # only the root's open component's size, up to ``size``
+        if cheap:
+            budget = size
         self.gen += 1
         gen, stamp = self.gen, self.stamp
         stamp[root] = gen
@@ -345,7 +357,10 @@ class _Sized:
         beyond: list[int] = []  # open nodes next to them, past the budget (stamped -gen)
         limit = self.limit
         while frontier:
+            if cheap and found >= size:
+                return None, [], []
             if found > limit:  # too costly for what it may find: nothing said
+                self.gave_up = trues
                 return None, [], []
             nxt = []
             k = 0
@@ -382,7 +397,7 @@ class _Sized:
         if got < trues:  # a true node past the budget (or cut off)
             t = next(t for t in true_nodes if stamp[t] != gen)
             return [-lits[t], *(x for x in base if x != -lits[t])], [], []
-        return None, [-lits[i] for i, x in enumerate(val) if x == 0 and stamp[i] != gen], base
+        return None, [-lits[i] for i in open_nodes if stamp[i] != gen], base
 
 
 class ConnectivityPropagator(Propagator):
@@ -477,6 +492,7 @@ class ConnectivityPropagator(Propagator):
                 continue
             self.sized_trail.append((reg, i))
             reg.val[i] = value
+            reg.open.discard(i)
             if value > 0:  # the budget shrinks
                 reg.trues += 1
                 reg.true_list.append(i)
@@ -549,6 +565,7 @@ class ConnectivityPropagator(Propagator):
             if reg.val[i] > 0:
                 reg.trues -= 1
             reg.val[i] = 0
+            reg.open.add(i)
             if reg.stamp[i] == reg.gen:
                 reg.dirty = True
         del trail[cut:]
@@ -655,11 +672,12 @@ class ConnectivityPropagator(Propagator):
             return []
         out: list[int] = []
         for reg in self.sized:
-            if reg.dirty and reg.on:
+            if reg.dirty and reg.on and reg.trues >= reg.gave_up + SIZED_GAP:
                 reg.dirty = False
+                reg.gave_up = 0
                 self.stats.sized_checks += 1
                 started = time.perf_counter()
-                conflict, forced, base = reg.check(reg.val, reg.true_list)
+                conflict, forced, base = reg.check(reg.val, reg.true_list, reg.open)
                 self.stats.sized_s += time.perf_counter() - started
                 if conflict is not None:
                     self.stats.sized_conflicts += 1

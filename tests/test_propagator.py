@@ -402,7 +402,8 @@ def test_sized_checks_against_brute_force(rows, cols, root, size):
         p_false = rng.choice([0.1, 0.25, 0.4])
         p_true = rng.choice([0.05, 0.15, 0.3])
         val = [-1 if r < p_false else 1 if r > 1 - p_true else 0 for r in (rng.random() for _ in cells)]
-        conflict, forced, base = state.check(val, [i for i, x in enumerate(val) if x > 0])
+        conflict, forced, base = state.check(val, [i for i, x in enumerate(val) if x > 0],
+                                             [i for i, x in enumerate(val) if x == 0])
         agree = [m for m in solutions if all((m >> i & 1) == (x > 0) for i, x in enumerate(val) if x)]
         if conflict is not None:
             tally["conflict"] += 1
