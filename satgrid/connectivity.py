@@ -63,22 +63,6 @@ Cut = list[Clause]
 Keep = Callable[[Iterable[int]], bool]
 
 
-@dataclass(frozen=True)
-class SizedRegion:
-    """While ``guard`` holds (0: always), the true nodes of ``lits`` are one connected region of
-    exactly ``size`` nodes holding node ``root`` (``near``: each node's neighbours, by index). A
-    clue states it beside its clauses (:attr:`satgrid.encoding.ClueEncoding.regions`), which
-    already say the same; the ``propagator`` lowering also reasons over it inside the search
-    (:class:`satgrid.propagator.ConnectivityPropagator`), the other lowerings ignore it."""
-
-    name: str
-    lits: Sequence[int]
-    near: Sequence[Sequence[int]]
-    root: int
-    size: int
-    guard: int = 0
-
-
 @dataclass
 class ConnectedSubgraph(GlobalRule):
     """True nodes, joined by usable links, form one component (or all reach ``anchor``)."""

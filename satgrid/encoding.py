@@ -32,11 +32,6 @@ class ClueEncoding:
     #: one of ``nodes`` true in that rule while the selector is on; the session hands the pair to
     #: the rule's cuts (a clue anchor: stronger cuts, no clause or variable of its own).
     anchor: tuple[str, object] | None = None
-    #: Optional: ``(make, start, end)``: ``make(selector)`` is a
-    #: :class:`~satgrid.connectivity.SizedRegion` that holds while the clue is on (its ``guard``
-    #: the selector), stated by ``clauses[start:end]``. The ``propagator`` lowering checks the
-    #: region inside the search and leaves those clauses out (:meth:`switched_for_regions`).
-    regions: tuple = ()
 
     def plain(self) -> list[Clause]:
         """The clue as hard clauses (no selector), for exports."""
@@ -50,16 +45,6 @@ class ClueEncoding:
         with islands, "The collector's share of a fresh query")."""
         selector = -self.selector
         return ([*clause, selector] for clause in self.clauses)
-
-    def switched_for_regions(self) -> Iterator[Clause]:
-        """:attr:`switched` without the clauses that state :attr:`regions`."""
-        selector, clauses = -self.selector, self.clauses
-        cuts = sorted((start, end) for _, start, end in self.regions)
-        at = 0
-        for start, end in cuts:
-            yield from ([*clause, selector] for clause in clauses[at:start])
-            at = max(at, end)
-        yield from ([*clause, selector] for clause in clauses[at:])
 
 
 @dataclass

@@ -60,7 +60,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Hashable, Iterable, Mapping, Sequence
 
 from .cnf import Clause, VarPool, exactly
-from .connectivity import ConnectedSubgraph, Keep, SizedRegion, TruthReader, holds
+from .connectivity import ConnectedSubgraph, Keep, TruthReader, holds
 from .errors import SatgridError
 from .global_rule import GlobalRule
 from .grid import Cell, Grid
@@ -75,10 +75,6 @@ SIZELESS = "?"
 #: The most level variables one island's connectivity gets (an island of 994 cells on a 32x32
 #: grid would need a million); beyond it, local connectivity and the lazy cuts.
 LEVELS_LIMIT = 30_000
-#: Islands of at least this size also state their size and connectivity as a sized region
-#: (:class:`~satgrid.connectivity.SizedRegion`), which the ``propagator`` lowering checks
-#: inside the search (measured in ``encodings/connectivity.md``).
-REGION_FROM = 15
 #: Barrier cuts (:class:`Islands`) only on grids of more cells than this: on 10x10 grids their
 #: extra cuts cost more than the rounds they save (measured in the encodings document of the
 #: genre that first used islands).
@@ -323,12 +319,7 @@ class SeededIslands:
         dist, label = self._reach[i], self._labels[i]
         eager = value > 1 and self.eager_from is not None and value >= self.eager_from
         # The seed's own label (always true) first: the clue is never an empty list of clauses.
-        if value >= REGION_FROM and not eager:  # the count as a sized region
-            c.require([[label[i]]])
-            c.region(lambda selector: self._region(i, value, selector), self._count(i, value, c.pool))
-            clauses = self._size_clauses(i, value, c.pool, None, eager, count=False)
-        else:
-            clauses = [[label[i]], *self._size_clauses(i, value, c.pool, None, eager)]
+        clauses = [[label[i]], *self._size_clauses(i, value, c.pool, None, eager)]
         if eager:
             cells = grid.cells
             clauses += ConnectedSubgraph(
@@ -337,15 +328,6 @@ class SeededIslands:
                 anchor=key, max_true=value,
             ).eager_clauses(c.pool)
         c.require(clauses)
-
-    def _region(self, i: int, value: int, selector: int) -> SizedRegion:
-        """Island ``i`` of ``value`` cells as a sized region over its labels (while
-        ``selector``, its clue, is on), for the propagator."""
-        near, label = self.grid.near, self._labels[i]
-        order = {q: k for k, q in enumerate(label)}
-        return SizedRegion(f"{self.name}: island {cell_name(*self.grid.cells[i])}", list(label.values()),
-                           [[order[s] for s in near[q] if s in order] for q in label], order[i], value,
-                           selector)
 
     def sizeless(self, c: "Clue", seed: Cell) -> None:
         """The clue "``seed`` has no size and every other sized seed has its size": the puzzle
@@ -374,23 +356,16 @@ class SeededIslands:
                     for p in range(len(cells)) if p not in seeds and not dark[p])
         c.require(clauses)
 
-    def _count(self, i: int, value: int, pool: VarPool) -> list[Clause]:
-        """Island ``i`` with a fixed seed has ``value`` labels (a capped totalizer)."""
-        label = self._labels[i]
-        return exactly([label[q] for q in self._reach[i] if q != i], value - 1, pool, totalizer=True)
-
     def _size_clauses(self, i: int, value: int, pool: VarPool, starts: Mapping[int, int] | None,
-                      eager: bool = False, count: bool = True) -> list[Clause]:
+                      eager: bool = False) -> list[Clause]:
         """Island ``i`` (its labels' key) has ``value`` labels, stops at its reach, and (unless
         ``eager``) is connected: levels, or a labelled neighbour for each labelled cell but the
         seed. ``starts``: the literal of each place that may hold the seed (None: the seed is
         the fixed cell ``i``, whose label holds)."""
         near, dark, white = self.grid.near, self._dark, self._white
         dist, label = self._reach[i], self._labels[i]
-        if not count:  # stated apart (:meth:`_count`)
-            clauses = []
-        elif starts is None:
-            clauses = self._count(i, value, pool)
+        if starts is None:
+            clauses = exactly([label[q] for q in dist if q != i], value - 1, pool, totalizer=True)
         else:
             clauses = exactly(list(label.values()), value, pool, totalizer=True)
         local = value > 1 and not eager

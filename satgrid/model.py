@@ -42,7 +42,7 @@ from functools import lru_cache, wraps
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 from .cnf import Clause, VarPool, at_least, at_most, exactly, guarded, unary_sum
-from .connectivity import ConnectedSubgraph, SizedRegion, Value, holds
+from .connectivity import ConnectedSubgraph, Value, holds
 from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
 from .islands import SeededIslands
@@ -68,9 +68,6 @@ class Clue:
     broken_clauses: list[Clause] = field(default_factory=list)
     anchored: tuple[str, object] | None = None
     literal: int | None = None
-    #: Sized regions the clauses state (:attr:`satgrid.encoding.ClueEncoding.regions`): each
-    #: a function of the selector that makes it, and the span of :attr:`clauses` it replaces.
-    regions: list[tuple[Callable[[int], SizedRegion], int, int]] = field(default_factory=list)
 
     def require(self, clauses: Iterable[Clause]) -> None:
         self.clauses += clauses
@@ -83,14 +80,6 @@ class Clue:
 
     def at_least(self, lits: Sequence[int], k: int) -> None:
         self.clauses += at_least(lits, k, self.pool)
-
-    def region(self, make: Callable[[int], SizedRegion], clauses: Iterable[Clause]) -> None:
-        """``clauses`` state the sized region that ``make(selector)`` returns: the ``propagator``
-        lowering checks the region inside the search in their place; every other lowering (and
-        an export) takes the clauses."""
-        start = len(self.clauses)
-        self.clauses += clauses
-        self.regions.append((make, start, len(self.clauses)))
 
     def broken(self, clauses: Iterable[Clause]) -> None:
         """Clauses that hold exactly when this clue is broken (audits ask for such solutions)."""
@@ -545,8 +534,7 @@ class Model:
                     top = pool.top
                     c = Clue(pool)
                     clue_function(c, key, value)
-                    known = (c.literal, tuple(c.clauses), tuple(c.broken_clauses), c.anchored,
-                             tuple(c.regions))
+                    known = (c.literal, tuple(c.clauses), tuple(c.broken_clauses), c.anchored)
                     if pool.top != top:  # auxiliaries of this pool: not for other copies
                         if c.literal is not None:
                             return ClueEncoding(c.literal)
@@ -579,15 +567,14 @@ class Model:
 
 
 def _encoded(selector: int, literal: int | None, clauses: tuple, broken: tuple,
-             anchored: object, regions: tuple = ()) -> ClueEncoding:
+             anchored: object) -> ClueEncoding:
     """A clue's encoding behind ``selector`` (or the literal it is). A switch only has the clause
     "selector" (a tautology behind the selector; in a plain export it switches the tied rules
     on), never a bare literal clue; no always-true variable in the base: its unit clause changed
     the solver's search and made it slower (measured in encodings/rules.md)."""
     if literal is not None:
         return ClueEncoding(literal)
-    return ClueEncoding(selector, clauses or ([selector],), broken, anchored,  # type: ignore[arg-type]
-                        regions)
+    return ClueEncoding(selector, clauses or ([selector],), broken, anchored)  # type: ignore[arg-type]
 
 
 def _flat(key: Hashable) -> tuple:

@@ -54,14 +54,8 @@ from typing import Iterable, Sequence
 
 from pysat.engines import Propagator
 
-from .connectivity import ConnectedSubgraph, SizedRegion
+from .connectivity import ConnectedSubgraph
 
-#: A sized region's check gives up past this many nodes per node of its size.
-SIZED_LIMIT = 8
-#: A check with a budget above this only looks for the root's open component's size.
-SIZED_BUDGET = 10
-#: After a check gave up, the next waits for this many more true nodes.
-SIZED_GAP = 0
 #: The solver names (python-sat's) that take an external propagator.
 PROPAGATOR_SOLVERS = ("cadical195", "cadical300")
 
@@ -86,9 +80,6 @@ class PropagatorStats:
     model_cuts: int = 0
     splits: int = 0
     split_s: float = 0.0
-    sized_checks: int = 0
-    sized_conflicts: int = 0
-    sized_s: float = 0.0
 
 
 def grid_rings(rule: ConnectedSubgraph) -> list[tuple[int, ...]] | None:
@@ -289,121 +280,10 @@ class _Rule:
         return next((t for t in reversed(trues) if val[t] > 0 and t not in outside), None)
 
 
-class _Sized:
-    """A sized region (:class:`SizedRegion`) as the propagator keeps it: node i has literal
-    ``lits[i]``, neighbours ``near[i]`` and value ``val[i]`` (1 true, -1 false, 0 open);
-    ``stamp[i] == gen`` for the nodes the last :meth:`check` looked at (its ball and rim), so
-    a change elsewhere cannot change its answer."""
-
-    def __init__(self, region: "SizedRegion"):
-        self.name = region.name
-        self.lits: list[int] = list(region.lits)
-        self.near: list[list[int]] = [list(n) for n in region.near]
-        self.root, self.size, self.guard = region.root, region.size, region.guard
-        n = len(self.lits)
-        self.val = [0] * n
-        self.fixed = [False] * n
-        self.stamp = [0] * n
-        self.gen = 0
-        self.on = region.guard == 0  # the guard holds (no guard: always)
-        self.guard_fixed = False
-        self.tail = [] if region.guard == 0 else [-region.guard]
-        self.trues = 0
-        self.true_list: list[int] = []
-        self.open = set(range(n))  # the unassigned nodes
-        self.dirty = True
-        #: The most nodes a check looks at (past it, it says nothing).
-        self.limit = SIZED_LIMIT * region.size
-        #: |T| when the last check gave up (0: it did not): the next waits for more true nodes.
-        self.gave_up = 0
-
-    def check(self, val: list[int], true_nodes: Iterable[int], open_nodes: Iterable[int] = ()
-              ) -> tuple[list[int] | None, list[int], list[int]]:
-        """One search under ``val`` (``true_nodes``: the true nodes, maybe some no more;
-        ``open_nodes``: the unassigned ones, those that may be forced false): (a
-        conflict clause or None, literals forced, the base of their reasons). Stamps the
-        nodes it looked at.
-
-        With T the true nodes and the root (true while the guard holds), a node v can join
-        only along a path from the root through nodes not false, and each node of the path
-        that is not in T is one more node of the region: so with d(v) the fewest such nodes
-        on a path to v (v counted), the region has at least |T| + d(v) nodes. The search is
-        a breadth-first search by d (true nodes cost nothing), cut at the budget
-        ``size - |T|``: a true node beyond it is a conflict, an open node beyond it false
-        (their clause: every node of T true and every false node it met false).
-        A node turning true raises |T| by one and lowers d by at most one, so the clause holds
-        in every region. When the search was not cut, it saw the root's whole open component:
-        fewer than ``size`` nodes is a conflict, exactly ``size`` makes them all true (clause:
-        the false nodes it met). Past ``limit`` nodes looked at it gives up and says nothing."""
-        near, lits, size, tail, root = self.near, self.lits, self.size, self.tail, self.root
-        if val[root] < 0:
-            return [lits[root], *tail], [], []
-        # the root counts as true (the guard makes it so): it is named only once it is true
-        true_nodes = [t for t in dict.fromkeys(true_nodes) if val[t] > 0 and t != root]
-        trues = len(true_nodes) + 1
-        named = [-lits[root]] if val[root] > 0 else []
-        if trues > size:  # more true nodes than the size
-            return [*(-lits[t] for t in true_nodes[:size]), *named, *tail], [], []
-        budget = size - trues
-        cheap = budget > SIZED_BUDGET  # only the root's open component's size, up to ``size``
-        if cheap:
-            budget = size
-        self.gen += 1
-        gen, stamp = self.gen, self.stamp
-        stamp[root] = gen
-        frontier, level, found, got = [root], 0, 0, 1
-        rim: list[int] = []
-        members: list[int] = []  # the nodes reached, not false
-        beyond: list[int] = []  # open nodes next to them, past the budget (stamped -gen)
-        limit = self.limit
-        while frontier:
-            if cheap and found >= size:
-                return None, [], []
-            if found > limit:  # too costly for what it may find: nothing said
-                self.gave_up = trues
-                return None, [], []
-            nxt = []
-            k = 0
-            while k < len(frontier):  # the true nodes join the level they are reached at
-                v = frontier[k]
-                k += 1
-                for w in near[v]:
-                    if stamp[w] != gen:
-                        x = val[w]
-                        if x > 0:
-                            stamp[w] = gen
-                            frontier.append(w)
-                            got += 1
-                        elif x < 0:
-                            stamp[w] = gen
-                            rim.append(w)
-                        elif level < budget:
-                            stamp[w] = gen
-                            nxt.append(w)
-                        elif stamp[w] != -gen:
-                            stamp[w] = -gen
-                            beyond.append(w)
-            found += len(frontier)
-            members += frontier
-            frontier = nxt
-            level += 1
-        walls = [*(lits[r] for r in rim), *tail]
-        if not beyond:  # the root's whole open component, within the budget
-            if found < size:
-                return walls, [], []
-            if found == size:
-                return None, [lits[i] for i in members if val[i] == 0], walls
-        base = [*(-lits[t] for t in true_nodes), *named, *walls]
-        if got < trues:  # a true node past the budget (or cut off)
-            t = next(t for t in true_nodes if stamp[t] != gen)
-            return [-lits[t], *(x for x in base if x != -lits[t])], [], []
-        return None, [-lits[i] for i in open_nodes if stamp[i] != gen], base
-
-
 class ConnectivityPropagator(Propagator):
     """An IPASIR-UP propagator for connected rules (module doc)."""
 
-    def __init__(self, rules: Sequence[ConnectedSubgraph], regions: Sequence[SizedRegion] = ()):
+    def __init__(self, rules: Sequence[ConnectedSubgraph]):
         super().__init__()
         self.is_lazy = False
         self.rules = [_Rule(r) for r in rules]
@@ -423,31 +303,10 @@ class ConnectivityPropagator(Propagator):
         self.pending: list[list[int]] = []  # clauses for add_clause
         self.reasons: dict[int, list[int]] = {}  # propagated literal -> reason base
         self.stats = PropagatorStats()
-        #: The sized regions; variable -> ((region, node or -1 for its guard, positive), ...);
-        #: their assignments (region, node or -1) and the length at each level's start.
-        self.sized: list[_Sized] = []
-        self.sized_watch: dict[int, list[tuple[_Sized, int, bool]]] = {}
-        self.sized_trail: list[tuple[_Sized, int]] = []
-        self.sized_marks: list[int] = []
-        for region in regions:
-            self.add_region(region)
-
-    def add_region(self, region: SizedRegion) -> list[int]:
-        """Take one more sized region (between solves: a clue's); the variables it watches."""
-        reg = _Sized(region)
-        self.sized.append(reg)
-        watch = self.sized_watch
-        new = []
-        for i, lit in [*enumerate(reg.lits), *([(-1, region.guard)] if region.guard else [])]:
-            var = abs(lit)
-            if var not in watch and var not in self.watch:
-                new.append(var)
-            watch.setdefault(var, []).append((reg, i, lit > 0))
-        return new
 
     def variables(self) -> Iterable[int]:
         """The variables to :meth:`observe`."""
-        return [*self.watch.keys(), *(v for v in self.sized_watch if v not in self.watch)]
+        return self.watch.keys()
 
     # -- notifications -------------------------------------------------------------------------
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
@@ -475,40 +334,12 @@ class ConnectivityPropagator(Propagator):
                 if rule.home[i]:
                     rule.removed.append(i)
                     self.dirty.add(rule)
-        for reg, i, sign in self.sized_watch.get(lit if positive else -lit, ()):
-            value = 1 if positive == sign else -1
-            if i < 0:  # the guard
-                if fixed:
-                    reg.guard_fixed = True
-                if reg.on != (value > 0):
-                    self.sized_trail.append((reg, -1))
-                    reg.on = value > 0
-                    reg.dirty = True
-                continue
-            if fixed:
-                reg.fixed[i] = True
-            before = reg.val[i]
-            if before == value:
-                continue
-            self.sized_trail.append((reg, i))
-            reg.val[i] = value
-            reg.open.discard(i)
-            if value > 0:  # the budget shrinks
-                reg.trues += 1
-                reg.true_list.append(i)
-                reg.dirty = True
-            elif reg.stamp[i] == reg.gen:
-                reg.dirty = True
 
     def on_new_level(self) -> None:
-        self.sized_marks.append(len(self.sized_trail))
         self.marks.append(len(self.trail))
         self.undo_marks.append(len(self.undo))
 
     def on_backtrack(self, to: int) -> None:
-        if to < len(self.sized_marks):
-            self._sized_backtrack(self.sized_marks[to])
-            del self.sized_marks[to:]
         if to >= len(self.marks):
             return
         cut = self.marks[to]
@@ -544,35 +375,6 @@ class ConnectivityPropagator(Propagator):
             if rule.removed:
                 rule.removed = [i for i in rule.removed if rule.val[i] < 0]
             val, trues = rule.val, rule.true_list  # drop the nodes no more true from its end
-            while trues and val[trues[-1]] <= 0:
-                trues.pop()
-
-    def _sized_backtrack(self, cut: int) -> None:
-        """Undo the sized regions' assignments after ``cut`` (fixed ones stay): a node the last
-        check looked at opening again makes its region dirty."""
-        trail, kept = self.sized_trail, []
-        for reg, i in reversed(trail[cut:]):
-            if i < 0:
-                if reg.guard_fixed:
-                    kept.append((reg, i))
-                else:
-                    reg.on = not reg.on
-                    reg.dirty = True
-                continue
-            if reg.fixed[i]:
-                kept.append((reg, i))
-                continue
-            if reg.val[i] > 0:
-                reg.trues -= 1
-            reg.val[i] = 0
-            reg.open.add(i)
-            if reg.stamp[i] == reg.gen:
-                reg.dirty = True
-        del trail[cut:]
-        trail[0:0] = kept[::-1]
-        self.sized_marks = [m + len(kept) for m in self.sized_marks]
-        for reg in self.sized:
-            val, trues = reg.val, reg.true_list
             while trues and val[trues[-1]] <= 0:
                 trues.pop()
 
@@ -668,28 +470,9 @@ class ConnectivityPropagator(Propagator):
 
     def propagate(self) -> list[int]:
         self.stats.propagate_calls += 1
-        if self.pending:
+        if self.pending or not self.dirty:
             return []
         out: list[int] = []
-        for reg in self.sized:
-            if reg.dirty and reg.on and reg.trues >= reg.gave_up + SIZED_GAP:
-                reg.dirty = False
-                reg.gave_up = 0
-                self.stats.sized_checks += 1
-                started = time.perf_counter()
-                conflict, forced, base = reg.check(reg.val, reg.true_list, reg.open)
-                self.stats.sized_s += time.perf_counter() - started
-                if conflict is not None:
-                    self.stats.sized_conflicts += 1
-                    reg.dirty = True
-                    self.pending.append(conflict)
-                    return []
-                for lit in forced:
-                    self.reasons[lit] = base
-                out += forced
-        if not self.dirty:
-            self.stats.propagated += len(out)
-            return out
         for rule in list(self.dirty):
             self.dirty.discard(rule)
             if rule.anchor is None and not rule.trues:
@@ -724,16 +507,6 @@ class ConnectivityPropagator(Propagator):
         for rule in self.rules:
             val = [1 if (lit in true if lit > 0 else -lit not in true) else -1 for lit in rule.lits]
             conflict, _, _ = self._run(rule, val, False)
-            if conflict is not None:
-                self.stats.model_cuts += 1
-                self.pending.append(conflict)
-                return False
-        for reg in self.sized:
-            g = reg.guard
-            if g and not ((g in true) if g > 0 else (-g not in true)):
-                continue  # the guard does not hold
-            val = [1 if (lit in true if lit > 0 else -lit not in true) else -1 for lit in reg.lits]
-            conflict, _, _ = reg.check(val, [i for i, x in enumerate(val) if x > 0])
             if conflict is not None:
                 self.stats.model_cuts += 1
                 self.pending.append(conflict)

@@ -274,22 +274,12 @@ class Session:
 
     def _load(self, clue: ClueEncoding) -> int:
         """Put a new clue into the solver behind its selector; the selector."""
-        regions = clue.regions if self.connectivity == "propagator" else ()
-        if regions:
-            self.solver.add(clue.switched_for_regions())
-        elif clue.clauses:
+        if clue.clauses:
             self.solver.add(clue.switched)
         else:
             self.literal_clues.add(clue.selector)
         if clue.anchor is not None:
             self._anchors[clue.anchor[0]].append((clue.selector, clue.anchor[1]))
-        if regions:
-            if self.propagator is None:
-                from .propagator import ConnectivityPropagator
-                self.propagator = ConnectivityPropagator([])
-                self.solver.connect_propagator(self.propagator)
-            for make, _, _ in regions:
-                self.solver.observe(self.propagator.add_region(make(clue.selector)))
         self._broken[clue.selector] = clue.broken
         return clue.selector
 

@@ -349,12 +349,7 @@ class EmbeddedSolver:
 
             raise SolverError(f"solver {self.name} takes no propagator (python-sat's "
                               f"{' and '.join(PROPAGATOR_SOLVERS)} do)") from None
-        self.observe(propagator.variables())
-
-    def observe(self, variables: Iterable[int]) -> None:
-        """Tell the attached propagator's assignments of ``variables`` too (python-sat's
-        ``observe``; between solves)."""
-        for var in variables:
+        for var in propagator.variables():
             self._solver.observe(var)
 
     def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:

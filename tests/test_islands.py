@@ -150,33 +150,3 @@ def test_reach_rim_and_crowded_cells():
     assert islands.crowded == [(0, 1)]
     assert sorted(islands.reach((0, 0))) == [(0, 0), (1, 0), (1, 1), (2, 0)]
     assert islands.rim((0, 2)) == [(0, 1), (0, 3), (1, 2)]
-
-
-@pytest.mark.parametrize("levels", [True, False])
-@pytest.mark.parametrize("grid, seeds", CASES)
-def test_sized_regions_in_the_propagator_match_brute_force(grid, seeds, levels, monkeypatch):
-    """Every island's size also as a sized region (from size 1 on), checked inside the search by
-    the propagator lowering: the same solution sets, with every size, some sizes and no size
-    switched on."""
-    monkeypatch.setattr(islands_module, "REGION_FROM", 1)
-    if not levels:
-        monkeypatch.setattr(islands_module, "LEVELS_LIMIT", 0)
-    m = Model(grid)
-    white = m.cells("white")
-    islands = m.islands_with_one_seed("islands with one seed", white, seeds)
-    m.clue(islands.size)
-    sized = {p: n for p, n in seeds.items() if n is not None}
-    encoding = m.build()
-    session = Session(encoding, "cadical195", connectivity="propagator")
-    lits = encoding.layers["white"]
-    for on in (sized, dict(list(sized.items())[:1]), {}):
-        expected = brute(grid.cells, lambda cells: islands_ok(grid, seeds, on, cells))
-        act = encoding.pool.fresh("query")
-        assumptions = [act, *session.selectors(on).values()]
-        found = set()
-        while (outcome := session.solve(assumptions)).status == "sat":
-            values = read(encoding, "white", outcome.assignment)
-            found.add(tuple(sorted(p for p, v in values.items() if v)))
-            session.add([[-act, *(-lit if values[p] else lit for p, lit in lits.items())]])
-        assert outcome.status == "unsat" and found == expected, on
-    assert session.propagator is not None and len(session.propagator.sized) == len(sized)

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from satgrid import api
 from satgrid.cli import main
 from satgrid.cnf import VarPool
-from satgrid.connectivity import ConnectedSubgraph, SizedRegion
+from satgrid.connectivity import ConnectedSubgraph
 from satgrid.encoding import Encoding
 from satgrid.errors import SolverError
-from satgrid.propagator import ConnectivityPropagator, _Rule, _Sized, supports
+from satgrid.propagator import ConnectivityPropagator, _Rule, supports
 from satgrid.session import Session
 
 from .helpers import SHARED
@@ -366,74 +366,3 @@ def test_a_solver_without_propagators_names_those_that_take_one():
             sat.connect_propagator(ConnectivityPropagator([rule]))
     finally:
         sat.close()
-
-
-# -- sized regions ----------------------------------------------------------------------------
-def sized_and_solutions(rows: int, cols: int, root: tuple[int, int], size: int, guard: int = 0):
-    """A :class:`SizedRegion` over a rows x cols grid (node literals 1..n, in reading order) and
-    its solution masks: the connected sets of ``size`` cells holding ``root`` (brute force)."""
-    cells, expected = brute(rows, cols)
-    index = {c: i for i, c in enumerate(cells)}
-    _, adjacent = grid(rows, cols)
-    near: list[list[int]] = [[] for _ in cells]
-    for u, v in adjacent:
-        near[index[u]].append(index[v])
-        near[index[v]].append(index[u])
-    bit = 1 << index[root]
-    solutions = {m for m in expected if m & bit and bin(m).count("1") == size}
-    region = SizedRegion("sized", list(range(1, len(cells) + 1)), near, index[root], size, guard)
-    return region, cells, solutions
-
-
-@pytest.mark.parametrize("rows,cols,root,size", [(3, 3, (1, 1), 4), (3, 4, (0, 0), 5), (3, 4, (1, 2), 3),
-                                                 (4, 4, (0, 1), 7), (2, 5, (1, 4), 6)])
-def test_sized_checks_against_brute_force(rows, cols, root, size):
-    """On random partial assignments: every conflict clause is false now and holds in every
-    region of ``size`` connected cells holding the root (brute force), every forced literal is
-    open now and its reason holds in every such region with its other literals false; and a
-    conflict comes whenever no such region agrees with the true nodes and the false ones seen,
-    when the search was complete (all open nodes within the budget)."""
-    region, cells, solutions = sized_and_solutions(rows, cols, root, size)
-    lits = list(region.lits)
-    state = _Sized(region)
-    rng = random.Random(f"sized {rows}x{cols}{root}{size}")
-    tally = {"conflict": 0, "forced true": 0, "forced false": 0, "none": 0}
-    for _ in range(1500):
-        p_false = rng.choice([0.1, 0.25, 0.4])
-        p_true = rng.choice([0.05, 0.15, 0.3])
-        val = [-1 if r < p_false else 1 if r > 1 - p_true else 0 for r in (rng.random() for _ in cells)]
-        conflict, forced, base = state.check(val, [i for i, x in enumerate(val) if x > 0],
-                                             [i for i, x in enumerate(val) if x == 0])
-        agree = [m for m in solutions if all((m >> i & 1) == (x > 0) for i, x in enumerate(val) if x)]
-        if conflict is not None:
-            tally["conflict"] += 1
-            assert false_under(conflict, lits, val) and implied(conflict, lits, solutions), (val, conflict)
-            assert not agree
-            continue
-        if val[region.root] >= 0 and not agree and not forced:
-            tally["none"] += 1  # a miss (the check is not complete): no clause to test
-        for lit in forced:
-            i = abs(lit) - 1
-            assert val[i] == 0
-            assert false_under(base, lits, val) and implied([lit, *base], lits, solutions), (val, lit)
-            assert all((m >> i & 1) == (lit > 0) for m in agree)
-            tally["forced true" if lit > 0 else "forced false"] += 1
-    assert min(tally["conflict"], tally["forced true"], tally["forced false"]) > 20, tally
-
-
-def test_sized_regions_behind_a_guard_in_a_live_search(projections):
-    """A sized region behind a guard, attached to a session's propagator alone: with the guard
-    assumed, the solutions are the brute-force regions; without it, every assignment."""
-    region, cells, solutions = sized_and_solutions(3, 3, (0, 0), 4, guard=10)
-    pool = VarPool()
-    for c in cells:
-        pool.var("x", *c)
-    guard = pool.var("guard")
-    assert guard == 10
-    session = Session(Encoding(pool, [[guard, -guard]], {}, no_clue, []), SOLVER, connectivity="propagator")
-    propagator = ConnectivityPropagator([])
-    session.solver.connect_propagator(propagator)
-    session.solver.observe(propagator.add_region(region))
-    lits = list(region.lits)
-    assert masks(projections(session, lits, [guard])) == solutions
-    assert len(masks(projections(session, lits, [-guard]))) == 2 ** len(cells)
