@@ -203,6 +203,7 @@ def main() -> None:
         raise SystemExit(f"{path} not found (set SATGRID_SHARED)")
     sys.path.insert(0, str(ROOT))
     from satgrid import api
+    from bench.common import export
 
     puzzles = api.load([str(path)])
     if args.only:
@@ -211,10 +212,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         trees = {"new": ROOT}
         if args.old:
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.old],
-                                     capture_output=True, check=True)
-            subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-            trees = {"old": Path(tmp), "new": ROOT}
+            trees = {"old": export(args.old, Path(tmp)), "new": ROOT}
         setups = {"new": (args.connectivity, args.solver, args.solver_options),
                   "old": (args.old_connectivity or args.connectivity, args.old_solver or args.solver,
                           args.old_solver_options)}

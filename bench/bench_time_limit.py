@@ -91,15 +91,13 @@ def main() -> None:
         return
     sys.path.insert(0, str(ROOT))
     from satgrid import api
+    from bench.common import export
 
     names = [p.name for p in api.load([args.file]) if any(part in p.name for part in args.only.split(","))]
     with tempfile.TemporaryDirectory() as tmp:
         trees = {"new": ROOT}
         if args.old:
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.old],
-                                     capture_output=True, check=True)
-            subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-            trees = {"old": Path(tmp), "new": ROOT}
+            trees = {"old": export(args.old, Path(tmp)), "new": ROOT}
         print(f"# {Path(args.file).name}: solve + unique, one process a run, {args.connectivity}, "
               f"{args.solver or 'default solver'}; limit = --time-limit {args.time_limit:g} s; "
               f"trees: " + ", ".join(f"{k} {args.old if k == 'old' else 'working tree'}" for k in trees))

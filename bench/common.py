@@ -2,9 +2,14 @@
 from __future__ import annotations
 
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable, Iterable
+
+#: The checkout these scripts belong to.
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def median_time(fn: Callable[[Any], Any], items: Iterable[Any]) -> float:
@@ -34,3 +39,11 @@ def table(title: str, header: list[str], rows: list[list[str]]) -> None:
     for row in rows:
         print("  ".join(str(x).ljust(wd) for x, wd in zip(row, widths)))
     sys.stdout.flush()
+
+
+def export(rev: str, into: Path) -> Path:
+    """The tree of git revision ``rev`` of this checkout written into ``into`` (``git archive``),
+    for old-against-new runs."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into

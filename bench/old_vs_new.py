@@ -25,6 +25,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from bench.common import export  # noqa: E402
 NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
@@ -32,13 +34,6 @@ def skeleton(line: str) -> str:
     """A line's text with its numbers and the width of its spacing left out (columns of a table
     widen with their numbers)."""
     return re.sub(r"\s+", " ", NUMBER.sub("#", line)).strip()
-
-
-def export(rev: str, into: Path) -> Path:
-    """The tree of ``rev`` written into ``into`` (``git archive``)."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return into
 
 
 def run(tree: Path, script: str, args: list[str]) -> list[str]:

@@ -232,9 +232,10 @@ def fingerprints(tree: Path, quick: bool) -> list[str]:
 
 def compare(old: str, quick: bool) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        tree = Path(tmp)
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", old], capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+        sys.path.insert(0, str(ROOT))
+        from bench.common import export
+
+        tree = export(old, Path(tmp))
         runs = {}
         for label, where in (("old", tree), ("new", ROOT)):
             done = subprocess.run([sys.executable, __file__, "--tree", str(where), *(["--quick"] if quick else [])],
