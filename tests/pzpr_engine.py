@@ -1,7 +1,7 @@
 """The puz.link engine: the npm package pzpr 0.10.1 under node (``make pzpr`` installs it into
 tests/node/), driven by tests/pzpr_check.js, which opens each puz.link URL or pzprv3 file it is
 given and reports what pzpr sees in it (clues, the URL and file it writes back, its checker's
-verdict). One driver for the tests (through ``tests.helpers.pzpr_reports``) and the bench scripts.
+verdict). One driver for the tests (through ``tests.helpers.run_pzpr``) and the bench scripts.
 """
 from __future__ import annotations
 
