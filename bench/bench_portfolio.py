@@ -136,7 +136,7 @@ def overhead(args: argparse.Namespace) -> None:
 
     puzzles = api.load([str(JANKO)])
     rows = []
-    for lo, hi in ((0, 100), (101, 200), (201, 300), (301, 400)):
+    for lo, hi in ((0, 100), (101, 200), (201, 300), (301, 400), (401, 900)):
         inside = [p for p in puzzles if lo <= p.rows * p.cols <= hi][:args.per_band]
         plain = [ask(JANKO, p.name, "plain", args.cpu_limit) for p in inside]
         raced = [ask(JANKO, p.name, "race0:2", args.cpu_limit) for p in inside]

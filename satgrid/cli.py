@@ -79,6 +79,22 @@ SECONDS = Limit("seconds", float, check_time_limit)
 CONFLICTS = Limit("conflicts", int, check_conflict_limit)
 
 
+class Jobs(click.ParamType):
+    """``--jobs``: a count of worker processes (1 or more) or ``auto`` (:func:`_auto_jobs`)."""
+
+    name = "N|auto"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int | str:
+        if value == "auto" or (isinstance(value, int) and value >= 1):
+            return value
+        text = str(value).strip()
+        if text.isdecimal() and int(text) >= 1:
+            return int(text)
+        self.fail(f"{value!r} is neither a count of 1 or more nor 'auto'", param, ctx)
+
+
+JOBS = Jobs()
+
 def time_limit_option(f):
     return click.option("--time-limit", type=SECONDS, metavar="SECONDS",
                         help="Wall-clock seconds per puzzle, building its encoding included "
@@ -148,10 +164,11 @@ def solve_options(f):
     f = click.option("--format", "fmt", type=click.Choice(["text", "json", "pzprv3"]), default="text",
                      show_default=True,
                      help="pzprv3: puzz.link's file format with the solution filled in.")(f)
-    f = click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+    f = click.option("--jobs", type=JOBS, default="auto", show_default=True,
                      help="Worker processes for files with many puzzles. solve with fewer puzzles "
                           "than N: each big puzzle raced in up to N configurations (--solver and "
-                          "--connectivity varied unless given), the first answer wins.")(f)
+                          "--connectivity varied unless given), the first answer wins. auto: "
+                          "N is the CPUs for solve with fewer puzzles than CPUs, else 1.")(f)
     f = click.option("--require-unique", is_flag=True,
                      help="Exit 3 unless every puzzle has exactly one solution.")(f)
     return f
@@ -1017,9 +1034,18 @@ def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,
                      grade=grade, ambiguity=ambiguity, configs=configs)
 
 
-def _race_configurations(jobs: int, options: api.Options) -> list[api.Options]:
+def _auto_jobs(puzzles: list[Any], audit: bool) -> int:
+    """What ``--jobs auto`` stands for: the usable CPUs for a solve (no audit) with fewer puzzles
+    than CPUs, so that each big one is raced (its rivals start only when it takes a while:
+    :data:`satgrid.portfolio.RIVAL_DELAY_S`), else 1 (no pool of workers unless asked)."""
+    cpus = _cpus()
+    return 1 if audit or len(puzzles) >= cpus else cpus
+
+
+def _race_configurations(jobs: int, options: api.Options, quiet: bool = False) -> list[api.Options]:
     """The configurations a race on one puzzle runs: as many as ``--jobs`` asks, capped at the
-    CPUs, keeping the varied options the user gave on the command line."""
+    CPUs (said on stderr unless ``quiet``), keeping the varied options the user gave on the
+    command line."""
     from click.core import ParameterSource
 
     from .portfolio import VARIED, configurations
@@ -1028,18 +1054,23 @@ def _race_configurations(jobs: int, options: api.Options) -> list[api.Options]:
     fixed = tuple(name for name in VARIED if ctx.get_parameter_source(name)
                   in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT))
     configs = configurations(options, jobs, fixed)
-    return configs[:_workers(jobs, len(configs), "configuration")]
+    return configs[:_workers(jobs, len(configs), "configuration", quiet)]
 
 
-def _workers(jobs: int, tasks: int, unit: str = "task") -> int:
-    """The pool size for ``tasks`` tasks: ``jobs`` capped at the tasks and at the CPUs this
-    process may run on; a cap below ``jobs`` is said on stderr."""
+def _cpus() -> int:
+    """The CPUs this process may run on."""
     try:
-        cpus = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
+        return os.cpu_count() or 1
+
+
+def _workers(jobs: int, tasks: int, unit: str = "task", quiet: bool = False) -> int:
+    """The pool size for ``tasks`` tasks: ``jobs`` capped at the tasks and at the CPUs this
+    process may run on; a cap below ``jobs`` is said on stderr unless ``quiet``."""
+    cpus = _cpus()
     workers = max(1, min(jobs, tasks, cpus))
-    if workers < jobs:
+    if workers < jobs and not quiet:
         click.echo(f"satgrid: --jobs {jobs} capped at {workers} ({tasks} "
                    f"{unit}{'' if tasks == 1 else 's'}, {cpus} {'CPU' if cpus == 1 else 'CPUs'})",
                    err=True)
@@ -1094,13 +1125,16 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
             formats.check_writable(puzzles, fmt)  # a puzzle pzprv3 cannot hold: nothing written
         work = functools.partial(_work, unique=unique, audit=audit, minimize=minimize, grade=grade,
                                  options=options, ambiguity=ambiguity)
+        chosen = jobs == "auto"
+        if chosen:
+            jobs = _auto_jobs(puzzles, audit or minimize)
         racing = False
         if jobs > len(puzzles) and not (audit or minimize):  # fewer puzzles than workers
             from .portfolio import worth_racing
 
             racing = any(worth_racing(p) for p in puzzles)
         if racing:  # each puzzle big enough raced (satgrid.portfolio), the others solved here
-            work = functools.partial(work, configs=_race_configurations(jobs, options))
+            work = functools.partial(work, configs=_race_configurations(jobs, options, chosen))
         many = len(puzzles) > 1
         results = []
         with contextlib.ExitStack() as stack:

@@ -10,7 +10,8 @@ uniqueness, decode, check) on its own with its own :class:`~satgrid.api.Options`
 
 The race (:func:`race`):
 
-1. One worker process per configuration (:data:`START_METHOD`: ``fork`` where the platform
+1. One worker process per configuration (the rivals :data:`RIVAL_DELAY_S` after the user's own
+   one, so that a puzzle it settles at once starts no rival) (:data:`START_METHOD`: ``fork`` where the platform
    has it, ``spawn`` elsewhere), the rivals of the user's own at a lower priority
    (:data:`RIVAL_NICENESS`). Each becomes the leader of a process group of its own (whatever it
    starts is stopped with it) and asks the kernel to kill it should the parent die (Linux). Its
@@ -85,6 +86,11 @@ def worth_racing(puzzle: Any) -> bool:
     """Whether ``puzzle``'s grid has more than :data:`RACE_CELLS` cells."""
     return puzzle.rows * puzzle.cols > RACE_CELLS
 
+
+#: Seconds the user's own configuration runs alone before the rivals start: a puzzle it settles
+#: sooner costs one worker process, no rival is even started (measured in encodings/solver.md, "A
+#: race by default").
+RIVAL_DELAY_S = 0.5
 
 #: Seconds the parent waits past the time limit for workers to report their "unknown" (they stop
 #: at the limit themselves, then decode and send) before it kills them all.
@@ -181,7 +187,7 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
             winner = _first_answer(puzzle, configs, unique, ambiguity, scratch, deadline,
                                    processes, got, errors)
         finally:
-            for process, options in zip(processes, configs):  # the winner too: reaped
+            for process, options in processes:  # the winner too: reaped
                 _stop(process, is_external(options.solver))
     if winner is not None:
         result = next(r for i, r in got if i == winner)
@@ -207,26 +213,45 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
 def _first_answer(puzzle: Any, configs: list[Any], unique: bool, ambiguity: int | None,
                   scratch: str, deadline: float | None, processes: list, got: list,
                   errors: list) -> int | None:
-    """Start a worker per configuration (into ``processes``) and collect their answers (into
-    ``got`` and ``errors``, by configuration number) until one is definitive (its number, the
-    return value), all have answered, or ``deadline`` (monotonic) has passed (None)."""
+    """Start a worker per configuration (into ``processes``, with its options) and collect their
+    answers (into ``got`` and ``errors``, by configuration number) until one is definitive (its
+    number, the return value), all have answered, or ``deadline`` (monotonic) has passed (None).
+    The first configuration starts at once, the rivals :data:`RIVAL_DELAY_S` later (or as soon
+    as the first has answered without settling the puzzle), with what is left of the time
+    limit."""
     context = multiprocessing.get_context(START_METHOD)
     pending: dict[Connection, int] = {}
+    started = time.monotonic()
+    rivals_at = started + RIVAL_DELAY_S
+
+    def start(index: int, options: Any) -> None:
+        receive, send = context.Pipe(duplex=False)
+        pending[receive] = index
+        process = context.Process(target=_worker, daemon=True,
+                                  args=(send, puzzle, options, unique, ambiguity, scratch,
+                                        RIVAL_NICENESS if index else 0))
+        process.start()
+        processes.append((process, options))
+        _lead_group(process.pid)
+        send.close()  # the worker's end: closed here, so a worker that dies reads as EOF
+
     try:
-        for index, options in enumerate(configs):
-            receive, send = context.Pipe(duplex=False)
-            pending[receive] = index
-            process = context.Process(target=_worker, daemon=True,
-                                      args=(send, puzzle, options, unique, ambiguity, scratch,
-                                            RIVAL_NICENESS if index else 0))
-            process.start()
-            processes.append(process)
-            _lead_group(process.pid)
-            send.close()  # the worker's end: closed here, so a worker that dies reads as EOF
-        while pending:
-            left = None if deadline is None else deadline - time.monotonic()
+        start(0, configs[0])
+        waiting = list(enumerate(configs))[1:]  # the rivals, until their start
+        while pending or waiting:
+            now = time.monotonic()
+            if waiting and (now >= rivals_at or not pending):
+                used = now - started
+                for index, options in waiting:  # a limit already over: "unknown" at once
+                    start(index, options if options.time_limit is None else
+                          replace(options, time_limit=max(0.0, options.time_limit - used)))
+                waiting = []
+                continue
+            left = None if deadline is None else deadline - now
             if left is not None and left <= 0:
                 return None
+            if waiting:
+                left = rivals_at - now if left is None else min(left, rivals_at - now)
             for conn in wait(list(pending), left):
                 index = pending.pop(conn)
                 try:

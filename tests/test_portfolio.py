@@ -46,6 +46,7 @@ def racing(monkeypatch, tmp_path):
     left (children of earlier tests in this process, a test run's own helpers, are not the
     race's)."""
     monkeypatch.setattr(portfolio, "RACE_CELLS", 0)
+    monkeypatch.setattr(portfolio, "RIVAL_DELAY_S", 0)
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setattr("tempfile.tempdir", str(scratch))
@@ -115,6 +116,74 @@ def test_the_loser_is_stopped_at_once(racing, monkeypatch) -> None:
     raced = portfolio.race(puzzle, portfolio.configurations(api.Options(), 2), unique=True)
     assert time.monotonic() - started < 30
     assert raced.status == "unique" and raced.race.winner == 0
+
+
+def started_workers(monkeypatch) -> list[int]:
+    """The pids of the race's workers as the parent starts them (it makes each a group leader)."""
+    pids: list[int] = []
+    lead = portfolio._lead_group
+
+    def counted(pid: int) -> None:
+        if pid:
+            pids.append(pid)
+        lead(pid)
+
+    monkeypatch.setattr(portfolio, "_lead_group", counted)
+    return pids
+
+
+def test_a_quick_answer_starts_no_rival(racing, monkeypatch) -> None:
+    """The user's configuration settles the puzzle within the rivals' delay: no rival is started."""
+    monkeypatch.setattr(portfolio, "RIVAL_DELAY_S", 60)
+    pids = started_workers(monkeypatch)
+    started = time.monotonic()
+    raced = portfolio.race(bundled("nurikabe")[0], portfolio.configurations(api.Options(), 2),
+                           unique=True)
+    assert time.monotonic() - started < 30
+    assert raced.status == "unique" and raced.race.winner == 0 and len(pids) == 1
+
+
+def test_rivals_start_after_the_delay(racing, monkeypatch) -> None:
+    """A slow first configuration: the rival starts after the delay, with what is left of the time
+    limit, and wins."""
+    solve = api.solve
+    limits = multiprocessing.get_context(portfolio.START_METHOD).Queue()
+
+    def slow_own(puzzle, **kwargs):
+        options = kwargs["options"]
+        limits.put((options.solver, options.time_limit))
+        if options.solver == api.DEFAULT_SOLVER:
+            time.sleep(60)
+        return solve(puzzle, **kwargs)
+
+    monkeypatch.setattr(api, "solve", slow_own)
+    monkeypatch.setattr(portfolio, "RIVAL_DELAY_S", 0.3)
+    pids = started_workers(monkeypatch)
+    started = time.monotonic()
+    configs = portfolio.configurations(api.Options(time_limit=100), 2)
+    raced = portfolio.race(bundled("nurikabe")[0], configs, unique=True)
+    assert 0.3 <= time.monotonic() - started < 30
+    assert raced.status == "unique" and raced.race.winner == 1 and len(pids) == 2
+    seen = dict(limits.get(timeout=10) for _ in range(2))
+    assert seen[api.DEFAULT_SOLVER] == 100 and seen[configs[1].solver] <= 100 - 0.3
+
+
+def test_rivals_start_at_once_when_the_first_gives_up(racing, monkeypatch) -> None:
+    """The first configuration fails within the delay: the rivals start without waiting."""
+    solve = api.solve
+
+    def failing_own(puzzle, **kwargs):
+        if kwargs["options"].solver == api.DEFAULT_SOLVER:
+            raise SolverError("no such solver here")
+        return solve(puzzle, **kwargs)
+
+    monkeypatch.setattr(api, "solve", failing_own)
+    monkeypatch.setattr(portfolio, "RIVAL_DELAY_S", 60)
+    started = time.monotonic()
+    raced = portfolio.race(bundled("nurikabe")[0], portfolio.configurations(api.Options(), 2),
+                           unique=True)
+    assert time.monotonic() - started < 30
+    assert raced.status == "unique" and raced.race.winner == 1
 
 
 def test_a_losing_sat_binary_is_stopped_too(racing) -> None:
@@ -242,6 +311,51 @@ def test_cli_races_one_puzzle(racing) -> None:
     if len(os.sched_getaffinity(0)) > 1:
         assert "race: won by --solver " in text.output
         assert "--connectivity propagator" not in text.output  # given on the command line: kept
+
+
+@pytest.mark.parametrize("cpus, args, raced", [
+    (2, [], True),                   # the default is auto: one big puzzle, two CPUs
+    (8, ["--jobs", "auto"], True),   # more CPUs than configurations: silently capped
+    (1, [], False),                  # one CPU: nothing to race on
+    (2, ["--jobs", "1"], False),     # asked for one process
+])
+def test_cli_jobs_auto_races_a_puzzle_alone(racing, monkeypatch, cpus, args, raced) -> None:
+    """``--jobs auto`` (the default) races a puzzle solved alone over the usable CPUs, with no
+    stderr line about the configurations it could not run; a small grid is not raced."""
+    from satgrid import cli
+
+    monkeypatch.setattr(cli, "_cpus", lambda: cpus)
+    one = racing / "one.txt"
+    one.write_text(bundled_text("nurikabe", 1))
+    runner = CliRunner()
+    out = runner.invoke(main, ["solve", str(one), "--unique", "--format", "json", *args])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["status"] == "unique"
+    assert ("race" in report) == raced
+    if raced:
+        assert len(report["race"]["configurations"]) == min(cpus, len(portfolio.configurations(
+            api.Options(), cpus)))
+    assert "capped" not in out.stderr
+    puzzle = api.load([str(one)])[0]
+    monkeypatch.setattr(portfolio, "RACE_CELLS", puzzle.rows * puzzle.cols)  # not above it
+    out = runner.invoke(main, ["solve", str(one), "--unique", "--format", "json", *args])
+    assert "race" not in json.loads(out.stdout)
+
+
+def test_cli_jobs_auto_neither_audits_nor_pools_in_workers(racing, monkeypatch) -> None:
+    """An audit, and a file with as many puzzles as CPUs, run in this process under ``auto``."""
+    from satgrid import cli
+
+    monkeypatch.setattr(cli, "_cpus", lambda: 2)
+    monkeypatch.setattr(cli, "ProcessPoolExecutor", None)  # a pool would fail the run
+    two = racing / "two.txt"
+    two.write_text(bundled_text("nurikabe", 2))
+    for command in (["solve", "--unique"], ["audit"]):
+        out = CliRunner().invoke(main, [*command, str(two), "--format", "json"])
+        assert out.exit_code == 0, out.output
+        reports = [json.loads(line) for line in out.output.splitlines() if line.startswith("{")]
+        assert len(reports) == 2 and all("race" not in r for r in reports)
 
 
 def test_cli_jobs_with_as_many_puzzles_keeps_the_pool(racing) -> None:
