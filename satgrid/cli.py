@@ -1135,6 +1135,8 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
             racing = any(worth_racing(p) for p in puzzles)
         if racing:  # each puzzle big enough raced (satgrid.portfolio), the others solved here
             work = functools.partial(work, configs=_race_configurations(jobs, options, chosen))
+        elif chosen:  # auto: no race to run, so no pool either
+            jobs = 1
         many = len(puzzles) > 1
         results = []
         with contextlib.ExitStack() as stack:

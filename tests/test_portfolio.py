@@ -339,8 +339,10 @@ def test_cli_jobs_auto_races_a_puzzle_alone(racing, monkeypatch, cpus, args, rac
     assert "capped" not in out.stderr
     puzzle = api.load([str(one)])[0]
     monkeypatch.setattr(portfolio, "RACE_CELLS", puzzle.rows * puzzle.cols)  # not above it
+    monkeypatch.setattr(cli, "ProcessPoolExecutor", None)  # nor a pool of workers
     out = runner.invoke(main, ["solve", str(one), "--unique", "--format", "json", *args])
-    assert "race" not in json.loads(out.stdout)
+    assert out.exit_code == 0, out.output
+    assert "race" not in json.loads(out.stdout) and "capped" not in out.stderr
 
 
 def test_cli_jobs_auto_neither_audits_nor_pools_in_workers(racing, monkeypatch) -> None:
