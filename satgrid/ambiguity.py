@@ -61,15 +61,17 @@ def parts_of(encoding: Any) -> dict[Part, list[int]]:
     return _layout(encoding)[0]
 
 
-#: ``id(encoding) -> (encoding, parts, primary key of each variable, the variables that share a
-#: part with each variable)``, the last few encodings (a re-check maps its parts once).
-_LAYOUTS: dict[int, tuple[Any, dict[Part, list[int]], dict[int, Hashable], dict[int, list[int]]]] = {}
+#: ``id(encoding) -> (encoding, parts, primary key of each variable, the parts of each variable,
+#: every part's variables in order)``, the last few encodings (a re-check maps its parts once).
+_LAYOUTS: dict[int, tuple[Any, dict[Part, list[int]], dict[int, Hashable], dict[int, list[Part]],
+                          list[int]]] = {}
 
 
-def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable], dict[int, list[int]]]:
+def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable],
+                                    dict[int, list[Part]], list[int]]:
     known = _LAYOUTS.get(id(encoding))
     if known is not None and known[0] is encoding:
-        return known[1], known[2], known[3]
+        return known[1], known[2], known[3], known[4]
     parts: dict[Part, list[int]] = {}
     for lits in encoding.layers.values():
         for key, x in lits.items():
@@ -81,10 +83,11 @@ def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable], 
     for part, variables in parts.items():
         for v in variables:
             owners.setdefault(v, []).append(part)
+    variables = [v for vs in parts.values() for v in vs]
     if len(_LAYOUTS) >= 16:
         _LAYOUTS.clear()
-    _LAYOUTS[id(encoding)] = (encoding, parts, key_of, owners)
-    return parts, key_of, owners
+    _LAYOUTS[id(encoding)] = (encoding, parts, key_of, owners, variables)
+    return parts, key_of, owners, variables
 
 
 class _Candidates(set):
@@ -324,11 +327,14 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
     report = Ambiguity(puzzle, "unknown", cap)
     report.solution = solution if solution is not None else checked(g, puzzle, session, first)
     report.count = 1
-    parts = report.parts = parts_of(session.encoding)
+    parts, _, owners, variables = _layout(session.encoding)
+    report.parts = parts
     words = report.words = Words(g, puzzle, session.encoding, first)
-    variables = [v for vs in parts.values() for v in vs]
-    candidates = _Candidates((v if first(v) else -v for v in variables), parts,
-                             _layout(session.encoding)[2])
+    model = getattr(first, "model", ())
+    # a model lists each variable v as v or -v: the literals that hold, read off it
+    held = [model[v - 1] for v in variables] if len(model) >= max(owners, default=0) \
+        else [v if first(v) else -v for v in variables]
+    candidates = _Candidates(held, parts, owners)
     projections: list[Projection] = [queries.project(first)]
     report.projection, report.assignment = projections[0], first
     report.exact = unique
