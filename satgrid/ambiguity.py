@@ -37,7 +37,7 @@ from functools import cached_property
 from typing import Any, Hashable, Iterable, Sequence
 
 from .puzzle import is_edge, part_name
-from .queries import Projection, PuzzleQueries
+from .queries import PuzzleQueries
 from .registry import GENRES, Genre
 from .session import Stats
 from .solver import Assignment
@@ -335,15 +335,17 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
     held = [model[v - 1] for v in variables] if len(model) >= max(owners, default=0) \
         else [v if first(v) else -v for v in variables]
     candidates = _Candidates(held, parts, owners)
-    projections: list[Projection] = [queries.project(first)]
-    report.projection, report.assignment = projections[0], first
+    found: list[Assignment] = [first]  # the solutions counted so far
+    report.projection, report.assignment = queries.project(first), first
     report.exact = unique
-    blockers = [] if unique else [queries.blocker(projections[0])]
+    blockers: list[int] = []  # made when a search needs them: none for a second solution given
     try:
         while report.count < cap and not unique:
             if second is not None and report.count == 1:
                 assignment = second
             else:
+                blockers += [queries.blocker(report.projection if a is first else queries.project(a))
+                             for a in found[len(blockers):]]
                 outcome = queries.solve(extra=blockers)
                 if outcome.status == "unsat":
                     report.exact = True
@@ -361,8 +363,7 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
                     k: (words.part(parts[k], first), words.part(parts[k], assignment))
                     for k in report.differences if k in parts}
             candidates.keep(assignment)
-            projections.append(queries.project(assignment))
-            blockers.append(queries.blocker(projections[-1]))
+            found.append(assignment)
         if report.count == 1 and report.exact:
             report.status = "unique"
         elif report.count > 1:

@@ -44,6 +44,8 @@ def check_slitherlink(
     # the loop's dots by index, over a table of each dot's edges made once per size (plain
     # lists: a networkx graph of a 30x30 loop took most of the check, and then a dict of dot
     # tuples; figures in encodings/diagnostics.md)
+    if _one_loop(grid, value):
+        return problems
     chosen = list(compress(range(len(value)), value))
     if not chosen:
         return problems + ["no loop: no edge is chosen"]
@@ -73,3 +75,33 @@ def check_slitherlink(
     if parts != 1:
         problems.append(f"the loop edges form {parts} separate pieces, not one loop")
     return problems
+
+
+def _one_loop(grid: Grid, value: list[int]) -> bool:
+    """Whether the chosen edges (``value`` in the grid's edge order) form one simple loop, by a
+    walk: from the first chosen edge, every dot reached has exactly one more chosen edge, the
+    walk comes back to its first dot (which has no third chosen edge), and it walked every
+    chosen edge. The common case, proved without listing degrees or pieces; the full pass
+    names what is broken otherwise."""
+    count = sum(value)
+    if not count:
+        return False
+    dot_edges, ends = grid.dot_edges, grid.edge_dot_indices
+    came = value.index(1)
+    start, dot = ends[came]
+    steps = 1
+    while steps <= count:
+        step = -1
+        for e, q in dot_edges[dot]:
+            if value[e] and e != came:
+                if step >= 0:
+                    return False  # a dot with three or four chosen edges
+                step, far = e, q
+        if step < 0:
+            return False  # a dead end
+        steps += 1
+        if far == start:
+            # closed: the first dot has no third edge, and no chosen edge is off the walk
+            return sum(value[e] for e, _ in dot_edges[start]) == 2 and steps == count
+        came, dot = step, far
+    return False
