@@ -465,7 +465,7 @@ def shading_shape_problems(rows: int, cols: int, solution: Sequence[str]) -> lis
     The first check of every shading genre's independent checker."""
     if len(solution) != rows or any(len(row) != cols for row in solution):
         return [f"solution is not {rows}x{cols}"]
-    if any(ch not in "#." for row in solution for ch in row):
+    if not set().union(*solution) <= {"#", "."}:
         return ["solution holds characters other than '#' and '.'"]
     return []
 

@@ -54,23 +54,22 @@ def check_nurikabe(
     walls = sum(1 for group in groups if flat[group[0]] == "#")
     if walls > 1:
         problems.append(f"black cells form {walls} separate regions")
-    numbers: dict[int, list[int]] = {}  # group -> the numbered cells in it
+    numbers: dict[int, list[tuple[int, int]]] = {}  # group -> the numbered cells in it
     for (r, c) in clues:
-        numbers.setdefault(label[r * cols + c], []).append(r * cols + c)
+        numbers.setdefault(label[r * cols + c], []).append((r, c))
     for k, island in enumerate(groups):
         if flat[island[0]] == "#":
             continue
-        first = divmod(island[0], cols)  # a group starts with its first cell in reading order
-        held = sorted(numbers.get(k, ()))
-        if not held:
-            problems.append(f"island at {_name(*first)} ({_cells(len(island))}) has no number")
-        elif len(held) > 1:
-            names = ", ".join(_name(*divmod(i, cols)) for i in held)
-            problems.append(f"island at {_name(*first)} holds {len(held)} numbers ({names})")
-        else:
-            size = clues[divmod(held[0], cols)]
+        held = numbers.get(k)
+        if held is not None and len(held) == 1:
+            size = clues[held[0]]
             if size != "?" and len(island) != size:
-                problems.append(
-                    f"island of {_name(*divmod(held[0], cols))} has {_cells(len(island))}, its number is {size}"
-                )
+                problems.append(f"island of {_name(*held[0])} has {_cells(len(island))}, its number is {size}")
+            continue
+        first = divmod(island[0], cols)  # a group starts with its first cell in reading order
+        if held is None:
+            problems.append(f"island at {_name(*first)} ({_cells(len(island))}) has no number")
+        else:
+            names = ", ".join(_name(*p) for p in sorted(held))
+            problems.append(f"island at {_name(*first)} holds {len(held)} numbers ({names})")
     return problems

@@ -7,7 +7,7 @@ dot column ``j`` (``rows`` lists of ``cols + 1``).
 """
 from __future__ import annotations
 
-from itertools import compress
+from itertools import chain, compress
 from typing import Sequence
 
 from satgrid.grid import Grid
@@ -27,8 +27,8 @@ def check_slitherlink(
     if len(vertical) != rows or any(len(row) != cols + 1 for row in vertical):
         return [f"vertical edges are not {rows} rows of {cols + 1}"]
     # edge values in the grid's edge order: horizontal rows, then vertical rows
-    value = [x for row in horizontal for x in row] + [x for row in vertical for x in row]
-    if not set(value) <= {0, 1}:
+    value = [*chain.from_iterable(horizontal), *chain.from_iterable(vertical)]
+    if value.count(0) + value.count(1) != len(value):
         return ["edge values must be 0 or 1"]
     problems: list[str] = []
     grid = Grid.of(rows, cols)
