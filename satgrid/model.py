@@ -596,7 +596,7 @@ _READERS: dict[int, tuple[dict, tuple, TruthReader]] = {}
 def _reader(lits: dict) -> tuple[tuple, TruthReader]:
     known = _READERS.get(id(lits))
     if known is None or known[0] is not lits:
-        if len(_READERS) >= 64:
+        if len(_READERS) >= 16:
             _READERS.clear()
         known = _READERS[id(lits)] = (lits, tuple(lits), TruthReader(list(lits.values())))
     return known[1], known[2]
