@@ -37,7 +37,7 @@ from functools import cached_property
 from typing import Any, Hashable, Iterable, Sequence
 
 from .puzzle import is_edge, part_name
-from .queries import Projection, PuzzleQueries
+from .queries import PuzzleQueries
 from .registry import GENRES, Genre
 from .session import Stats
 from .solver import Assignment
@@ -61,15 +61,17 @@ def parts_of(encoding: Any) -> dict[Part, list[int]]:
     return _layout(encoding)[0]
 
 
-#: ``id(encoding) -> (encoding, parts, primary key of each variable, the variables that share a
-#: part with each variable)``, the last few encodings (a re-check maps its parts once).
-_LAYOUTS: dict[int, tuple[Any, dict[Part, list[int]], dict[int, Hashable], dict[int, list[int]]]] = {}
+#: ``id(encoding) -> (encoding, parts, primary key of each variable, the parts of each variable,
+#: every part's variables in order)``, the last few encodings (a re-check maps its parts once).
+_LAYOUTS: dict[int, tuple[Any, dict[Part, list[int]], dict[int, Hashable], dict[int, list[Part]],
+                          list[int]]] = {}
 
 
-def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable], dict[int, list[int]]]:
+def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable],
+                                    dict[int, list[Part]], list[int]]:
     known = _LAYOUTS.get(id(encoding))
     if known is not None and known[0] is encoding:
-        return known[1], known[2], known[3]
+        return known[1], known[2], known[3], known[4]
     parts: dict[Part, list[int]] = {}
     for lits in encoding.layers.values():
         for key, x in lits.items():
@@ -81,10 +83,11 @@ def _layout(encoding: Any) -> tuple[dict[Part, list[int]], dict[int, Hashable], 
     for part, variables in parts.items():
         for v in variables:
             owners.setdefault(v, []).append(part)
+    variables = [v for vs in parts.values() for v in vs]
     if len(_LAYOUTS) >= 16:
         _LAYOUTS.clear()
-    _LAYOUTS[id(encoding)] = (encoding, parts, key_of, owners)
-    return parts, key_of, owners
+    _LAYOUTS[id(encoding)] = (encoding, parts, key_of, owners, variables)
+    return parts, key_of, owners, variables
 
 
 class _Candidates(set):
@@ -324,20 +327,25 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
     report = Ambiguity(puzzle, "unknown", cap)
     report.solution = solution if solution is not None else checked(g, puzzle, session, first)
     report.count = 1
-    parts = report.parts = parts_of(session.encoding)
+    parts, _, owners, variables = _layout(session.encoding)
+    report.parts = parts
     words = report.words = Words(g, puzzle, session.encoding, first)
-    variables = [v for vs in parts.values() for v in vs]
-    candidates = _Candidates((v if first(v) else -v for v in variables), parts,
-                             _layout(session.encoding)[2])
-    projections: list[Projection] = [queries.project(first)]
-    report.projection, report.assignment = projections[0], first
+    model = getattr(first, "model", ())
+    # a model lists each variable v as v or -v: the literals that hold, read off it
+    held = [model[v - 1] for v in variables] if len(model) >= max(owners, default=0) \
+        else [v if first(v) else -v for v in variables]
+    candidates = _Candidates(held, parts, owners)
+    found: list[Assignment] = [first]  # the solutions counted so far
+    report.projection, report.assignment = queries.project(first), first
     report.exact = unique
-    blockers = [] if unique else [queries.blocker(projections[0])]
+    blockers: list[int] = []  # made when a search needs them: none for a second solution given
     try:
         while report.count < cap and not unique:
             if second is not None and report.count == 1:
                 assignment = second
             else:
+                blockers += [queries.blocker(report.projection if a is first else queries.project(a))
+                             for a in found[len(blockers):]]
                 outcome = queries.solve(extra=blockers)
                 if outcome.status == "unsat":
                     report.exact = True
@@ -355,8 +363,7 @@ def analyse(queries: PuzzleQueries, puzzle: Any, first: Assignment, cap: int = D
                     k: (words.part(parts[k], first), words.part(parts[k], assignment))
                     for k in report.differences if k in parts}
             candidates.keep(assignment)
-            projections.append(queries.project(assignment))
-            blockers.append(queries.blocker(projections[-1]))
+            found.append(assignment)
         if report.count == 1 and report.exact:
             report.status = "unique"
         elif report.count > 1:

@@ -131,6 +131,23 @@ class Grid:
         index = self.edge_index
         return tuple(tuple(index[key] for key in self.sides(p)) for p in self.cells)
 
+    @cached_property
+    def edge_dot_indices(self) -> tuple[tuple[int, int], ...]:
+        """:attr:`edge_dots` as dot indices ``i * (cols + 1) + j`` (:attr:`dots` order)."""
+        width = self.cols + 1
+        return tuple((i * width + j, a * width + b) for (i, j), (a, b) in self.edge_dots)
+
+    @cached_property
+    def dot_edges(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """For each dot index ``i * (cols + 1) + j`` (:attr:`dots` order), the edges that end
+        there as ``(edge index, index of the dot at the other end)`` (edge index: the position
+        in :attr:`edge_keys`): a table for walks along a loop's edges by index."""
+        at: list[list[tuple[int, int]]] = [[] for _ in self.dots]
+        for k, (a, b) in enumerate(self.edge_dot_indices):
+            at[a].append((k, b))
+            at[b].append((k, a))
+        return tuple(tuple(edges) for edges in at)
+
     @staticmethod
     def edge_ends(key: EdgeKey) -> tuple[Dot, Dot]:
         """The two dots of a lattice edge (left then right, or top then bottom)."""
@@ -273,6 +290,32 @@ class Grid:
             group.sort()
             groups.append([divmod(j, cols) for j in group])
         return groups
+
+    def groups(self, values: Sequence[Hashable]) -> tuple[list[list[int]], list[int]]:
+        """The side-connected groups of cells with equal values, ``values`` given per cell index
+        (e.g. a shading's rows joined into one string), by flood fill over cell indices: the
+        groups as lists of cell indices, each starting with its first cell in reading order (the
+        rest in no order), ordered by that cell; and the position of each cell's group in that
+        list, per cell index. Every cell is in one group."""
+        rows, cols = self.rows, self.cols
+        if len(values) != rows * cols:
+            raise ValueError(f"{len(values)} values for the {rows * cols} cells of a {rows}x{cols} grid")
+        near = _neighbour_table(rows, cols, False)
+        label = [-1] * (rows * cols)
+        groups: list[list[int]] = []
+        for start, value in enumerate(values):
+            if label[start] >= 0:
+                continue
+            k = label[start] = len(groups)
+            group, stack = [start], [start]
+            while stack:
+                for j in near[stack.pop()]:
+                    if label[j] < 0 and values[j] == value:
+                        label[j] = k
+                        group.append(j)
+                        stack.append(j)
+            groups.append(group)
+        return groups, label
 
     def placements(self, size: int) -> list[tuple[Cell, ...]]:
         """Every side-connected set of ``size`` cells inside the grid (each fixed polyomino,
@@ -422,7 +465,7 @@ def shading_shape_problems(rows: int, cols: int, solution: Sequence[str]) -> lis
     The first check of every shading genre's independent checker."""
     if len(solution) != rows or any(len(row) != cols for row in solution):
         return [f"solution is not {rows}x{cols}"]
-    if any(ch not in "#." for row in solution for ch in row):
+    if not set().union(*solution) <= {"#", "."}:
         return ["solution holds characters other than '#' and '.'"]
     return []
 

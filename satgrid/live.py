@@ -88,12 +88,14 @@ class LiveCheck:
 
 @dataclass(frozen=True)
 class _Proof:
-    """Clue set ``clues`` has ``solution`` (its assignment) as its only solution on ``session``."""
+    """Clue set ``clues`` (of ``puzzle``) has ``solution`` (its assignment) as its only solution
+    on ``session``."""
 
     session: Session
     clues: dict
     assignment: Assignment
     solution: Any
+    puzzle: Any
 
 
 class Editor:
@@ -175,7 +177,7 @@ class Editor:
             report = Ambiguity(puzzle, "unknown", self.cap, complete=False, note=str(exc))
         self._phases = report.projection
         if report.status == "unique" and report.assignment is not None:
-            self._proofs = [_Proof(session, puzzle.clues(), report.assignment, report.solution),
+            self._proofs = [_Proof(session, puzzle.clues(), report.assignment, report.solution, puzzle),
                             *self._proofs[:MAX_PROOFS - 1]]
         took = time.perf_counter() - started
         report.stats.time_s = took
@@ -270,8 +272,7 @@ def _gone(queries: PuzzleQueries, puzzle: Any, proof: _Proof, key: Hashable) -> 
     reads = GENRES[puzzle.genre].part("CLUE_READS")
     if reads is not None and lit not in session.literal_clues and session.breaker(lit) is None:
         parts, held = parts_of(session.encoding), proof.assignment
-        had = puzzle.with_clues(proof.clues)  # the puzzle that had the clue
-        values = tuple(v if held(v) else -v for part in reads(had, proof.solution, key)
+        values = tuple(v if held(v) else -v for part in reads(proof.puzzle, proof.solution, key)
                        for v in parts.get(part, ()))
         if values:
             # the question asks for a difference there: elsewhere the search keeps to S

@@ -42,7 +42,7 @@ from functools import lru_cache, wraps
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 from .cnf import Clause, VarPool, at_least, at_most, exactly, guarded, unary_sum
-from .connectivity import ConnectedSubgraph, Value, holds
+from .connectivity import ConnectedSubgraph, TruthReader, Value, holds
 from .encoding import ClueEncoding, Encoding, GlobalRule
 from .grid import Cell, EdgeKey, Grid, transforms
 from .islands import SeededIslands
@@ -588,15 +588,45 @@ def _flat(key: Hashable) -> tuple:
 
 
 # -- reading an assignment ----------------------------------------------------------------------
+#: ``id(layer) -> (layer, its keys, a reader of its literals)`` for the boolean layers read
+#: lately (decoding reads the same layer for every solution of a session).
+_READERS: dict[int, tuple[dict, tuple, TruthReader]] = {}
+
+
+def _reader(lits: dict) -> tuple[tuple, TruthReader]:
+    known = _READERS.get(id(lits))
+    if known is None or known[0] is not lits:
+        if len(_READERS) >= 16:
+            _READERS.clear()
+        known = _READERS[id(lits)] = (lits, tuple(lits), TruthReader(list(lits.values())))
+    return known[1], known[2]
+
+
+def layer_values(encoding: Encoding, layer: str, value: Value) -> tuple[tuple, list[bool]]:
+    """A boolean layer's keys and their values, in the layer's order. Read off a solver's model
+    by :class:`~satgrid.connectivity.TruthReader` (a slice of the model for a layer numbered
+    consecutively), made once per layer."""
+    keys, reader = _reader(encoding.layers[layer])
+    return keys, reader(value)
+
+
 def read(encoding: Encoding, layer: str, value: Value) -> dict:
     """A boolean layer's values: ``{key: bool}``."""
-    lits = encoding.layers[layer]
-    return dict(zip(lits, holds(value, lits.values())))
+    keys, truth = layer_values(encoding, layer, value)
+    return dict(zip(keys, truth))
+
+
+#: Truth values (0, 1) as shading characters.
+_SHADE = bytes.maketrans(b"\x00\x01", b".#")
 
 
 def read_shading(encoding: Encoding, layer: str, value: Value, rows: int, cols: int) -> tuple[str, ...]:
     """A boolean cell layer as a shading solution: rows of ``#`` (true) and ``.`` (false)."""
-    on = read(encoding, layer, value)
+    keys, truth = layer_values(encoding, layer, value)
+    if keys == Grid.of(rows, cols).cells:  # the layer in reading order: one string, cut in rows
+        flat = bytes(truth).translate(_SHADE).decode()
+        return tuple(flat[r * cols:(r + 1) * cols] for r in range(rows))
+    on = dict(zip(keys, truth))
     return tuple("".join("#" if on[r, c] else "." for c in range(cols)) for r in range(rows))
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 
@@ -81,7 +82,12 @@ class GridPuzzle:
         return self.grid
 
     def numbers(self) -> dict[tuple[int, int], Any]:
-        """Every cell holding a value, in reading order."""
+        """Every cell holding a value, in reading order (a new dict: callers may change it)."""
+        return dict(self._numbers)
+
+    @cached_property
+    def _numbers(self) -> dict[tuple[int, int], Any]:
+        # read off the grid once per puzzle (a live re-check asks for the clues several times)
         return {(r, c): v for r, row in enumerate(self.grid) for c, v in enumerate(row) if v is not None}
 
     def clues(self) -> dict[tuple[int, int], Any]:

@@ -244,7 +244,7 @@ def test_candidates_read_a_short_model_as_the_assignment_does() -> None:
 
     puzzle = ambiguous("sudoku")
     session, _ = api.session_for(puzzle, api.Options())
-    parts, _, owners = _layout(session.encoding)
+    parts, _, owners, _ = _layout(session.encoding)
     top = max(owners)
     first = session.solve([session.selector(k, v) for k, v in puzzle.clues().items()]).assignment
     lits = [v if first(v) else -v for v in owners]

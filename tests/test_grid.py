@@ -178,6 +178,35 @@ def test_components_against_union_find() -> None:
         assert all(len({root(p) for p in group}) == 1 for group in groups)
 
 
+def test_groups_match_rooms_from_ids() -> None:
+    """Equal-value groups by cell index: the same partition as :meth:`Grid.rooms_from_ids`,
+    each group led by its first cell, in the order of that cell, and labelled per cell."""
+    import random
+    rng = random.Random(7)
+    for rows, cols in SIZES:
+        g = Grid(rows, cols)
+        for _ in range(100):
+            ids = [[rng.randrange(3) for _ in range(cols)] for _ in range(rows)]
+            groups, label = g.groups([x for row in ids for x in row])
+            assert [sorted(divmod(i, cols) for i in group) for group in groups] == g.rooms_from_ids(ids)
+            assert [group[0] for group in groups] == sorted(min(group) for group in groups)
+            assert all(label[i] == k for k, group in enumerate(groups) for i in group)
+    assert Grid(2, 3).groups("#..###") == ([[0, 3, 4, 5], [1, 2]], [0, 1, 1, 0, 0, 0])
+    with pytest.raises(ValueError):
+        Grid(2, 2).groups("...")
+
+
+def test_dot_edges_by_index() -> None:
+    for rows, cols in SIZES:
+        g = Grid(rows, cols)
+        dots = list(g.dots)
+        assert [(dots[a], dots[b]) for a, b in g.edge_dot_indices] == list(g.edge_dots)
+        for d, dot in enumerate(dots):
+            assert sorted(g.dot_edges[d]) == sorted(
+                (g.edge_index[k], dots.index(next(e for e in g.edge_ends(k) if e != dot)))
+                for k in g.edges_at(dot))
+
+
 def test_rooms_from_ids_and_from_borders() -> None:
     ids = ["aab",
            "acb",

@@ -282,6 +282,51 @@ def test_checker_accepts_every_brute_force_solution():
     assert all(check_nurikabe(4, 3, numbers, s) == [] for s in solutions)
 
 
+def reference_problems(rows, cols, numbers, solution):
+    """The checker's messages, from the rules over networkx graphs of cell tuples (the checker's
+    first form): its index-based flood fill and bit-mask 2x2 test must say the same."""
+    import networkx as nx
+
+    name = lambda p: f"r{p[0] + 1}c{p[1] + 1}"  # noqa: E731
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    black = {p for p in cells if solution[p[0]][p[1]] == "#"}
+    problems = [f"numbered cell {name(p)} is black" for p in numbers if p in black]
+    problems += [f"2x2 black block at {name((r, c))}" for r in range(rows - 1) for c in range(cols - 1)
+                 if {(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)} <= black]
+
+    def parts(group):
+        graph = nx.Graph()
+        graph.add_nodes_from(group)
+        graph.add_edges_from((p, q) for p in group for q in ((p[0] + 1, p[1]), (p[0], p[1] + 1)) if q in group)
+        return sorted((sorted(c) for c in nx.connected_components(graph)), key=min)
+    walls = parts(black)
+    if len(walls) > 1:
+        problems.append(f"black cells form {len(walls)} separate regions")
+    for island in parts({p for p in cells if p not in black}):
+        held = [p for p in island if p in numbers]
+        size = f"{len(island)} {'cell' if len(island) == 1 else 'cells'}"
+        if not held:
+            problems.append(f"island at {name(island[0])} ({size}) has no number")
+        elif len(held) > 1:
+            problems.append(f"island at {name(island[0])} holds {len(held)} numbers "
+                            f"({', '.join(name(p) for p in held)})")
+        elif numbers[held[0]] != "?" and len(island) != numbers[held[0]]:
+            problems.append(f"island of {name(held[0])} has {size}, its number is {numbers[held[0]]}")
+    return problems
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_checker_says_what_the_rules_say(rows, cols, data):
+    """Random shadings and numbers, most of them broken in several ways: every message, in
+    order, as the reference derives it."""
+    solution = tuple("".join(row) for row in data.draw(st.lists(
+        st.lists(st.sampled_from("#."), min_size=cols, max_size=cols), min_size=rows, max_size=rows)))
+    cells = st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1))
+    numbers = data.draw(st.dictionaries(cells, st.sampled_from([1, 2, 3, 5, "?"]), max_size=4))
+    assert check_nurikabe(rows, cols, numbers, solution) == reference_problems(rows, cols, numbers, solution)
+
+
 def test_checker_rejects_a_black_number():
     assert any("is black" in p for p in check_nurikabe(1, 2, {(0, 0): 1}, ("#.",)))
 

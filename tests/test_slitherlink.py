@@ -295,6 +295,45 @@ def test_checker_names_each_broken_rule():
     assert check_slitherlink(((None,),), ((1,),), ((1, 1),)) == ["horizontal edges are not 2 rows of 1"]
 
 
+def reference_problems(clues, horizontal, vertical):
+    """The checker's messages after its shape checks, from the rules over a networkx graph of
+    dot tuples (the checker's first form): its index-based walk must say the same."""
+    rows, cols = len(clues), len(clues[0])
+    problems = []
+    for r in range(rows):
+        for c in range(cols):
+            k = clues[r][c]
+            sides = horizontal[r][c] + horizontal[r + 1][c] + vertical[r][c] + vertical[r][c + 1]
+            if k is not None and sides != k:
+                problems.append(f"cell r{r + 1}c{c + 1} has clue {k} but {sides} loop sides")
+    loop = nx.Graph()
+    loop.add_edges_from(((i, j), (i, j + 1)) for i, row in enumerate(horizontal) for j, x in enumerate(row) if x)
+    loop.add_edges_from(((i, j), (i + 1, j)) for i, row in enumerate(vertical) for j, x in enumerate(row) if x)
+    if not loop:
+        return problems + ["no loop: no edge is chosen"]
+    problems += [f"dot ({d[0]}, {d[1]}) touches {loop.degree(d)} loop edges, not 0 or 2"
+                 for d in sorted(loop) if loop.degree(d) != 2]
+    if nx.number_connected_components(loop) != 1:
+        problems.append(f"the loop edges form {nx.number_connected_components(loop)} separate pieces, not one loop")
+    return problems
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_checker_says_what_the_rules_say(rows, cols, data):
+    """Random edge sets and clues (and every loop of a small lattice): every message, in order,
+    as the reference derives it."""
+    def grid(height, width, values):
+        return tuple(tuple(row) for row in data.draw(st.lists(st.lists(
+            values, min_size=width, max_size=width), min_size=height, max_size=height)))
+    clues = grid(rows, cols, st.sampled_from([None, None, 0, 1, 2, 3]))
+    horizontal, vertical = grid(rows + 1, cols, st.integers(0, 1)), grid(rows, cols + 1, st.integers(0, 1))
+    assert check_slitherlink(clues, horizontal, vertical) == reference_problems(clues, horizontal, vertical)
+    if rows * cols <= 6:
+        for loop in all_loops(rows, cols):
+            assert check_slitherlink(clues, *loop) == reference_problems(clues, *loop)
+
+
 # -- DIMACS export and the CLI --------------------------------------------------------------------
 def run(*args: str, input: str | None = None):
     return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)

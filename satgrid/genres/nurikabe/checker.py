@@ -35,31 +35,41 @@ def check_nurikabe(
     malformed = shading_shape_problems(rows, cols, solution)
     if malformed:
         return malformed
+    # By cell index over the rows joined into one string, and by a bit mask per row for the
+    # 2x2 blocks: no set of cell tuples is built (figures in encodings/diagnostics.md).
     problems: list[str] = []
-    grid = Grid.of(rows, cols)
-    black = {(r, c) for r, c in grid.cells if solution[r][c] == "#"}
+    flat = "".join(solution)
     for (r, c) in clues:
-        if (r, c) in black:
+        if flat[r * cols + c] == "#":
             problems.append(f"numbered cell {_name(r, c)} is black")
-    for block in grid.windows():
-        if black.issuperset(block):
-            problems.append(f"2x2 black block at {_name(*block[0])}")
-    walls = grid.components(black)
-    if len(walls) > 1:
-        problems.append(f"black cells form {len(walls)} separate regions")
-    white = [p for p in grid.cells if p not in black]
-    for island in grid.components(white):
-        numbers = sorted(p for p in island if p in clues)
-        first = min(island)
-        if not numbers:
-            problems.append(f"island at {_name(*first)} ({_cells(len(island))}) has no number")
-        elif len(numbers) > 1:
-            names = ", ".join(_name(*p) for p in numbers)
-            problems.append(f"island at {_name(*first)} holds {len(numbers)} numbers ({names})")
-        else:
-            size = clues[numbers[0]]
+    masks = [int("0" + row[::-1].replace("#", "1").replace(".", "0"), 2) for row in solution]
+    for r in range(rows - 1):
+        both = masks[r] & masks[r + 1]
+        pairs = both & (both >> 1)  # bit c: cells c and c + 1 black in both rows
+        while pairs:
+            low = pairs & -pairs
+            problems.append(f"2x2 black block at {_name(r, low.bit_length() - 1)}")
+            pairs ^= low
+    groups, label = Grid.of(rows, cols).groups(flat)
+    walls = sum(1 for group in groups if flat[group[0]] == "#")
+    if walls > 1:
+        problems.append(f"black cells form {walls} separate regions")
+    numbers: dict[int, list[tuple[int, int]]] = {}  # group -> the numbered cells in it
+    for (r, c) in clues:
+        numbers.setdefault(label[r * cols + c], []).append((r, c))
+    for k, island in enumerate(groups):
+        if flat[island[0]] == "#":
+            continue
+        held = numbers.get(k)
+        if held is not None and len(held) == 1:
+            size = clues[held[0]]
             if size != "?" and len(island) != size:
-                problems.append(
-                    f"island of {_name(*numbers[0])} has {_cells(len(island))}, its number is {size}"
-                )
+                problems.append(f"island of {_name(*held[0])} has {_cells(len(island))}, its number is {size}")
+            continue
+        first = divmod(island[0], cols)  # a group starts with its first cell in reading order
+        if held is None:
+            problems.append(f"island at {_name(*first)} ({_cells(len(island))}) has no number")
+        else:
+            names = ", ".join(_name(*p) for p in sorted(held))
+            problems.append(f"island at {_name(*first)} holds {len(held)} numbers ({names})")
     return problems

@@ -33,7 +33,7 @@ from .checker import check_slitherlink
 from ...cnf import Clause
 from ...encoding import Encoding
 from ...grid import ORTHOGONAL, fixed_polyominoes
-from ...model import Clue, Model, made_once, read
+from ...model import Clue, Model, layer_values, made_once
 from ...puzzle import GridPuzzle, Source, edge_grids_from_json, edge_grids_json
 from ...reader import Record, number, split_on_blank_lines
 from ...errors import ParseError
@@ -340,8 +340,14 @@ def _barred(rows: int, cols: int, cells: int, big: int) -> tuple[Clause, ...]:
 
 def decode(puzzle: SlitherlinkPuzzle, encoding: Encoding, value) -> Solution:
     """The edge layer read as rows of 0/1: horizontal edges, then vertical ones."""
-    on = read(encoding, "edge", value)
     rows, cols = puzzle.rows, puzzle.cols
+    keys, truth = layer_values(encoding, "edge", value)
+    if keys == geometry.Grid.of(rows, cols).edge_keys:  # the layer in that order: cut in rows
+        flat = bytes(truth)
+        top = (rows + 1) * cols
+        return (tuple(tuple(flat[k:k + cols]) for k in range(0, top, cols)),
+                tuple(tuple(flat[k:k + cols + 1]) for k in range(top, len(flat), cols + 1)))
+    on = dict(zip(keys, truth))
     horizontal = tuple(tuple(int(on["h", i, j]) for j in range(cols)) for i in range(rows + 1))
     vertical = tuple(tuple(int(on["v", i, j]) for j in range(cols + 1)) for i in range(rows))
     return horizontal, vertical
