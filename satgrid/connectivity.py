@@ -397,14 +397,18 @@ class ConnectedSubgraph(GlobalRule):
     def side_cuts(self, sides: Iterable[frozenset[Node]], far: Iterable[Node], pool: VarPool) -> list[Clause]:
         """Cuts over the sides ``sides`` (sets of node keys, from :meth:`sides` of a rule on the
         same graph, under any clues and anchors), valid in every assignment that obeys this rule:
-        for a side A with neighbours N(A), ``t_A & t_X -> OR(N(A))``, where X holds the nodes of
-        ``far`` outside A (nodes the caller expects true: the cut acts when one of them is) and
-        ``t_A``, ``t_X`` are implied by each node of A, X. Proof: a path of true nodes from a
-        true node of A to a true node of X leaves A through a node of N(A); a node of X in N(A)
+        for a side A with neighbours N(A), ``x_a & t_X -> OR(N(A))`` for each node ``a`` of A,
+        where X holds the nodes of ``far`` outside A (nodes the caller expects true: the cut acts
+        when one of them is) and ``t_X`` is implied by each node of X. Proof: a path of true nodes
+        from ``a`` to a true node of X leaves A through a node of N(A); a node of X in N(A)
         satisfies the head itself. A node of A must not count in X (A alone may hold every true
-        node). The cut names the nodes only: no clue, anchor or layout of the encoding the side
-        came from. ``t_X`` is shared by the sides with the same X. Plain adjacency and no anchor
-        node only (:meth:`record_sides`); a side with a node this rule lacks is skipped."""
+        node). So the cut names the nodes only: no clue, anchor or layout of the encoding the
+        side came from, however the side was found. ``t_X`` is shared by the sides with the same
+        X; a side of more than :data:`BIG_SIDE` nodes gets the clauses of its far nodes only (any
+        part of A may stand for it). One clause a node rather than a literal ``t_A`` implied by
+        each node: the solver's calls stay cheaper (measured in the encodings document of the
+        genre whose generator carries them). Plain adjacency and no anchor node only
+        (:meth:`record_sides`); a side with a node this rule lacks is skipped."""
         if not self._plain or self.anchor is not None:
             raise ValueError(f"{self.name}: side cuts are for plain adjacency without an anchor only")
         index, lits, near = self.node_index, self._node_lits, self.node_neighbours
