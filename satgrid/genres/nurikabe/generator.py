@@ -885,7 +885,7 @@ def _carry(session: Session, sides: list[frozenset[Cell]], layout: Layout) -> No
     reshape need not learn again the cuts of the cells it left alone; the far cells that make
     a cut act are black cells of the layout spread over the grid (one a 4x4 block)."""
     wall = _wall(session)
-    if session.lazy_rules and wall in session.lazy_rules:
+    if any(rule is wall for rule in session.lazy_rules):  # not under the eager or propagator lowering
         wall.record_sides()
     if sides:
         far = [p for p in layout.cells if layout.owner[p] is None and p[0] % 4 == 2 and p[1] % 4 == 2]
