@@ -54,6 +54,8 @@ from .cnf import Clause, VarPool
 from .global_rule import GlobalRule
 
 Node = Hashable
+#: A side of more nodes than this is stood for by its far nodes in :meth:`ConnectedSubgraph.side_cuts`.
+BIG_SIDE = 32
 Value = Callable[[int], bool]
 Cut = list[Clause]
 #: A filter a caller may pass to a rule's ``cuts``: given the literals of a cut's last clause (its
@@ -107,6 +109,8 @@ class ConnectedSubgraph(GlobalRule):
         self._read_nodes = TruthReader(self._node_lits)
         self._read_links = None if self._plain else TruthReader(self._link_lits)
         self._read_anchors = TruthReader([lit for lit, _ in self.anchors])
+        #: The inside nodes of every cut made since :meth:`record_sides` (None: not recording).
+        self._sides: list[frozenset[int]] | None = None
 
     def _link_ends(self) -> Iterator[tuple[int, int, int]]:
         """Each link between two nodes as (node index, node index, link number): one lookup per
@@ -300,6 +304,8 @@ class ConnectedSubgraph(GlobalRule):
         ``inside`` and ``t_other`` by each node of ``other`` (or taken from ``shared``, where a
         new one is left for the next cut of the round)."""
         lits = self._node_lits
+        if self._sides is not None:
+            self._sides.append(frozenset(inside))
         t_in = pool.fresh("cut")
         cut = [[-lits[u], t_in] for u in inside]
         head = [-t_in]
@@ -373,6 +379,59 @@ class ConnectedSubgraph(GlobalRule):
         else:
             guards = set(leaving())
         return self._assemble(inside, other, pool, guards, condition, shared)
+
+    # -- cuts carried to another encoding of the graph ----------------------------------------
+    def record_sides(self) -> None:
+        """Keep the inside nodes of every cut made from now on (:meth:`sides`), for
+        :meth:`side_cuts` on another encoding of the same graph. Plain adjacency and no anchor
+        node only: there a side is a fact about the graph alone (see :meth:`side_cuts`)."""
+        if not self._plain or self.anchor is not None:
+            raise ValueError(f"{self.name}: sides are kept for plain adjacency without an anchor only")
+        self._sides = []
+
+    def sides(self) -> list[frozenset[Node]]:
+        """The inside nodes (by key) of the cuts made since :meth:`record_sides`, each once."""
+        keys = self._keys
+        return list(dict.fromkeys(frozenset(keys[i] for i in side) for side in self._sides or ()))
+
+    def side_cuts(self, sides: Iterable[frozenset[Node]], far: Iterable[Node], pool: VarPool) -> list[Clause]:
+        """Cuts over the sides ``sides`` (sets of node keys, from :meth:`sides` of a rule on the
+        same graph, under any clues and anchors), valid in every assignment that obeys this rule:
+        for a side A with neighbours N(A), ``x_a & t_X -> OR(N(A))`` for each node ``a`` of A,
+        where X holds the nodes of ``far`` outside A (nodes the caller expects true: the cut acts
+        when one of them is) and ``t_X`` is implied by each node of X. Proof: a path of true nodes
+        from ``a`` to a true node of X leaves A through a node of N(A); a node of X in N(A)
+        satisfies the head itself. A node of A must not count in X (A alone may hold every true
+        node). So the cut names the nodes only: no clue, anchor or layout of the encoding the
+        side came from, however the side was found. ``t_X`` is shared by the sides with the same
+        X; a side of more than :data:`BIG_SIDE` nodes gets the clauses of its far nodes only (any
+        part of A may stand for it). One clause a node rather than a literal ``t_A`` implied by
+        each node: the solver's calls stay cheaper (measured in the encodings document of the
+        genre whose generator carries them). Plain adjacency and no anchor node only
+        (:meth:`record_sides`); a side with a node this rule lacks is skipped."""
+        if not self._plain or self.anchor is not None:
+            raise ValueError(f"{self.name}: side cuts are for plain adjacency without an anchor only")
+        index, lits, near = self.node_index, self._node_lits, self.node_neighbours
+        far = [index[n] for n in far if n in index]
+        shared: dict[frozenset[int], int] = {}
+        clauses: list[Clause] = []
+        for keys in sides:
+            if any(n not in index for n in keys):
+                continue
+            inside = {index[n] for n in keys}
+            rim = {w for u in inside for w in near[u] if w not in inside}
+            beyond = frozenset(w for w in far if w not in inside)
+            if not rim or not beyond:
+                continue
+            t_far = shared.get(beyond)
+            if t_far is None:
+                t_far = shared[beyond] = pool.fresh("cut")
+                clauses += [[-lits[w], t_far] for w in sorted(beyond)]
+            # a big side is stood for by its far nodes: t_A may be implied by any part of A
+            some = inside if len(inside) <= BIG_SIDE else (inside.intersection(far) or inside)
+            head = sorted(lits[w] for w in rim)
+            clauses += [[-lits[u], -t_far, *head] for u in sorted(some)]
+        return clauses
 
     # -- eager lowering -----------------------------------------------------------------------
     def eager_clauses(self, pool: VarPool) -> list[Clause]:

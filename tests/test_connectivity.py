@@ -525,3 +525,68 @@ def test_fenced_cuts_keep_every_connected_set_and_exclude_their_model(data) -> N
             assert not solver.solve(assumptions=model)
             for mask in connected:
                 assert solver.solve(assumptions=[v if mask >> i & 1 else -v for i, v in enumerate(lits)])
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_side_cuts_keep_every_connected_set(data) -> None:
+    """``side_cuts`` over random sides (any node sets, not only cuts' sides) and random far nodes,
+    some inside the sides, on 3x3 and smaller grids: every connected set of nodes (brute force)
+    satisfies them all, and a cut acts (excludes a side's node true with a far node beyond its
+    rim true and the rim false)."""
+    from pysat.solvers import Solver
+
+    rows, cols = data.draw(st.integers(1, 3), label="rows"), data.draw(st.integers(2, 3), label="cols")
+    pool = VarPool()
+    cells, adjacent = grid(rows, cols)
+    nodes = {cell: pool.var("cell", *cell) for cell in cells}
+    rule = ConnectedSubgraph("g", nodes, [(u, v, None) for u, v in adjacent])
+    some = st.frozensets(st.sampled_from(cells), min_size=1)
+    sides = data.draw(st.lists(some, min_size=1, max_size=4), label="sides")
+    far = data.draw(some, label="far")
+    clauses = rule.side_cuts(sides, sorted(far), pool)
+    lits = list(nodes.values())
+    index = {cell: i for i, cell in enumerate(cells)}
+    near = [0] * len(cells)
+    for u, v in adjacent:
+        near[index[u]] |= 1 << index[v]
+        near[index[v]] |= 1 << index[u]
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        for mask in range(1 << len(cells)):
+            if is_connected(mask, near):
+                assert solver.solve(assumptions=[v if mask >> i & 1 else -v for i, v in enumerate(lits)])
+        for side in sides:
+            rim = {q for p in side for u, q in adjacent + [(v, u) for u, v in adjacent] if u == p} - side
+            beyond = [q for q in far if q not in side and q not in rim]
+            if rim and beyond:
+                true = {min(side), beyond[0]}
+                assert not solver.solve(assumptions=[nodes[p] if p in true else -nodes[p] for p in cells
+                                                     if p in true or p in rim])
+
+
+def test_recorded_sides_are_the_cuts_insides() -> None:
+    """A lazy session on a 3x4 grid records the inside of each of the rule's cuts; carried into
+    another session of the same graph they keep its solutions (brute force)."""
+    from satgrid.grid import Grid
+    from satgrid.model import Model
+
+    from .test_model import all_solutions, brute as brute_sets
+
+    grid_ = Grid.of(3, 4)
+    m = Model(grid_)
+    rule = m.connected("black", m.cells("black"))
+    rule.record_sides()
+    enc = m.build()
+    session = Session(enc)
+    far = [(0, 0), (2, 3)]
+    # a disconnected model: the two far corners black, everything else white
+    outcome = session.solve([enc.pool.var("black", 0, 0), enc.pool.var("black", 2, 3),
+                             *(-enc.pool.var("black", *p) for p in grid_.cells if p not in far)])
+    assert outcome.status == "unsat"
+    sides = rule.sides()
+    assert sides and all(side.isdisjoint({(2, 3)}) or side.isdisjoint({(0, 0)}) for side in sides)
+    m2 = Model(grid_)
+    other = m2.connected("black", m2.cells("black"))
+    m2.require("carried", other.side_cuts(sides, far, m2.pool))
+    expected = brute_sets(grid_.cells, lambda black: len(grid_.components(black)) <= 1)
+    assert all_solutions(m2, "black", {}, "lazy") == expected

@@ -349,6 +349,29 @@ def test_a_rival_that_a_refill_makes_ours_is_forgotten(monkeypatch):
     assert api.solve(made.puzzle, unique=True).status == "unique"
 
 
+def test_a_reshape_carries_the_walls_cuts(monkeypatch):
+    """After a reshape the new session starts with the wall's cuts of the sessions before
+    (ConnectedSubgraph.side_cuts; their soundness is tested in test_connectivity.py): the puzzle
+    is still unique for a fresh solver, every island numbered."""
+    from satgrid.connectivity import ConnectedSubgraph
+
+    carried = []
+    real = ConnectedSubgraph.side_cuts
+
+    def side_cuts(self, sides, far, pool):
+        clauses = real(self, sides, far, pool)
+        carried.append((len(sides), len(clauses)))
+        return clauses
+
+    monkeypatch.setattr(ConnectedSubgraph, "side_cuts", side_cuts)
+    made = islands.make(10, 10, random.Random(12021))
+    assert made.reshapes >= 1 and carried and all(n > 0 and k > 0 for n, k in carried)
+    assert check_nurikabe(10, 10, made.puzzle.numbers(), made.solution) == []
+    assert "?" not in made.puzzle.numbers().values()
+    result = api.solve(made.puzzle, unique=True)
+    assert result.status == "unique" and result.solution == made.solution
+
+
 def test_rival_counts_follow_moves():
     """``Rival.after`` (one number moved, counted in O(1)) agrees with counting afresh, and so
     does ``Rival.move`` over a run of moves."""

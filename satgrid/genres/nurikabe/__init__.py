@@ -52,6 +52,8 @@ EXAMPLES = "nurikabe.txt"
 UNKNOWN = "?"
 #: Islands up to this size anchor the black wall's cuts (see rules).
 SMALL_ISLAND = 4
+#: The name of the black wall's rule (a generator carries its cuts from one layout to the next).
+WALL = "the black cells form one wall"
 #: A wall of at most 1/SMALL_WALL of the grid (the cells the islands leave, every size on) is
 #: counted exactly (encodings/nurikabe.md: a count of bigger walls slows the search down).
 SMALL_WALL = 10
@@ -252,7 +254,7 @@ def rules(m: Model, puzzle: NurikabePuzzle, variant: Variant = Variant(), places
     anchors += [(islands.selectors[p], islands.rim(p)) for p, n in numbers.items()
                 if n != UNKNOWN and n <= SMALL_ISLAND and n < len(black)]
     anchors += [(true, islands.rim(cells[0])) for n, cells in places if n <= SMALL_ISLAND and n < len(black)]
-    m.connected("the black cells form one wall", wall, anchors=anchors)
+    m.connected(WALL, wall, anchors=anchors)
 
 
 def encode(puzzle: NurikabePuzzle, variant: Variant = Variant()) -> Encoding:

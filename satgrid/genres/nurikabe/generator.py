@@ -46,7 +46,11 @@ Nikoli form), numbers placed so that the solution is unique; sizes turn into ``?
    islands it changes are removed, all of them, and the grid refilled (a new layout: a new
    session; growing the rival's island in ours by a cell, or removing one island only, reshapes
    more often: measured in encodings/nurikabe.md; a remembered rival whose colouring the refill
-   made ours is forgotten: it is our solution now). Then the next placement is asked, until one
+   made ours is forgotten: it is our solution now). The new session starts with the wall's cuts
+   of the layout's earlier sessions (a cut of the wall names cells only, so it holds whatever
+   the numbers and islands: :meth:`~satgrid.connectivity.ConnectedSubgraph.side_cuts`), and the
+   squares beside nothing the reshape changed stay quiet (measured in encodings/nurikabe.md).
+   Then the next placement is asked, until one
    answers "no other solution" with nothing barred. A layout that has taken more
    than :data:`CALLS_PER_CELL` SAT calls a cell is dropped for a new one (a restart: the costly
    layouts are those whose islands slide together in long chains, each found by a slow
@@ -71,12 +75,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
 
 from ... import api
+from ...connectivity import ConnectedSubgraph
 from ...errors import SatgridError
 from ...grading import assess
 from ...grid import Grid
 from ...queries import PuzzleQueries
 from ...session import Session
-from . import UNKNOWN, NurikabePuzzle, Places, encode, encode_places
+from . import UNKNOWN, WALL, NurikabePuzzle, Places, encode, encode_places
 from .checker import check_nurikabe
 
 Cell = tuple[int, int]
@@ -788,6 +793,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
         detours = [DETOURS]
         spent = out.checks  # SAT calls before this layout
         session: Session | None = None  # the layout's (module doc, step 3)
+        sides: list[frozenset[Cell]] = []  # the wall's cuts of the layout's earlier sessions
         try:
             for _ in range(max_sessions if max_sessions is not None else 4 * len(layout.islands)):
                 solution, puzzle = layout.solution(), layout.puzzle()
@@ -797,6 +803,7 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                                       options.connectivity, options.conflict_limit)
                     projection = _projection(session, solution)
                     session.prefer(projection)
+                    _carry(session, sides, layout)
                 queries = PuzzleQueries(session, puzzle.clues())
                 calls = session.stats.sat_calls
                 ask = [a for a in areas if a not in quiet]
@@ -831,12 +838,19 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 # a square's answer depends on the numbers of the islands in it or beside it
                 quiet = [a for a in quiet if a.isdisjoint(moved)]
                 if stuck is not None:
-                    quiet, detours[0] = [], DETOURS
+                    detours[0] = DETOURS
                     out.reshapes += 1
+                    was = (layout.white(), set(layout.numbers().items()))
+                    # the wall's cuts are facts about the grid: the next session starts with them
+                    sides = list(dict.fromkeys([*sides, *_wall(session).sides()]))
                     session.close()
                     session = None
                     if not (_reshape(layout, stuck, rng, lo, hi, budget) and layout.pin(rng, lo, hi, budget)):
                         break
+                    # the squares beside nothing the reshape changed stay quiet (with the wall's
+                    # cuts carried, the new session need not learn them again square by square)
+                    touched = _touched(layout, *was)
+                    quiet = [a for a in quiet if a.isdisjoint(touched)]
                     # a refill can make a remembered rival's colouring ours: no rival any more
                     # (no move kills it, so the layout would be stuck at once, again and again)
                     ours = layout.white()
@@ -846,6 +860,36 @@ def make(rows: int, cols: int, rng: random.Random, *, flavour: str = "hard",
                 session.close()
         times["unique"] += time.perf_counter() - start
     raise SatgridError(f"no unique {rows}x{cols} Nurikabe after {max_grids} grids")
+
+
+def _touched(layout: Layout, white: set[Cell], numbers: set[tuple[Cell, int]]) -> set[Cell]:
+    """The cells a reshape changed, from the layout's ``white`` cells and ``numbers`` before it:
+    those that changed colour, the cells of the islands whose number moved or changed, and the
+    cells beside either (a square's answer depends on them)."""
+    changed = white ^ layout.white()
+    for p, _ in numbers ^ set(layout.numbers().items()):
+        i = layout.owner[p]
+        changed.update(layout.islands[i] if i is not None else (p,))
+    return {q for p in changed for q in (p, *layout.near(p))}
+
+
+def _wall(session: Session) -> ConnectedSubgraph:
+    """The session's rule of the black wall (a :class:`~satgrid.connectivity.ConnectedSubgraph`)."""
+    return next(rule for rule in session.encoding.rules if rule.name == WALL)
+
+
+def _carry(session: Session, sides: list[frozenset[Cell]], layout: Layout) -> None:
+    """The wall's cuts of the layout's earlier sessions (``sides``) into a new session, and the
+    wall's new cuts recorded. A cut of the wall is a fact about the grid alone, whatever the
+    numbers and islands (:meth:`~satgrid.connectivity.ConnectedSubgraph.side_cuts`), so a
+    reshape need not learn again the cuts of the cells it left alone; the far cells that make
+    a cut act are black cells of the layout spread over the grid (one a 4x4 block)."""
+    wall = _wall(session)
+    if any(rule is wall for rule in session.lazy_rules):  # not under the eager or propagator lowering
+        wall.record_sides()
+    if sides:
+        far = [p for p in layout.cells if layout.owner[p] is None and p[0] % 4 == 2 and p[1] % 4 == 2]
+        session.add(wall.side_cuts(sides, far, session.encoding.pool))
 
 
 def _check(puzzle: NurikabePuzzle, solution: tuple[str, ...]) -> None:
