@@ -3,7 +3,7 @@ published solution's colours fixed everywhere but a chosen region. Prints a tabl
 
     .venv/bin/python bench/bench_fixed_regions.py [--file FILE] [--name ID] [--islands N]
                                                   [--connectivity C] [--solver NAME]
-                                                  [--time-limit S] [SET ...]
+                                                  [--time-limit S] [--levels-limit N] [SET ...]
 
 ``--file`` defaults to the janko sample (``SATGRID_SHARED``), ``--name`` to ``janko-nurikabe-1055``.
 The islands of the published solution with at least ``--islands`` cells (default 50) are
@@ -18,7 +18,9 @@ before the first SAT call (on a fresh session, as ``api.solve`` builds it):
 
 Printed per SET: the free cells, the status of ``api.solve`` (no uniqueness), the first call's
 CPU seconds and CaDiCaL's conflicts (python-sat's ``accum_stats``; "-" where the solver gives
-none). The default SETs: ``big rest`` and each big island alone.
+none). The default SETs: ``big rest`` and each big island alone. ``--levels-limit N`` sets
+``islands.LEVELS_LIMIT`` for the run (islands whose levels would need more variables get none):
+with 20,000 the three widest 50-islands of 1055 lose theirs.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from satgrid import api, session as sessions  # noqa: E402
+from satgrid import api, islands as island_rule, session as sessions  # noqa: E402
 
 SHARED = Path(os.environ.get("SATGRID_SHARED", ROOT.parent / "shared"))
 DEFAULT = SHARED / "external" / "nurikabe" / "janko_nurikabe_sample.txt"
@@ -118,14 +120,18 @@ def main() -> None:
     ap.add_argument("--connectivity", default="propagator")
     ap.add_argument("--solver", default=None)
     ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--levels-limit", type=int, default=None,
+                    help="islands.LEVELS_LIMIT for this run (default: the library's)")
     args = ap.parse_args()
+    if args.levels_limit is not None:
+        island_rule.LEVELS_LIMIT = args.levels_limit
     solver = args.solver or ("cadical195" if args.connectivity == "propagator" else "cadical153")
     puzzle = next(p for p in api.load([args.file]) if p.name == args.name)
     solution = puzzle.given_solution.solution
     rows, cols = len(solution), len(solution[0])
     big = [cells for cells in islands(solution) if len(cells) >= args.islands]
     print(f"{args.name}: {len(big)} islands of {args.islands}+ cells, {args.connectivity}, {solver}, "
-          f"time limit {args.time_limit:g} s")
+          f"time limit {args.time_limit:g} s, levels limit {island_rule.LEVELS_LIMIT:,}")
     for k, cells in enumerate(big):
         print(f"  island {k}: {len(cells)} cells, rows {min(r for r, _ in cells)}-{max(r for r, _ in cells)}, "
               f"columns {min(c for _, c in cells)}-{max(c for _, c in cells)}")
