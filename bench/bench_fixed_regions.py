@@ -3,7 +3,7 @@ published solution's colours fixed everywhere but a chosen region. Prints a tabl
 
     .venv/bin/python bench/bench_fixed_regions.py [--file FILE] [--name ID] [--islands N]
                                                   [--connectivity C] [--solver NAME]
-                                                  [--time-limit S] [SET ...]
+                                                  [--time-limit S] [--levels-limit N] [SET ...]
 
 ``--file`` defaults to the janko sample (``SATGRID_SHARED``), ``--name`` to ``janko-nurikabe-1055``.
 The islands of the published solution with at least ``--islands`` cells (default 50) are
@@ -16,9 +16,12 @@ before the first SAT call (on a fresh session, as ``api.solve`` builds it):
 * ``rest``: everything but the big islands and the cells next to them;
 * ``0,2,3``: the listed big islands and the cells next to them.
 
-Printed per SET: the free cells, the status of ``api.solve`` (no uniqueness), the first call's
+The head lists each big island's seed (1-based, as puzzle books name cells), reach and level cost (``islands.level_cost``; whether it
+gets levels under the limit). Printed per SET: the free cells, the status of ``api.solve`` (no uniqueness), the first call's
 CPU seconds and CaDiCaL's conflicts (python-sat's ``accum_stats``; "-" where the solver gives
-none). The default SETs: ``big rest`` and each big island alone.
+none). The default SETs: ``big rest`` and each big island alone. ``--levels-limit N`` sets
+``islands.LEVELS_LIMIT`` for the run (islands whose levels would need more variables get none):
+with 20,000 the three widest 50-islands of 1055 lose theirs.
 """
 from __future__ import annotations
 
@@ -31,7 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from satgrid import api, session as sessions  # noqa: E402
+from satgrid import api, islands as island_rule, session as sessions  # noqa: E402
+from satgrid.grid import Grid  # noqa: E402
+from satgrid.puzzle import cell_name  # noqa: E402
 
 SHARED = Path(os.environ.get("SATGRID_SHARED", ROOT.parent / "shared"))
 DEFAULT = SHARED / "external" / "nurikabe" / "janko_nurikabe_sample.txt"
@@ -118,17 +123,30 @@ def main() -> None:
     ap.add_argument("--connectivity", default="propagator")
     ap.add_argument("--solver", default=None)
     ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--levels-limit", type=int, default=None,
+                    help="islands.LEVELS_LIMIT for this run (default: the library's)")
     args = ap.parse_args()
+    if args.levels_limit is not None:
+        island_rule.LEVELS_LIMIT = args.levels_limit
     solver = args.solver or ("cadical195" if args.connectivity == "propagator" else "cadical153")
     puzzle = next(p for p in api.load([args.file]) if p.name == args.name)
     solution = puzzle.given_solution.solution
     rows, cols = len(solution), len(solution[0])
     big = [cells for cells in islands(solution) if len(cells) >= args.islands]
     print(f"{args.name}: {len(big)} islands of {args.islands}+ cells, {args.connectivity}, {solver}, "
-          f"time limit {args.time_limit:g} s")
+          f"time limit {args.time_limit:g} s, levels limit {island_rule.LEVELS_LIMIT:,}")
+    numbers = {p: v for p, v in puzzle.clues().items() if v is not None}
+    grid = Grid.of(rows, cols)
     for k, cells in enumerate(big):
+        seed = next((p for p in cells if p in numbers), None)
+        levels = ""
+        if seed is not None and isinstance(numbers[seed], int):
+            dist = island_rule.reach(grid, numbers, seed, numbers[seed])
+            levels = (f", seed {cell_name(*seed)}, reach {len(dist)} cells, level cost "
+                      f"{island_rule.level_cost(dist, numbers[seed]):,} "
+                      f"({'levels' if island_rule.has_levels(dist, numbers[seed]) else 'no levels'})")
         print(f"  island {k}: {len(cells)} cells, rows {min(r for r, _ in cells)}-{max(r for r, _ in cells)}, "
-              f"columns {min(c for _, c in cells)}-{max(c for _, c in cells)}")
+              f"columns {min(c for _, c in cells)}-{max(c for _, c in cells)}{levels}")
     options = api.Options(solver=solver, connectivity=args.connectivity, time_limit=args.time_limit)
     print(f"{'set':>12} {'free':>6} {'status':>8} {'cpu s':>7} {'conflicts':>10}")
     for name in args.sets or ["big", "rest", *map(str, range(len(big)))]:

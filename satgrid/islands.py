@@ -127,6 +127,20 @@ def reach(grid: Grid, seeds: Iterable[Cell], seed: Cell, size: int | None) -> di
     return {cells[q]: d for q, d in reach_indices(grid.index(seed), size, grid.near, touch).items()}
 
 
+def level_cost(dist: Mapping[int, int] | Mapping[Cell, int], size: int) -> int:
+    """What :data:`LEVELS_LIMIT` bounds for an island of ``size`` cells over the reach ``dist``
+    (cell -> distance from the seed, as :func:`reach` gives it): ``size - distance`` summed over
+    the reach, about its level variables (:meth:`SeededIslands._levels`)."""
+    return sum(size - d for d in dist.values())
+
+
+def has_levels(dist: Mapping[int, int] | Mapping[Cell, int], size: int) -> bool:
+    """Whether an island of ``size`` cells over the reach ``dist`` is kept connected by levels
+    (unless it is eager): from size 3 on, while its :func:`level_cost` is at most
+    :data:`LEVELS_LIMIT`; beyond, by local connectivity and the lazy cuts."""
+    return size > 2 and level_cost(dist, size) <= LEVELS_LIMIT
+
+
 def crowded(grid: Grid, seeds: Iterable[Cell]) -> set[Cell]:
     """Cells (not seeds) touching two different seeds: white, they would join two islands."""
     seeds = set(seeds)
@@ -369,7 +383,7 @@ class SeededIslands:
         else:
             clauses = exactly(list(label.values()), value, pool, totalizer=True)
         local = value > 1 and not eager
-        if value > 2 and not eager and sum(value - d for d in dist.values()) <= LEVELS_LIMIT:
+        if not eager and has_levels(dist, value):
             clauses += self._levels(i, value, pool, starts)
         for q, lit in label.items():
             inside = []

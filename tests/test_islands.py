@@ -150,3 +150,29 @@ def test_reach_rim_and_crowded_cells():
     assert islands.crowded == [(0, 1)]
     assert sorted(islands.reach((0, 0))) == [(0, 0), (1, 0), (1, 1), (2, 0)]
     assert islands.rim((0, 2)) == [(0, 1), (0, 3), (1, 2)]
+
+
+def test_level_cost_decides_which_islands_get_levels(monkeypatch):
+    """``level_cost`` sums ``size - distance`` over the reach; ``has_levels`` is the test the
+    size clue applies: from size 3 on, up to ``LEVELS_LIMIT``, and an island over the limit
+    gets no level variable."""
+    grid = Grid.of(3, 4)
+    seeds = {(0, 0): 3, (0, 2): 1, (2, 3): 2}
+    dist = reach(grid, seeds, (0, 0), 3)  # distances 0, 1, 2, 2
+    assert islands_module.level_cost(dist, 3) == 3 + 2 + 1 + 1
+    assert islands_module.has_levels(dist, 3)
+    assert not islands_module.has_levels(reach(grid, seeds, (2, 3), 2), 2)
+
+    def level_keys() -> set:
+        m = Model(grid)
+        m.clue(m.islands_with_one_seed("islands", m.cells("white"), seeds).size)
+        encoding = m.build()
+        encoding.encode_clue((0, 0), 3)
+        return {k for k in encoding.pool.idpool.obj2id if k and k[0] == "level"}
+
+    assert level_keys()
+    monkeypatch.setattr(islands_module, "LEVELS_LIMIT", 6)
+    assert not islands_module.has_levels(dist, 3)
+    assert not level_keys()
+    monkeypatch.setattr(islands_module, "LEVELS_LIMIT", 7)
+    assert level_keys()
