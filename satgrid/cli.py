@@ -1227,7 +1227,7 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
     lines = [f"puzzle {r.label} ({g.name} {p.rows}x{p.cols}, {len(p.clues())} clues): {status}"]
     if r.note:
         lines.append(f"note: {r.note}")
-    if r.race is not None:
+    if r.race is not None and r.race.rivals_ran:  # else it was a solve alone, in a worker
         lines.append(f"race: {r.race.line()}")
     if r.solution is not None:
         lines.append(g.render(p, r.solution))

@@ -113,22 +113,29 @@ DEFINITIVE = ("unique", "multiple", "unsatisfiable")
 
 @dataclass(frozen=True)
 class Race:
-    """What a race ran: each configuration as the command-line options that rerun it alone, and
-    which one won (None: none gave a definitive answer)."""
+    """What a race ran: each configuration as the command-line options that rerun it alone,
+    which one won (None: none gave a definitive answer), and how many were started (the rivals
+    are not when the first settles the puzzle within :data:`RIVAL_DELAY_S`)."""
 
     configurations: tuple[str, ...]
     winner: int | None
+    started: int
+
+    @property
+    def rivals_ran(self) -> bool:
+        """Whether a configuration other than the user's was started."""
+        return self.started > 1
 
     def to_json(self) -> dict[str, Any]:
-        return {"configurations": list(self.configurations),
+        return {"configurations": list(self.configurations), "started": self.started,
                 "won": None if self.winner is None else self.configurations[self.winner]}
 
     def line(self) -> str:
         """The note a text report shows."""
         if self.winner is None:
-            return f"raced {len(self.configurations)} configurations, none settled the puzzle"
+            return f"raced {self.started} configurations, none settled the puzzle"
         return (f"won by {self.configurations[self.winner]} (configuration {self.winner + 1} of "
-                f"{len(self.configurations)} raced)")
+                f"{self.started} raced)")
 
 
 def flags(options: Any) -> str:
@@ -205,7 +212,7 @@ def race(puzzle: Any, configs: list[Any], unique: bool = False,
     for solution in (result.solution, result.second_solution):
         if solution is not None:
             api.check_solution(g, puzzle, solution)
-    result.race = Race(tuple(flags(options) for options in configs), winner)
+    result.race = Race(tuple(flags(options) for options in configs), winner, len(processes))
     result.stats.time_s = time.perf_counter() - started
     return result
 

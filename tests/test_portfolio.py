@@ -141,6 +141,8 @@ def test_a_quick_answer_starts_no_rival(racing, monkeypatch) -> None:
                            unique=True)
     assert time.monotonic() - started < 30
     assert raced.status == "unique" and raced.race.winner == 0 and len(pids) == 1
+    assert raced.race.started == 1 and not raced.race.rivals_ran
+    assert raced.to_json()["race"]["started"] == 1
 
 
 def test_rivals_start_after_the_delay(racing, monkeypatch) -> None:
@@ -334,8 +336,8 @@ def test_cli_jobs_auto_races_a_puzzle_alone(racing, monkeypatch, cpus, args, rac
     assert report["status"] == "unique"
     assert ("race" in report) == raced
     if raced:
-        assert len(report["race"]["configurations"]) == min(cpus, len(portfolio.configurations(
-            api.Options(), cpus)))
+        count = min(cpus, len(portfolio.configurations(api.Options(), cpus)))
+        assert len(report["race"]["configurations"]) == report["race"]["started"] == count
     assert "capped" not in out.stderr
     puzzle = api.load([str(one)])[0]
     monkeypatch.setattr(portfolio, "RACE_CELLS", puzzle.rows * puzzle.cols)  # not above it
@@ -343,6 +345,21 @@ def test_cli_jobs_auto_races_a_puzzle_alone(racing, monkeypatch, cpus, args, rac
     out = runner.invoke(main, ["solve", str(one), "--unique", "--format", "json", *args])
     assert out.exit_code == 0, out.output
     assert "race" not in json.loads(out.stdout) and "capped" not in out.stderr
+
+
+def test_cli_text_has_no_race_line_when_no_rival_started(racing, monkeypatch) -> None:
+    """A puzzle the first configuration settles before the rivals' start: a plain report."""
+    from satgrid import cli
+
+    monkeypatch.setattr(cli, "_cpus", lambda: 2)
+    monkeypatch.setattr(portfolio, "RIVAL_DELAY_S", 60)
+    one = racing / "one.txt"
+    one.write_text(bundled_text("nurikabe", 1))
+    out = CliRunner().invoke(main, ["solve", str(one), "--unique"])
+    assert out.exit_code == 0, out.output
+    assert ": unique" in out.stdout and "race:" not in out.stdout
+    data = CliRunner().invoke(main, ["solve", str(one), "--unique", "--format", "json"])
+    assert json.loads(data.stdout)["race"]["started"] == 1
 
 
 def test_cli_jobs_auto_neither_audits_nor_pools_in_workers(racing, monkeypatch) -> None:
