@@ -1036,10 +1036,15 @@ def _work(puzzle: Any, unique: bool, audit: bool, minimize: bool, grade: bool,
 
 def _auto_jobs(puzzles: list[Any], audit: bool) -> int:
     """What ``--jobs auto`` stands for: the usable CPUs for a solve (no audit) with fewer puzzles
-    than CPUs, so that each big one is raced (its rivals start only when it takes a while:
-    :data:`satgrid.portfolio.RIVAL_DELAY_S`), else 1 (no pool of workers unless asked)."""
+    than CPUs, one of them big enough to race, so that each such one is raced (its rivals start
+    only when it takes a while: :data:`satgrid.portfolio.RIVAL_DELAY_S`), else 1 (no pool of
+    workers unless asked)."""
+    from .portfolio import worth_racing
+
     cpus = _cpus()
-    return 1 if audit or len(puzzles) >= cpus else cpus
+    if audit or len(puzzles) >= cpus or not any(worth_racing(p) for p in puzzles):
+        return 1
+    return cpus
 
 
 def _race_configurations(jobs: int, options: api.Options, quiet: bool = False) -> list[api.Options]:
@@ -1135,8 +1140,6 @@ def _run(files, unique, audit, minimize, fmt, jobs, require_unique, grade=True, 
             racing = any(worth_racing(p) for p in puzzles)
         if racing:  # each puzzle big enough raced (satgrid.portfolio), the others solved here
             work = functools.partial(work, configs=_race_configurations(jobs, options, chosen))
-        elif chosen:  # auto: no race to run, so no pool either
-            jobs = 1
         many = len(puzzles) > 1
         results = []
         with contextlib.ExitStack() as stack:

@@ -263,48 +263,36 @@ class Grid:
     # -- regions and rooms ----------------------------------------------------------------------
     def components(self, cells: Iterable[Cell], diagonal: bool = False) -> list[list[Cell]]:
         """The connected groups of ``cells`` (side-connected, or also through corners with
-        ``diagonal``), by flood fill. Groups are ordered by their first cell and their cells
+        ``diagonal``), by :meth:`groups` over their membership. Groups are ordered by their first cell and their cells
         listed in reading order."""
         rows, cols, cells = self.rows, self.cols, list(cells)
-        member = bytearray(rows * cols)  # 1: in ``cells``, not yet grouped; 2: grouped
+        member = bytearray(rows * cols)  # 1: in ``cells``
         for r, c in cells:
             if not (0 <= r < rows and 0 <= c < cols):  # a cell off the grid: its own group
                 inside = set(cells)
                 return self._flood(sorted(inside), None, KING if diagonal else ORTHOGONAL, inside)
             member[r * cols + c] = 1
-        # by cell index over a neighbour table made once per size (checkers call this for every
-        # solution they check; figures in encodings/diagnostics.md)
-        near = _neighbour_table(rows, cols, diagonal)
-        groups = []
-        for start in range(rows * cols):
-            if member[start] != 1:
-                continue
-            member[start] = 2
-            group, stack = [start], [start]
-            while stack:
-                for j in near[stack.pop()]:
-                    if member[j] == 1:
-                        member[j] = 2
-                        group.append(j)
-                        stack.append(j)
-            group.sort()
-            groups.append([divmod(j, cols) for j in group])
-        return groups
+        groups, _ = self.groups(member, diagonal, only=1)
+        return [[divmod(j, cols) for j in sorted(group)] for group in groups]
 
-    def groups(self, values: Sequence[Hashable]) -> tuple[list[list[int]], list[int]]:
-        """The side-connected groups of cells with equal values, ``values`` given per cell index
-        (e.g. a shading's rows joined into one string), by flood fill over cell indices: the
-        groups as lists of cell indices, each starting with its first cell in reading order (the
-        rest in no order), ordered by that cell; and the position of each cell's group in that
-        list, per cell index. Every cell is in one group."""
+    def groups(self, values: Sequence[Hashable], diagonal: bool = False,
+               only: Hashable | None = None) -> tuple[list[list[int]], list[int]]:
+        """The connected groups (side-connected, or also through corners with ``diagonal``) of
+        cells with equal values, ``values`` given per cell index (e.g. a shading's rows joined
+        into one string), by flood fill over cell indices and a neighbour table made once per
+        size (checkers call it for every solution they check; figures in
+        encodings/diagnostics.md): the groups as lists of cell indices, each starting with its
+        first cell in reading order (the rest in no order), ordered by that cell; and the
+        position of each cell's group in that list, per cell index. Every cell is in one group,
+        or with ``only`` only the cells of that value are (the others' position is -1)."""
         rows, cols = self.rows, self.cols
         if len(values) != rows * cols:
             raise ValueError(f"{len(values)} values for the {rows * cols} cells of a {rows}x{cols} grid")
-        near = _neighbour_table(rows, cols, False)
+        near = _neighbour_table(rows, cols, diagonal)
         label = [-1] * (rows * cols)
         groups: list[list[int]] = []
         for start, value in enumerate(values):
-            if label[start] >= 0:
+            if label[start] >= 0 or (only is not None and value != only):
                 continue
             k = label[start] = len(groups)
             group, stack = [start], [start]
