@@ -169,6 +169,10 @@ def solve_options(f):
                           "than N: each big puzzle raced in up to N configurations (--solver and "
                           "--connectivity varied unless given), the first answer wins. auto: "
                           "N is the CPUs for solve with fewer puzzles than CPUs, else 1.")(f)
+    f = click.option("--probe/--no-probe", default=True, show_default=True,
+                     help="A search that has found no solution after 5 s stops, proves what "
+                          "failed-literal probing proves from the clues (for at most 5 s), and "
+                          "searches on with those facts (grids over 100 cells; not audits).")(f)
     f = click.option("--require-unique", is_flag=True,
                      help="Exit 3 unless every puzzle has exactly one solution.")(f)
     return f
@@ -475,7 +479,7 @@ def demo(fmt: str) -> None:
     files = [str(resources.files("satgrid") / "data" / g.examples) for g in GENRES.values()]
     _run(tuple(files), unique=True, audit=True, minimize=False, fmt=fmt, genre=None,
          solver=DEFAULT_SOLVER, time_limit=None, conflict_limit=None,
-         trust_external_unsat=False, connectivity="lazy", jobs=1, require_unique=False)
+         trust_external_unsat=False, connectivity="lazy", probe=True, jobs=1, require_unique=False)
 
 
 @main.command()
@@ -1262,13 +1266,14 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
 def _options(opts: dict[str, Any]) -> api.Options:
     """The solving options of ``solve_options``' flags."""
     return api.Options(opts["solver"], opts["time_limit"], opts["conflict_limit"],
-                       opts["connectivity"], opts["trust_external_unsat"])
+                       opts["connectivity"], opts["trust_external_unsat"], opts["probe"])
 
 
 def _solver_line(solver: str, s: Any) -> str:
     """``solver NAME: 5 SAT calls, 1 CEGAR iterations, 2 cuts, 3.40 ms`` (a report's last line)."""
     return (f"solver {solver}: {s.sat_calls} SAT calls, {s.cegar_iterations} CEGAR iterations, "
-            f"{s.cuts} cuts, {s.time_s * 1000:.2f} ms")
+            f"{s.cuts} cuts, " + (f"{s.probed} facts probed, " if s.probed else "")
+            + f"{s.time_s * 1000:.2f} ms")
 
 
 def _summary(results: list[api.Result]) -> str:

@@ -68,10 +68,12 @@ except ImportError:  # not POSIX: no race (:func:`race` says so)
 #: races the first, ``--jobs 3`` the first two): changes to :class:`~satgrid.api.Options`.
 #: Chosen by the worst and the median over the big sample puzzles (bench/bench_portfolio.py;
 #: figures and the configurations left out: encodings/solver.md, "A portfolio race for one
-#: puzzle").
+#: puzzle"). A rival never stops its search to probe (:data:`satgrid.api.PROBE_AFTER_S`): that is
+#: the user's configuration's other road, and on the biggest puzzle it only delays the rival that
+#: settles it (encodings/grading.md, "Probing before a slow search").
 RIVALS: tuple[dict[str, Any], ...] = (
-    {"connectivity": "propagator", "solver": "cadical195"},
-    {"connectivity": "lazy", "solver": "cadical195"},
+    {"connectivity": "propagator", "solver": "cadical195", "probe": False},
+    {"connectivity": "lazy", "solver": "cadical195", "probe": False},
 )
 
 #: Options fields a race may vary (the rest are always the user's: limits, trust).

@@ -49,15 +49,17 @@ def check_connectivity(connectivity: str, solver: str) -> None:
 
 @dataclass
 class Stats:
-    """Counters for reports: SAT calls, CEGAR iterations that added cuts, cuts added, time, and
-    the UNSAT answers of an external solver by how they were established (re-solved or trusted,
-    see :mod:`satgrid.external`)."""
+    """Counters for reports: SAT calls, CEGAR iterations that added cuts, cuts added, time, the
+    UNSAT answers of an external solver by how they were established (re-solved or trusted,
+    see :mod:`satgrid.external`), and the facts a slow solve proved by probing before its search
+    went on (:data:`satgrid.api.PROBE_AFTER_S`; not a session's counter, set on a result)."""
 
     sat_calls: int = 0
     cegar_iterations: int = 0
     cuts: int = 0
     time_s: float = 0.0
     unsat_checks: dict[str, int] = field(default_factory=dict)
+    probed: int = 0
 
     def since(self, start: "Stats") -> "Stats":
         checks = {how: n - start.unsat_checks.get(how, 0) for how, n in self.unsat_checks.items()}
@@ -72,7 +74,8 @@ class Stats:
     def to_json(self) -> dict[str, Any]:
         """The ``"stats"`` object of the JSON reports."""
         return {"time_s": round(self.time_s, 6), "sat_calls": self.sat_calls,
-                "cegar_iterations": self.cegar_iterations, "cuts": self.cuts}
+                "cegar_iterations": self.cegar_iterations, "cuts": self.cuts,
+                **({"probed": self.probed} if self.probed else {})}
 
     def copy(self) -> "Stats":
         return Stats(self.sat_calls, self.cegar_iterations, self.cuts, self.time_s,
