@@ -295,6 +295,9 @@ SETTLED_CELLS = 400
 #: encodings document of grades, "Probing before a slow search").
 PROBE_AFTER_S = 5.0
 PROBE_FOR_S = 5.0
+#: Grids of this many cells or fewer never probe before a search (their searches take
+#: milliseconds; the same bound as a race's, :data:`satgrid.portfolio.RACE_CELLS`).
+PROBE_CELLS = 100
 
 
 def session_for(puzzle: Any, options: Options, deadline: float | None = None,
@@ -535,14 +538,11 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
 
 def _probe_at(puzzle: Any, options: Options, audit: bool, deadline: float | None) -> float | None:
     """When this solve's first query stops to probe (:data:`PROBE_AFTER_S`), or None: never
-    without ``options.probe``, for an audit or minimising (their queries switch clues off), an external solver (a stopped call
-    is a lost run) or a conflict limit (a per-call budget), nor for a grid small enough that a
-    race would not pay (:func:`satgrid.portfolio.worth_racing`), nor when the time limit comes
-    first."""
-    from .portfolio import worth_racing
-
+    without ``options.probe``, for an audit or minimising (their queries switch clues off), an
+    external solver (a stopped call is a lost run) or a conflict limit (a per-call budget), nor
+    for a grid of :data:`PROBE_CELLS` cells or fewer, nor when the time limit comes first."""
     if not options.probe or audit or is_external(options.solver) \
-            or options.conflict_limit is not None or not worth_racing(puzzle):
+            or options.conflict_limit is not None or puzzle.rows * puzzle.cols <= PROBE_CELLS:
         return None
     at = time.monotonic() + PROBE_AFTER_S
     return at if deadline is None or at < deadline else None

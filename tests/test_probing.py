@@ -7,7 +7,7 @@ from importlib import resources
 
 import pytest
 
-from satgrid import api, grading, portfolio
+from satgrid import api, grading
 from satgrid.queries import PuzzleQueries
 from satgrid.registry import GENRES
 
@@ -127,7 +127,7 @@ def test_contradictory_clues_give_no_facts() -> None:
 @pytest.fixture
 def probe_at_once(monkeypatch):
     """Every solve probes before its first search (no grid too small, no wait)."""
-    monkeypatch.setattr(portfolio, "RACE_CELLS", 0)
+    monkeypatch.setattr(api, "PROBE_CELLS", 0)
     monkeypatch.setattr(api, "PROBE_AFTER_S", 0.0)
 
 
@@ -140,7 +140,7 @@ def test_a_solve_that_probes_answers_as_one_that_does_not(name: str, monkeypatch
     puzzles = bundled(name)[:2]
     plain = [api.solve(p, unique=True) for p in puzzles]
     assert all(r.stats.probed == 0 for r in plain)
-    monkeypatch.setattr(portfolio, "RACE_CELLS", 0)
+    monkeypatch.setattr(api, "PROBE_CELLS", 0)
     monkeypatch.setattr(api, "PROBE_AFTER_S", 0.0)
     probing = [api.solve(p, unique=True) for p in puzzles]
     assert [answer(r) for r in probing] == [answer(r) for r in plain]
