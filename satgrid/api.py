@@ -290,9 +290,9 @@ SETTLED_CELLS = 400
 #: what failed-literal probing with the rules' cuts proves from the clues (for at most
 #: :data:`PROBE_FOR_S` seconds, :func:`satgrid.grading.probed_facts`), and searches on with
 #: those facts given. Published puzzles are made to be solved by deductions: probing settles
-#: a 15x25 Nurikabe in 0.6 s that takes the search 80,000 conflicts and 10-13 s. But on most big
-#: puzzles the search is quicker than probing, so only a slow search probes (figures: the
-#: encodings document of grades, "Probing before a slow search").
+#: a published 15x25 puzzle in 0.6 s that takes the search 80,000 conflicts and 10-13 s. But
+#: on most big puzzles the search is quicker than probing, so only a slow search probes
+#: (figures: encodings/grading.md, "Probing before a slow search").
 PROBE_AFTER_S = 5.0
 PROBE_FOR_S = 5.0
 #: Grids of this many cells or fewer never probe before a search (their searches take

@@ -396,7 +396,7 @@ def probed_facts(puzzle: Any, deadline: float | None = None) -> dict[Hashable, b
 
 # -- grades -------------------------------------------------------------------------------------
 #: A grid of more cells is graded on a session of its own with its clues settled (a
-#: :class:`Ladder` with ``settled``): a 15x25 Nurikabe grades in under a second instead of 15-30
+#: :class:`Ladder` with ``settled``): a published 15x25 grid grades in under a second instead of 15-30
 #: (figures: encodings/grading.md, "Probing on a settled ladder"). Smaller grids share a grading
 #: session between puzzles of the same encoding, which a generator's many small grades need.
 SETTLED_GRADE_CELLS = 100

@@ -388,7 +388,7 @@ def test_a_limit_hit_while_looking_for_a_second_solution_keeps_the_first(monkeyp
     from satgrid.queries import PuzzleQueries
     from satgrid.session import Outcome
 
-    monkeypatch.setattr(PuzzleQueries, "other_solution", lambda self, projection: Outcome("unknown"))
+    monkeypatch.setattr(PuzzleQueries, "other_solution", lambda self, projection, **kw: Outcome("unknown"))
     text = "genre: nurikabe\n. 1 . . .\n. . . . 2\n. . . . .\n3 . . . .\n. . . 2 .\n"  # n1
     [puzzle] = api.load_text(text)
     result = api.solve(puzzle, unique=True)
