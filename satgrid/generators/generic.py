@@ -101,14 +101,22 @@ def random_solution(genre: Genre, puzzle: Any, rng: random.Random,
     """A random solution of ``puzzle`` (step 1; a sampler's too, e.g. on random rooms), or None
     when it has none: its encoding solved with random phases on the primary variables, on a
     session of its own."""
-    encoding = genre.encode(puzzle)
+    return random_model(genre.encode(puzzle), lambda encoding, value: genre.decode(puzzle, encoding, value),
+                        rng, options)
+
+
+def random_model(encoding: Any, decode: Callable[[Any, Any], Any], rng: random.Random,
+                 options: api.Options = api.Options()) -> Any | None:
+    """``decode(encoding, assignment)`` of a random assignment of ``encoding`` (no clue on), or
+    None when it has none: solved with random phases on the primary variables, on a session of
+    its own (a sampler's own encoding, e.g. rules without the clue layout)."""
     session = Session(encoding, options.solver, options.connectivity, options.conflict_limit)
     try:
         session.prefer([lit if rng.random() < 0.5 else -lit for lit in encoding.primary.values()])
         outcome = session.solve([])
         if outcome.status != "sat":
             return None
-        return genre.decode(puzzle, encoding, outcome.assignment)
+        return decode(encoding, outcome.assignment)
     finally:
         session.close()
 
