@@ -28,6 +28,9 @@ Encoding (:func:`rules`, on the model builder; clause counts and measurements in
 * The capes are exactly the circles: the core's ``dead_ends`` rule over the unshaded literals (a
   circle: unshaded, exactly one unshaded neighbour; any other cell: unshaded with one unshaded
   neighbour implies a second).
+* Implied, with a circle on the grid: an unshaded cell has an unshaded neighbour (the connected
+  area holds a cape and its neighbour; ``no_closed_pieces`` with ``most = 1``). It saves the lazy
+  connectivity rule's cuts around lone unshaded cells (measured in encodings/nurimisaki.md).
 * For each circle, its sightlines (:meth:`~satgrid.model.Model.sightlines`) in the base; each
   number ``k`` a clue behind its selector: the chains sum to ``k - 1``
   (:meth:`~satgrid.model.Clue.sightline_count`).
@@ -128,6 +131,8 @@ def rules(m: Model, circles: tuple[Cell, ...] | None) -> None:
     if circles is None:
         return
     m.dead_ends("the capes are exactly the circles", unshaded, circles)
+    if circles:  # implied: a cape and its neighbour make the connected area two cells or more
+        m.no_closed_pieces("an unshaded cell has an unshaded neighbour", unshaded, 1)
     sight = {p: m.sightlines(p, unshaded) for p in circles}
 
     @m.clue
@@ -165,12 +170,13 @@ def check(puzzle: NurimisakiPuzzle, solution: Solution) -> list[str]:
 
 def estimate(rows: int, cols: int, connectivity: str = "lazy") -> tuple[int, int]:
     """(variables, clauses) expected of a rows x cols grid, from the grid alone: a shaded
-    variable, two 2x2 clauses and about 3.5 dead-end clauses a cell; circles on about a tenth of
-    the cells, each with sightlines of ``rows + cols - 2`` variables (three clauses each) and
-    about as many clauses again for its count; the eager connectivity rule's parent pointers and
-    ranks as Hitori's. The figures behind the constants are in encodings/nurimisaki.md."""
-    cells, circles, line = rows * cols, rows * cols // 10 + 1, rows + cols
-    variables, clauses = cells + circles * 3 * line // 2, 6 * cells + circles * 6 * line
+    variable, two 2x2 clauses and about four dead-end clauses a cell; circles on about a seventh
+    of the cells, each with sightlines of about ``rows + cols`` variables (2.5 clauses each) and
+    half as many variables again and about as many clauses for its count; the eager connectivity
+    rule's parent pointers and ranks as Hitori's. The figures behind the constants are in
+    encodings/nurimisaki.md."""
+    cells, circles, line = rows * cols, rows * cols // 7 + 1, rows + cols
+    variables, clauses = cells + circles * 3 * line // 2, 6 * cells + circles * 5 * line
     return with_eager((variables, clauses), cells, connectivity)
 
 
