@@ -213,7 +213,8 @@ def DRAW(puzzle: NurimisakiPuzzle, solution: Solution | None, marks: svg.Marks) 
 
 
 #: The partial state of ``hint --state``; circles are unshaded by the rules, so never hinted.
-STATE = replace(shading.STATE, shown=lambda puzzle: {("shaded", *p): False for p in puzzle.circles()})
+STATE = replace(shading.state_format(noun="circle", clue="circle"),
+                shown=lambda puzzle: {("shaded", *p): False for p in puzzle.circles()})
 
 
 # -- the generic generator ----------------------------------------------------------------------
