@@ -367,7 +367,7 @@ def test_pzprv3_round_trip_with_and_without_answer():
     solution = api.solve(puzzle).solution
     text = formats.write(puzzle, "pzprv3", solution)
     assert text.splitlines()[:4] == ["pzprv3", "nurimisaki", "6", "6"]
-    assert text.splitlines()[4] == "6 . . . - . " and text.splitlines()[10] == "+ # + + + # "
+    assert text.splitlines()[4] == "6 . . . 3 . " and text.splitlines()[10] == "+ # # # + # "
     loaded = one(text)
     assert (loaded.puzzle.grid, loaded.solution) == (puzzle.grid, solution)
     assert one(formats.write(puzzle, "pzprv3")).solution is None
@@ -454,7 +454,7 @@ def test_svg_draws_circles_numbers_and_shaded_cells(tmp_path):
     [puzzle] = api.load_text(M1)
     drawing = render_svg.svg(puzzle, M1_SOLUTION)
     assert drawing.count('class="shaded"') == "".join(M1_SOLUTION).count("#")
-    assert drawing.count("white-circle") == 6 and drawing.count('class="clue"') == 3
+    assert drawing.count("white-circle") == 8 and drawing.count('class="clue"') == 3
     out = CliRunner().invoke(main, ["render", str(DATA), "--solution", "-o", str(tmp_path / "m.svg")])
     assert out.exit_code == 0, out.output
     assert all((tmp_path / f"m-{i}.svg").read_text().startswith("<svg") for i in (1, 2, 3, 4))

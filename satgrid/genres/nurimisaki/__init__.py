@@ -232,14 +232,41 @@ def READ_CLUES(blank: NurimisakiPuzzle, solution: Solution) -> NurimisakiPuzzle:
 
 def SAMPLE(rows: int, cols: int, rng: random.Random) -> NurimisakiPuzzle:
     """A random shading of the rules without circles (the capes' rule would need the circles
-    first), a numbered circle on each of its capes (:func:`READ_CLUES`)."""
-    from ...generators.generic import random_model
+    first), solved with random phases, and a numbered circle on each of its capes
+    (:func:`READ_CLUES`). Two shadings often share their capes and counts (an L-shaped corner
+    whose cape looks along the other arm), so while that full puzzle has a second solution, a
+    random cell where the two differ is fixed to the second one's value and the shading solved
+    again from the same phases, at most ``rows * cols // 2`` times; the last full puzzle is
+    returned either way (the generic generator checks it; measured in encodings/nurimisaki.md)."""
+    from ... import api
+    from ...session import Session
 
-    solution = random_model(build(rows, cols, None),
-                            lambda encoding, value: read_shading(encoding, "shaded", value, rows, cols), rng)
-    if solution is None:
-        raise SatgridError(f"the rules of {NAME} have no {rows}x{cols} solution")
-    return READ_CLUES(BLANK(rows, cols), solution)
+    encoding, blank = build(rows, cols, None), BLANK(rows, cols)
+    session = Session(encoding)
+    try:
+        session.prefer([lit if rng.random() < 0.5 else -lit for lit in encoding.primary.values()])
+        fixed: list[int] = []
+        full = None
+        for _ in range(max(1, rows * cols // 2)):
+            outcome = session.solve(fixed)
+            if outcome.status != "sat":
+                if not fixed:
+                    raise SatgridError(f"the rules of {NAME} have no {rows}x{cols} solution")
+                fixed.pop(0)  # an earlier fix and the last one clash: forget the oldest
+                continue
+            solution = read_shading(encoding, "shaded", outcome.assignment, rows, cols)
+            full = READ_CLUES(blank, solution)
+            result = api.solve(full, unique=True, grade=False)
+            if result.status == "unique":
+                break
+            other = result.second_solution if tuple(result.solution) == solution else result.solution
+            p = rng.choice([(r, c) for r in range(rows) for c in range(cols) if solution[r][c] != other[r][c]])
+            lit = encoding.primary["shaded", *p]
+            fixed.append(lit if other[p[0]][p[1]] == "#" else -lit)
+        assert full is not None
+        return full
+    finally:
+        session.close()
 
 
 # -- golden samples -----------------------------------------------------------------------------
@@ -247,8 +274,8 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> NurimisakiPuzzle:
 #: ``satgrid generate nurimisaki --size 6x6 --seed 3``); the small ones are checked against brute
 #: force in tests/test_nurimisaki.py.
 SAMPLES = (
-    ("6 . . . ? .\n. . . . . 3\n. . . 4 . .\n. . . . . .\n. . . . . .\n. ? . ? . .\n", "unique",
-     (".#...#", ".#.##.", "....#.", ".#.#..", ".#...#", "..#.##")),
+    ("6 . . . 3 .\n. ? . ? . .\n. . ? . . .\n. . . . . .\n. . . . . .\n. ? . 2 . ?\n", "unique",
+     (".###.#", "..#..#", ".#.#..", "...##.", ".#....", "..#.#.")),
     ("2 .\n. 2\n", "multiple", None),  # r1c2 or r2c1 shaded: each 2 sees its cape's neighbour
     ("? .\n. .\n", "unsatisfiable", None),  # a connected area of two or more cells has two dead ends
 )
