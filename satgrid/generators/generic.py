@@ -101,22 +101,14 @@ def random_solution(genre: Genre, puzzle: Any, rng: random.Random,
     """A random solution of ``puzzle`` (step 1; a sampler's too, e.g. on random rooms), or None
     when it has none: its encoding solved with random phases on the primary variables, on a
     session of its own."""
-    return random_model(genre.encode(puzzle), lambda encoding, value: genre.decode(puzzle, encoding, value),
-                        rng, options)
-
-
-def random_model(encoding: Any, decode: Callable[[Any, Any], Any], rng: random.Random,
-                 options: api.Options = api.Options()) -> Any | None:
-    """``decode(encoding, assignment)`` of a random assignment of ``encoding`` (no clue on), or
-    None when it has none: solved with random phases on the primary variables, on a session of
-    its own (a sampler's own encoding, e.g. rules without the clue layout)."""
+    encoding = genre.encode(puzzle)
     session = Session(encoding, options.solver, options.connectivity, options.conflict_limit)
     try:
         session.prefer([lit if rng.random() < 0.5 else -lit for lit in encoding.primary.values()])
         outcome = session.solve([])
         if outcome.status != "sat":
             return None
-        return decode(encoding, outcome.assignment)
+        return genre.decode(puzzle, encoding, outcome.assignment)
     finally:
         session.close()
 
