@@ -8,10 +8,10 @@ Puzzles:
 * ``<shared>/external/genres/puzzlekit_nurimisaki.txt`` (30 janko.at puzzles with their
   published solutions; ``<shared>`` is ``$SATGRID_SHARED``, else ``shared/`` beside the checkout):
   every run must be unique and equal to the published solution (the ``ok`` column);
-* big grids: the genre's sampler (``SAMPLE``: a random shading of the rules without circles, a
-  numbered circle on each cape; the generic generator's first step) at each ``--sizes`` side,
-  once with every number ("numbered") and once with every circle a ``?`` ("?"); the published
-  status of such a grid is unknown, so the table prints satgrid's.
+* big grids: a random shading of the rules without circles (the first round of the genre's
+  ``SAMPLE``: random phases from ``--seed``) with a numbered circle on each cape, at each
+  ``--sizes`` side, once with every number ("numbered") and once with every circle a ``?``
+  ("?"); such a grid has no published status, so the table prints satgrid's.
 
 Per lowering (lazy, eager, and propagator on cadical195, the solver it needs) the median and max
 CPU ms (``time.process_time``) of ``api.solve`` and ``api.solve(unique=True)``, each run on a
@@ -36,6 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from satgrid import api  # noqa: E402
 from satgrid.genres import nurimisaki as nm  # noqa: E402
+from satgrid.model import read_shading  # noqa: E402
+from satgrid.session import Session  # noqa: E402
 
 from bench.common import drop_sessions, table  # noqa: E402
 
@@ -78,6 +80,20 @@ def measure(puzzles: list, repeat: int, published: bool, eager_cells: int) -> li
     return rows
 
 
+def sampled(side: int, seed: int) -> nm.NurimisakiPuzzle:
+    """A random shading of a side x side grid under the rules without circles, a numbered circle
+    on each of its capes (``SAMPLE``'s first round, without its fixes towards uniqueness)."""
+    rng = random.Random(seed)
+    encoding = nm.build(side, side, None)
+    session = Session(encoding)
+    try:
+        session.prefer([lit if rng.random() < 0.5 else -lit for lit in encoding.primary.values()])
+        outcome = session.solve([])
+        return nm.READ_CLUES(nm.BLANK(side, side), read_shading(encoding, "shaded", outcome.assignment, side, side))
+    finally:
+        session.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per puzzle, the median counts")
@@ -92,7 +108,7 @@ def main() -> None:
     else:
         print(f"# {PUZZLEKIT} not found: the published puzzles are skipped")
     for side in (int(s) for s in args.sizes.split(",") if s):
-        full = nm.SAMPLE(side, side, random.Random(args.seed))
+        full = sampled(side, args.seed)
         circles = len(full.numbers())
         table(f"sampled {side}x{side}, seed {args.seed}, {circles} circles, numbered", header,
               measure([full], args.repeat, False, args.eager_cells))
