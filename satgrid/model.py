@@ -475,6 +475,24 @@ class Model:
             clauses += guarded(exactly(around, k, self.pool), x)
         self.require(name, clauses)
 
+    def dead_ends(self, name: str, lits: Lits, ends: Iterable[Cell]) -> None:
+        """The dead ends of the true cells of ``lits`` (a true cell with exactly one true side
+        neighbour among ``lits``) are exactly the cells of ``ends``: each of them is true with one
+        true neighbour, and no other true cell has exactly one. Lowering: per cell of ``ends`` a
+        unit and ``exactly(1)`` over its neighbours (one at-least clause, pairwise at-most); per
+        other cell ``p`` and neighbour ``q``, ``¬p ∨ ¬q ∨ OR(p's other neighbours)`` (with ``q``
+        true, some other neighbour is true too). A true cell with no true neighbour is no dead end."""
+        ends = set(ends)
+        clauses: list[Clause] = []
+        for p, x in lits.items():
+            around = [lits[q] for q in self.grid.neighbours(p) if q in lits]
+            if p in ends:
+                clauses.append([x])
+                clauses += exactly(around, 1, self.pool)
+            else:
+                clauses += ([-x, -y, *(z for z in around if z != y)] for y in around)
+        self.require(name, clauses)
+
     # -- touching by corners ----------------------------------------------------------------
     def not_touching(self, name: str, lits: Lits) -> None:
         """No two cells that touch by a side or a corner (a king's move apart) are both true: a

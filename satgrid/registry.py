@@ -21,6 +21,7 @@ from .genres import lits
 from .genres import masyu
 from .genres import norinori
 from .genres import nurikabe
+from .genres import nurimisaki
 from .genres import slitherlink
 from .genres import starbattle
 from .genres import sudoku
@@ -158,6 +159,7 @@ GENRES: dict[str, Genre] = {
     "fillomino": Genre.from_module(fillomino),
     "lits": Genre.from_module(lits),
     "heyawake": Genre.from_module(heyawake),
+    "nurimisaki": Genre.from_module(nurimisaki),
 }
 
 

@@ -39,8 +39,9 @@ Fail = Callable[[str, "int | None", "int | None"], Exception]
 
 # -- text ---------------------------------------------------------------------------------------
 def parse_numbers(record: Record, make: type[P], high: Bound, why: Callable[[int, int], str],
-                  low: int = 1) -> P:
-    """Rows of whitespace-separated tokens, each a number ``low..high(rows, cols)`` or ``.``;
+                  low: int = 1, unknown: str | None = None) -> P:
+    """Rows of whitespace-separated tokens, each a number ``low..high(rows, cols)`` or ``.``, or
+    ``unknown`` (if given: a clue without a value, kept as that token, e.g. ``?``);
     ``why(rows, cols)`` says where the upper bound comes from in the out-of-range error. Errors
     name the line (and column): rows of unequal length, a token that is no number, a number out
     of range, ``rows:``/``cols:`` headers that disagree with the grid."""
@@ -63,8 +64,11 @@ def parse_numbers(record: Record, make: type[P], high: Bound, why: Callable[[int
             value = number(tok)
             if tok == EMPTY:
                 cells.append(None)
+            elif unknown is not None and tok == unknown:
+                cells.append(unknown)
             elif value is None:
-                raise record.error(f"token {tok!r} is not a number or '.' (a cell without one)", line, col)
+                also = f", {unknown!r}" if unknown is not None else ""
+                raise record.error(f"token {tok!r} is not a number{also} or '.' (a cell without one)", line, col)
             elif not low <= value <= top:
                 raise record.error(f"number {tok} is out of range {low}..{top} ({why(height, width)})",
                                    line, col)
@@ -137,20 +141,22 @@ def render(puzzle: GridPuzzle, solution: Solution | None = None) -> str:
 
 
 # -- JSON ---------------------------------------------------------------------------------------
-def numbers_json(puzzle: GridPuzzle) -> list[list[int]]:
-    """Rows of numbers, 0 for a cell without one."""
+def numbers_json(puzzle: GridPuzzle) -> list[list[int | str]]:
+    """Rows of numbers, 0 for a cell without one (a clue without a value as its token, ``"?"``)."""
     return [[0 if v is None else v for v in row] for row in puzzle.grid]
 
 
-def numbers_from_json(record: Record, value: object, parse: Callable[[Record], P]) -> P:
+def numbers_from_json(record: Record, value: object, parse: Callable[[Record], P],
+                      unknown: str | None = None) -> P:
     """The inverse of :func:`numbers_json`, written out as text rows and read by the genre's
-    ``parse``, so every check of it applies."""
+    ``parse``, so every check of it applies; ``unknown`` (e.g. ``"?"``) passes on as it is."""
     if not isinstance(value, list) or not value or not all(isinstance(row, list) and row for row in value):
         raise record.error("not a list of rows of numbers")
     lines = []
     for r, row in enumerate(value, 1):
-        if not all(type(v) is int and v >= 0 for v in row):
-            raise record.error(f"row {r} holds something other than numbers (0 for none)")
+        if not all((type(v) is int and v >= 0) or (unknown is not None and v == unknown) for v in row):
+            also = f", {unknown!r}" if unknown is not None else ""
+            raise record.error(f"row {r} holds something other than numbers{also} (0 for none)")
         lines.append((record.line, " ".join(EMPTY if v == 0 else str(v) for v in row)))
     return parse(record.part(record.line, lines, record.name))
 
@@ -201,15 +207,16 @@ STATE = state_format()
 
 # -- formats ------------------------------------------------------------------------------------
 def pzprv3_codec(pids: tuple[str, ...], make: type[P], low: int | Bound, high: Bound,
-                 unknown: str) -> pzprv3.Codec:
+                 unknown: str | None) -> pzprv3.Codec:
     """pzprv3 with pzprjs's ``decodeCellQnum`` then ``decodeCellAns``: the clue grid (numbers
-    ``low..high(rows, cols)``; a ``?`` number is refused with the message ``unknown``), then the
+    ``low..high(rows, cols)``; a ``?`` number is refused with the message ``unknown``, or kept as
+    ``"?"`` when ``unknown`` is None), then the
     answer, ``#`` shaded and ``+`` unshaded (every cell decided), ``.`` without a solution. A file
     whose answer shades nothing reads as a puzzle without one."""
     def read(grids: pzprv3.Grids) -> tuple[P, Solution | None]:
         for r, row in enumerate(grids["clue grid"]):
             for c, v in enumerate(row):
-                if v == "?":
+                if v == "?" and unknown is not None:
                     raise grids.error("clue grid", r, c, unknown)
         return make(tuple(map(tuple, grids["clue grid"])), "", grids.source), pzprv3_solution(grids)
 

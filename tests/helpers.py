@@ -46,15 +46,16 @@ def dimacs_decoded(runner: Any, path: Path, tmp_path: Path, solver: str = "cadic
 
 
 def engine_solutions(genre: Any, puzzle: Any, connectivity: str = "lazy", limit: int = 5000,
-                     true_keys: list | None = None) -> set:
+                     true_keys: list | None = None, solver: str | None = None) -> set:
     """Every solution of ``puzzle`` through the engine (a genre module's ``encode``, a session,
     the queries): solve, block the projection, solve again; each solution passes the genre's
     checker and none comes twice. ``true_keys``, if given, receives per solution the set of its
-    primary variables' keys that are true."""
+    primary variables' keys that are true. ``solver``: the session's (the default if None; the
+    propagator lowering needs one that takes a propagator)."""
     from satgrid.queries import PuzzleQueries
     from satgrid.session import Session
 
-    session = Session(genre.encode(puzzle), connectivity=connectivity)
+    session = Session(genre.encode(puzzle), **({"solver_name": solver} if solver else {}), connectivity=connectivity)
     queries = PuzzleQueries(session, puzzle.clues())
     found: set = set()
     blockers: list = []

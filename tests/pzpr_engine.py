@@ -16,6 +16,14 @@ PACKAGE = ROOT / "tests" / "node" / "node_modules" / "pzpr" / "package.json"
 NODE = shutil.which("node")
 #: The engine's name and version, as reports name it.
 NAME = "pzpr 0.10.1"
+#: The engine's error for a puzzle type it does not have (pzpr 0.10.1 predates some, such as
+#: pzprjs's ``nurimisaki``): a report with it is no verdict.
+UNKNOWN_TYPE = "Invalid Puzzle Variety Selected"
+
+
+def unknown_type(report: dict) -> bool:
+    """Whether the engine refused a report's item because it lacks its puzzle type."""
+    return report.get("error") == UNKNOWN_TYPE
 
 
 class EngineError(Exception):

@@ -39,6 +39,7 @@ CASES = {
     "fillomino": (0, ("remove", (3, 0))),
     "lits": (0, ("merge", (0, 3), (1, 1))),
     "heyawake": (0, ("remove", (0, 4))),
+    "nurimisaki": (2, ("remove", (7, 5))),
 }
 
 

@@ -98,5 +98,9 @@ def pzpr_reports():
                          [s for s in SAMPLES if s[3] == "unique" and s[4] is not None
                           and GENRES[s[0]].part("PZPRV3") is not None])
 def test_golden_answer_is_accepted_by_the_puzzlink_engine(pzpr_reports, name, index, text, status, solution):
+    from .pzpr_engine import NAME, unknown_type
+
     report = pzpr_reports[name, index]
+    if unknown_type(report):
+        pytest.skip(f"{NAME} does not have the pzprv3 type of {name}")
     assert report.get("complete") is True, report
