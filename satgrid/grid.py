@@ -458,6 +458,20 @@ def shading_shape_problems(rows: int, cols: int, solution: Sequence[str]) -> lis
     return []
 
 
+def seen_from(solution: Sequence[str], r: int, c: int) -> int:
+    """The unshaded cells of ``solution`` (rows of ``#`` shaded, anything else unshaded) seen from
+    (r, c) in the four directions, up to the first shaded cell or the edge, (r, c) included (a
+    shading checker's sightline count)."""
+    rows, cols = len(solution), len(solution[0])
+    count = 1
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        y, x = r + dr, c + dc
+        while 0 <= y < rows and 0 <= x < cols and solution[y][x] != "#":
+            count += 1
+            y, x = y + dr, x + dc
+    return count
+
+
 def shading_rule_problems(grid: Grid, shaded: Collection[Cell]) -> list[str]:
     """The two rules many shading genres share, checked on a finished shading:
     shaded cells never share a side; the unshaded cells form one side-connected region. One

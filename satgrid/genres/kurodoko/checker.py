@@ -12,23 +12,13 @@ from typing import Mapping, Sequence
 
 import networkx as nx
 
+from satgrid.grid import seen_from
+
 Cell = tuple[int, int]
 
 
 def _name(r: int, c: int) -> str:
     return f"r{r + 1}c{c + 1}"
-
-
-def seen_from(solution: Sequence[str], r: int, c: int) -> int:
-    """The unshaded cells seen from (r, c) in the four directions, (r, c) included."""
-    rows, cols = len(solution), len(solution[0])
-    count = 1
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        y, x = r + dr, c + dc
-        while 0 <= y < rows and 0 <= x < cols and solution[y][x] != "#":
-            count += 1
-            y, x = y + dr, x + dc
-    return count
 
 
 def check_kurodoko(rows: int, cols: int, numbers: Mapping[Cell, int], solution: Sequence[str]) -> list[str]:
