@@ -112,7 +112,8 @@ class Ladder:
             self._at_root([*self.root, *lits])
 
     def close(self) -> None:
-        self.session.add([[-self.act]])
+        if not self.settled:  # a settled session is the ladder's own, nothing to switch off
+            self.session.add([[-self.act]])
 
     def learn(self, lit: int) -> None:
         """Keep a proved fact for the rest of this ladder."""
