@@ -481,11 +481,17 @@ def shading_rule_problems(grid: Grid, shaded: Collection[Cell]) -> list[str]:
 
     problems = [f"shaded cells {name(p)} and {name(q)} touch"
                 for p, q in grid.adjacent_pairs() if p in shaded and q in shaded]
+    return problems + unshaded_split(grid, shaded)
+
+
+def unshaded_split(grid: Grid, shaded: Collection[Cell]) -> list[str]:
+    """The message for unshaded cells that do not form one side-connected region (naming each
+    region's size and first cell), or none. For independent checkers."""
     regions = grid.components(p for p in grid.cells if p not in shaded)
-    if len(regions) > 1:
-        sizes = ", ".join(f"{len(region)} at {name(region[0])}" for region in regions)
-        problems.append(f"the unshaded cells form {len(regions)} separate regions ({sizes})")
-    return problems
+    if len(regions) < 2:
+        return []
+    sizes = ", ".join(f"{len(region)} at r{region[0][0] + 1}c{region[0][1] + 1}" for region in regions)
+    return [f"the unshaded cells form {len(regions)} separate regions ({sizes})"]
 
 
 def king_packing_bound(cells: Iterable[Cell]) -> int:

@@ -1,5 +1,5 @@
-"""Kurodoko rules, checked on a finished shading (plain Python and networkx, no SAT, nothing shared
-with the encoder).
+"""Kurodoko rules, checked on a finished shading (plain Python, no SAT, nothing shared with the
+encoder).
 
 Rules (Nikoli's Kurodoko; pzprjs ``kurodoko.js`` checks the same list, Tatham's ``range.c`` too):
 shaded cells never share a side; the unshaded cells form one side-connected region; a number
@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-import networkx as nx
-
-from satgrid.grid import seen_from
+from satgrid.grid import Grid, seen_from, unshaded_split
 
 Cell = tuple[int, int]
 
@@ -34,22 +32,13 @@ def check_kurodoko(rows: int, cols: int, numbers: Mapping[Cell, int], solution: 
         seen = seen_from(solution, r, c)
         if seen != k:
             problems.append(f"the number {k} at {_name(r, c)} sees {seen} unshaded cells")
-    white = nx.Graph()
+    shaded = set()
     for r in range(rows):
         for c in range(cols):
             if solution[r][c] == "#":
+                shaded.add((r, c))
                 if c + 1 < cols and solution[r][c + 1] == "#":
                     problems.append(f"shaded cells {_name(r, c)} and {_name(r, c + 1)} touch")
                 if r + 1 < rows and solution[r + 1][c] == "#":
                     problems.append(f"shaded cells {_name(r, c)} and {_name(r + 1, c)} touch")
-                continue
-            white.add_node((r, c))
-            if c + 1 < cols and solution[r][c + 1] != "#":
-                white.add_edge((r, c), (r, c + 1))
-            if r + 1 < rows and solution[r + 1][c] != "#":
-                white.add_edge((r, c), (r + 1, c))
-    regions = sorted(sorted(region) for region in nx.connected_components(white))
-    if len(regions) > 1:
-        sizes = ", ".join(f"{len(region)} at {_name(*region[0])}" for region in regions)
-        problems.append(f"the unshaded cells form {len(regions)} separate regions ({sizes})")
-    return problems
+    return problems + unshaded_split(Grid.of(rows, cols), shaded)

@@ -1,4 +1,4 @@
-"""Nurimisaki rules, checked on a finished shading (plain Python and networkx, no SAT, nothing
+"""Nurimisaki rules, checked on a finished shading (plain Python, no SAT, nothing
 shared with the encoder).
 
 Rules (Nikoli's Nurimisaki; pzprjs ``kurodoko.js``, pid ``nurimisaki``, checks this list:
@@ -14,9 +14,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-import networkx as nx
-
-from satgrid.grid import seen_from
+from satgrid.grid import Grid, seen_from, unshaded_split
 
 Cell = tuple[int, int]
 
@@ -62,18 +60,5 @@ def check_nurimisaki(rows: int, cols: int, circles: Mapping[Cell, object], solut
                 problems.append(f"the circle at {_name(r, c)} is no cape: it has {around} unshaded neighbours")
             if isinstance(k, int) and (seen := seen_from(solution, r, c)) != k:
                 problems.append(f"the circle {k} at {_name(r, c)} sees {seen} unshaded cells")
-    white = nx.Graph()
-    for r in range(rows):
-        for c in range(cols):
-            if solution[r][c] == "#":
-                continue
-            white.add_node((r, c))
-            if c + 1 < cols and solution[r][c + 1] != "#":
-                white.add_edge((r, c), (r, c + 1))
-            if r + 1 < rows and solution[r + 1][c] != "#":
-                white.add_edge((r, c), (r + 1, c))
-    regions = sorted(sorted(region) for region in nx.connected_components(white))
-    if len(regions) > 1:
-        sizes = ", ".join(f"{len(region)} at {_name(*region[0])}" for region in regions)
-        problems.append(f"the unshaded cells form {len(regions)} separate regions ({sizes})")
-    return problems
+    shaded = {(r, c) for r in range(rows) for c in range(cols) if solution[r][c] == "#"}
+    return problems + unshaded_split(Grid.of(rows, cols), shaded)
