@@ -120,3 +120,25 @@ def running(path: Path) -> list[int]:
         except OSError:  # gone meanwhile
             pass
     return found
+
+
+def layer_solutions(encoding: Any, name: str) -> set[frozenset]:
+    """Every solution of ``encoding`` (a vocabulary rule's model, built) as the set of cells true
+    in its layer ``name``: solve, block that set, solve again; no set comes twice."""
+    from satgrid.model import read
+    from satgrid.session import Session
+
+    lits = encoding.layers[name]
+    session = Session(encoding)
+    found: set[frozenset] = set()
+    try:
+        while True:
+            outcome = session.solve([])
+            if outcome.status != "sat":
+                return found
+            true = frozenset(p for p, v in read(encoding, name, outcome.assignment).items() if v)
+            assert true not in found
+            found.add(true)
+            session.add([[-lits[p] if p in true else lits[p] for p in lits]])
+    finally:
+        session.close()

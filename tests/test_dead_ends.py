@@ -8,29 +8,16 @@ import itertools
 import pytest
 
 from satgrid.grid import Grid
-from satgrid.model import Model, read
-from satgrid.session import Session
+from satgrid.model import Model
+
+from .helpers import layer_solutions
 
 
 def models(rows: int, cols: int, ends: set) -> set[frozenset]:
     m = Model(Grid.of(rows, cols))
     lits = m.cells("on")
     m.dead_ends("the dead ends are the given cells", lits, ends)
-    encoding = m.build()
-    session = Session(encoding)
-    found: set[frozenset] = set()
-    try:
-        while True:
-            outcome = session.solve([])
-            if outcome.status != "sat":
-                return found
-            on = read(encoding, "on", outcome.assignment)
-            true = frozenset(p for p, v in on.items() if v)
-            assert true not in found
-            found.add(true)
-            session.add([[-lits[p] if p in true else lits[p] for p in lits]])
-    finally:
-        session.close()
+    return layer_solutions(m.build(), "on")
 
 
 def brute(rows: int, cols: int, ends: set) -> set[frozenset]:
