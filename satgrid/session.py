@@ -107,6 +107,8 @@ class BuildTimer:
     time to solve anyway. While a garbage collection runs, finalizers may be what is running and
     an exception raised in one is lost, so the handler only marks the limit as due, and the end of
     the collection fires the timer again :data:`RETRY_S` later, however long the collection took.
+    A finalizer that runs outside a collection (its object's last reference went, say a solver's
+    ``__del__``) puts the timer off by :data:`RETRY_S` until it has returned.
     Other ``gc.callbacks`` hooks (a test library's, say) run in the collection too: a hook first
     in the list marks its start and one last in the list its end, so that the handler never
     raises inside any of them.
@@ -150,6 +152,9 @@ class BuildTimer:
         if self.collecting:
             self.due = True  # raised once the collection ends (:meth:`_gc_stop`)
             return
+        if _in_finalizer(frame):  # garbage freed by its last reference going: lost in there too
+            signal.setitimer(signal.ITIMER_REAL, RETRY_S)
+            return
         if frame is not None and frame.f_code in (BuildTimer.__enter__.__code__, BuildTimer._gc_start.__code__,
                                                   BuildTimer._gc_stop.__code__):
             # raised in a hook it would be lost; raised in __enter__ (a deadline already passed)
@@ -165,6 +170,15 @@ class BuildTimer:
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
             gc.callbacks.remove(self._gc_start)
             gc.callbacks.remove(self._gc_stop)
+
+
+def _in_finalizer(frame: Any) -> bool:
+    """Whether ``frame`` runs inside a ``__del__`` (an exception raised there is lost)."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 @dataclass

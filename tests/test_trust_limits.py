@@ -339,6 +339,22 @@ def test_within_is_not_lost_in_a_finalizer_a_garbage_collection_runs(recwarn):
     assert not [w for w in recwarn if "nraisable" in type(w.message).__name__]
 
 
+def test_within_is_not_lost_in_a_finalizer_a_last_reference_runs(recwarn):
+    """An object freed when its last reference goes (no collection) runs its finalizer at once:
+    a limit raised in there would be lost (python-sat's solvers free themselves in ``__del__``;
+    one run printed "Exception ignored in ... self.delete()")."""
+    from satgrid.errors import LimitReached
+
+    started = time.monotonic()
+    with pytest.raises(LimitReached):
+        with within(started + 0.05):
+            SlowFinalizer()  # freed at once: the timer fires while its finalizer runs
+            while time.monotonic() < started + 3:
+                pass
+    assert time.monotonic() - started < 1
+    assert not [w for w in recwarn if "nraisable" in type(w.message).__name__]
+
+
 @pytest.mark.parametrize("phase", ["start", "stop"])
 def test_within_is_not_lost_in_another_gc_hook(recwarn, phase):
     """Another library's ``gc.callbacks`` hook (registered before the block) runs while the timer
