@@ -27,7 +27,7 @@ from .puzzle import GivenSolution, part_name, printable
 from .queries import PuzzleQueries, asking, by_clue
 from .reader import Limits, read_text, split_records
 from .registry import ALIASES, GENRES, Genre, genre as genre_named
-from .session import Connectivity, Session, Stats, check_connectivity, within
+from .session import Connectivity, Outcome, Session, Stats, check_connectivity, within
 from .solver import DEFAULT_SOLVER, check_conflict_limit, check_time_limit, open_solver
 
 
@@ -446,36 +446,18 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
     unique = unique or audit or minimize
     g = GENRES[puzzle.genre]
-    settle = not (audit or minimize) and puzzle.rows * puzzle.cols > SETTLED_CELLS
     try:
-        session, owned = session_for(puzzle, options, deadline, shared=not settle)
+        queries, owned = solve_queries(puzzle, options, deadline, audit or minimize)
     except LimitReached as exc:
         return Result(puzzle, "unknown", options.solver, note=str(exc), asked_unique=unique,
                       stats=Stats(time_s=time.perf_counter() - started))
+    session = queries.session
     before = session.stats.copy()
-    session.set_deadline(deadline)
-    try:
-        queries = PuzzleQueries(session, puzzle.clues())
-        if settle:  # every query of this solve has every clue on (SETTLED_CELLS)
-            session.add([[lit] for lit in queries.selectors.values()])
-    except LimitReached as exc:  # the clues' clauses were not all built in time
-        session.set_deadline(None)
-        if owned:
-            session.close()
-        return Result(puzzle, "unknown", options.solver, note=str(exc), asked_unique=unique,
-                      stats=Stats(time_s=time.perf_counter() - started))
     result = Result(puzzle, "unknown", options.solver, asked_unique=unique)
     given: list[int] = []  # the guard of the probed facts, once there are some
-    probe_at = _probe_at(puzzle, options, audit or minimize, deadline)
-    if probe_at is not None:
-        session.set_deadline(probe_at)
     try:
-        first = queries.solve()
-        if probe_at is not None:
-            session.set_deadline(deadline)
-            if first.status == "unknown" and (deadline is None or time.monotonic() < deadline):
-                given, result.stats.probed = _probe(puzzle, session, deadline)
-                first = queries.solve(extra=given)
+        first, given, result.stats.probed = first_query(puzzle, queries, options, audit or minimize,
+                                                        deadline)
         if first.status != "sat":
             result.status = "unsatisfiable" if first.status == "unsat" else "unknown"
             if result.status == "unknown":
@@ -534,6 +516,53 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
             session.close()
         else:
             _release(session)
+
+
+def solve_queries(puzzle: Any, options: Options, deadline: float | None,
+                  audit: bool) -> tuple[PuzzleQueries, bool]:
+    """The queries of a solve of ``puzzle`` and whether the caller owns their session (True:
+    close it when done), the session's deadline set to ``deadline``. Unless ``audit`` (queries
+    that switch clues off), a grid of more than :data:`SETTLED_CELLS` cells gets a session of
+    its own with every clue's selector a unit clause. Building stops at ``deadline`` (monotonic
+    clock) with :class:`LimitReached`, the session closed if new."""
+    settle = not audit and puzzle.rows * puzzle.cols > SETTLED_CELLS
+    session, owned = session_for(puzzle, options, deadline, shared=not settle)
+    session.set_deadline(deadline)
+    try:
+        queries = PuzzleQueries(session, puzzle.clues())
+        if settle:  # every query has every clue on
+            session.add([[lit] for lit in queries.selectors.values()])
+    except LimitReached:  # the clues' clauses were not all built in time
+        session.set_deadline(None)
+        if owned:
+            session.close()
+        raise
+    return queries, owned
+
+
+def first_query(puzzle: Any, queries: PuzzleQueries, options: Options, audit: bool,
+                deadline: float | None) -> tuple[Outcome, list[int], int]:
+    """The first query of a solve, every clue on: (its outcome, the guard of the probed facts
+    for the later queries to assume ([] if none), how many facts were probed). Past
+    :data:`PROBE_AFTER_S` with no solution it probes (:func:`_probe_at`, :func:`_probe`) and asks
+    again with the facts; the caller turns the guard off when done (a unit clause of its
+    negation). ``deadline`` is the session's own (monotonic clock)."""
+    session = queries.session
+    given: list[int] = []
+    probed = 0
+    probe_at = _probe_at(puzzle, options, audit, deadline)
+    if probe_at is not None:
+        session.set_deadline(probe_at)
+    try:
+        first = queries.solve()
+    finally:
+        if probe_at is not None:
+            session.set_deadline(deadline)
+    if probe_at is not None and first.status == "unknown" \
+            and (deadline is None or time.monotonic() < deadline):
+        given, probed = _probe(puzzle, session, deadline)
+        first = queries.solve(extra=given)
+    return first, given, probed
 
 
 def _probe_at(puzzle: Any, options: Options, audit: bool, deadline: float | None) -> float | None:

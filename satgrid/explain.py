@@ -345,7 +345,8 @@ class Reasoner:
         return [x for x in self.session.core() if x in wanted]
 
     def reason(self, items: dict[Item, int], target: int | None,
-               core: list[int] | None = None) -> list[Item]:
+               core: list[int] | None = None, level: int | None = None,
+               proved: bool = True) -> list[Item]:
         """A minimal subset of ``items`` that, with ``-target`` (None: alone), is unsatisfiable.
 
         Deletion from the solver's core (or ``core``): an element stays at once when a
@@ -363,11 +364,21 @@ class Reasoner:
         Where every lazy rule is a connected one (:attr:`_halving`), the core is first shrunk
         by :meth:`_quickxplain` (facts preferred, clues and rules the first to go), which drops
         a run of unneeded elements of a long core in one check; the deletion then only proves
-        each element left needed, nearly always by a kept counter-model."""
+        each element left needed, nearly always by a kept counter-model.
+
+        With ``proved`` False, a step of ``level`` 0 or 1 (propagation, probing) is shrunk by
+        propagation alone instead (QuickXplain whose test is propagation with the rules' cuts: no
+        SAT call), from the core when propagation refutes it, else from all of ``items``: a reason
+        from which propagation refutes the step and from which no element can go with that still
+        so, not proved a MUS (:attr:`unproved` counts it). A hint chooses among its candidates
+        so, and shrinks only the chosen one to a MUS: on a big grid each SAT call of a deletion
+        is a search of the whole puzzle."""
         by_lit: dict[int, Item] = {}
         for item, x in items.items():
             by_lit.setdefault(x, item)
         extra = [] if target is None else [-target]
+        if not proved:
+            return self._propagation_reason(items, by_lit, extra, core, level)
         if core is None:
             core = self.core([*items.values(), *extra])
             if core is None:
@@ -414,7 +425,27 @@ class Reasoner:
             return True, set(self.session.core())
         return False, None
 
-    def _quickxplain(self, order: list[int], extra: list[int]) -> list[int]:
+    def _propagation_reason(self, items: dict[Item, int], by_lit: dict[int, Item], extra: list[int],
+                            core: list[int] | None, level: int | None) -> list[Item]:
+        """:meth:`reason` with ``proved`` False: shrunk by propagation alone (see there)."""
+        if level is None or level > 1:
+            raise SatgridError("internal error: only a propagation or probing step has a reason "
+                               "shrunk by propagation")
+        if core is None or self.propagated(core, extra)[0]:
+            core = list(items.values())  # propagation refutes them all, if not the core
+        kept = [x for x in dict.fromkeys(core) if x in by_lit]
+        # facts preferred (kept), as below; clues and rules last (the first to go)
+        order = [x for x in kept if by_lit[x][0] == "fact"] + [x for x in kept if by_lit[x][0] != "fact"]
+        self.unproved += 1
+        return [by_lit[x] for x in self._quickxplain(order, extra, self._propagation_refutes)]
+
+    def _propagation_refutes(self, lits: list[int], extra: list[int]) -> tuple[bool, set[int] | None]:
+        """Whether unit propagation (with the rules' cuts) refutes ``lits`` and ``extra``."""
+        return not self.propagated(lits, extra)[0], None
+
+    def _quickxplain(self, order: list[int], extra: list[int],
+                     refuted: Callable[[list[int], list[int]], tuple[bool, set[int] | None]] | None = None
+                     ) -> list[int]:
         """Junker's QuickXplain ("QUICKXPLAIN: preferred explanations and relaxations for
         over-constrained problems", AAAI 2004): a subset of ``order`` that with ``extra`` is
         unsatisfiable (``order`` with ``extra`` is), by halving: the first half is kept as
@@ -423,10 +454,12 @@ class Reasoner:
         SAT call, the first half is cut to that call's core before it is searched. A wrong "not
         contradictory" (a check out of its limits) only keeps more elements; the result is
         still unsatisfiable."""
+        test = refuted or self._refuted
+
         def qx(base: list[int], check: bool, candidates: list[int]) -> tuple[list[int], set[int] | None]:
             if check:
-                refuted, core = self._refuted(base, extra)
-                if refuted:
+                gone, core = test(base, extra)
+                if gone:
                     return [], core
             if len(candidates) <= 1:  # none: the base was refuted by a core (below)
                 return candidates, None
@@ -535,10 +568,10 @@ def reason_words(reasoner: Reasoner, reason: Sequence[Item], known: dict[Hashabl
 
 
 def forced_facts(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
-                 candidates: Sequence[Fact]) -> tuple[int, list[Fact]]:
+                 candidates: Sequence[Fact], most: int | None = None) -> tuple[int, list[Fact]]:
     """The weakest level (0 propagation, 1 probing, 2 search) that forces some of
     ``candidates`` from ``items`` and ``known``, and the facts it forces (level 2 with none:
-    nothing more is forced)."""
+    nothing more is forced); at level 2 (a SAT call a fact) the first ``most`` of them."""
     lits = list(reasoner._lits(items, known).values())
     ok, fixed = reasoner.propagated(lits)
     if not ok:
@@ -562,22 +595,39 @@ def forced_facts(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
             found.append(f)
     if found:
         return 1, found
-    return 2, [f for f in open_ if reasoner.unsat([*lits, -reasoner.lit(f)])]
+    found = []
+    for f in open_:
+        if most is not None and len(found) >= most:
+            break
+        if reasoner.unsat([*lits, -reasoner.lit(f)]):
+            found.append(f)
+    return 2, found
 
 
 def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
                  fact: Fact, level: int, round_: int = 0,
-                 depths: dict[Hashable, int] | None = None, core: list[int] | None = None) -> Step:
+                 depths: dict[Hashable, int] | None = None, core: list[int] | None = None,
+                 proved: bool = True) -> Step:
     """The step that writes ``fact`` from ``items`` and ``known``, with a minimal reason
-    (shrunk from ``core``, a refutation core, when given)."""
+    (shrunk from ``core``, a refutation core, when given; ``proved``: as
+    :meth:`Reasoner.reason`)."""
     lits = reasoner._lits(items, known)
     unproved = reasoner.unproved
-    reason = reasoner.reason(lits, reasoner.lit(fact), core)
+    reason = reasoner.reason(lits, reasoner.lit(fact), core, level, proved)
     clues, rules, facts, words = reason_words(reasoner, reason, known)
     depth = 1 + max(((depths or {}).get(k, 0) for k, _ in facts), default=0)
     why = f"{words} ({LEVELS[level]})"
     text = reasoner.format.describe(reasoner.puzzle, *fact)
     return Step(fact, text, clues, rules, facts, level, round_, depth, why, reasoner.unproved == unproved)
+
+
+def step_literals(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
+                  step: Step) -> list[int]:
+    """The literals of ``step``'s reason (its clues, rules and facts) among ``items`` and
+    ``known``: a core to shrink again."""
+    lits = reasoner._lits(items, known)
+    return ([lits[("fact", k)] for k, _ in step.facts] + [lits[("clue", k)] for k in step.clues]
+            + [lits[("rule", r)] for r in step.rules])
 
 
 #: The most one "is this element needed?" check of a reason may take (seconds) with a solver
@@ -668,7 +718,7 @@ def _explain(reasoner: Reasoner) -> Explanation:
             if not found:
                 break
             made = [explain_step(reasoner, items, known, f, level, rounds + 1, depths, core)
-                    for f, core in _smallest_cores(reasoner, items, known, found, level)]
+                    for f, core in smallest_cores(reasoner, items, known, found, level)]
         except LimitReached:
             return Explanation("unknown", f"the time limit was reached after {len(steps)} "
                                f"{'step' if len(steps) == 1 else 'steps'} and {rounds} "
@@ -696,7 +746,7 @@ def _explain(reasoner: Reasoner) -> Explanation:
                        f"{max((s.depth for s in steps), default=0)}", steps, rounds)
 
 
-def _smallest_cores(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
+def smallest_cores(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
                     found: list[Fact], level: int) -> list[tuple[Fact, list[int]]]:
     """The facts of ``found`` whose refutation cores (with everything known) are the smallest,
     with their cores: the next steps to shrink and take. At the search level at most

@@ -604,15 +604,16 @@ def _hint(puzzle: Any, state: State, solver: str, connectivity: Connectivity, ca
 
     fmt = state_format(puzzle)
     describe = lambda key, value: fmt.describe(puzzle, key, value)  # noqa: E731
-    search, owned = api.session_for(puzzle, api.Options(solver=solver), deadline)
-    queries = PuzzleQueries(search, puzzle.clues())
-    search.set_deadline(deadline)
+    options = api.Options(solver=solver)
+    queries, owned = api.solve_queries(puzzle, options, deadline, audit=False)
+    search = queries.session
+    given: list[int] = []  # the guard of the facts a slow first query probed (api.first_query)
     try:
         primary = search.encoding.primary
         unknown = [k for k in state if k not in primary]
         if unknown:
             raise SatgridError(f"the state names {unknown[0]!r}, which is not part of this puzzle")
-        first = queries.solve()
+        first, given, _ = api.first_query(puzzle, queries, options, False, deadline)
         if first.status != "sat":
             status = "unsatisfiable" if first.status == "unsat" else "unknown"
             return Hint(status, "the puzzle has no solution" if status == "unsatisfiable"
@@ -620,7 +621,7 @@ def _hint(puzzle: Any, state: State, solver: str, connectivity: Connectivity, ca
         assert first.assignment is not None
         solution = {key: first.assignment(var) for key, var in primary.items()}
         projection = queries.project(first.assignment)
-        second = queries.other_solution(projection, need_model=False)
+        second = queries.other_solution(projection, need_model=False, extra=given)
         if second.status == "unknown":
             return Hint("unknown", "a limit was reached while proving the solution unique")
         unique = second.status == "unsat"
@@ -645,6 +646,8 @@ def _hint(puzzle: Any, state: State, solver: str, connectivity: Connectivity, ca
     finally:
         search.set_deadline(None)
         queries.retire()
+        if given:
+            search.add([[-lit] for lit in given])
         if owned:
             search.close()
     found = _hint_from(puzzle, state, open_facts, solver, connectivity, candidates, fmt, deadline)
@@ -665,7 +668,7 @@ def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidate
     rules and ``state``, and among the first ``candidates`` facts it forces the one with the
     smallest reason (a minimal unsatisfiable subset: :mod:`satgrid.explain`); LimitReached once
     ``deadline`` (monotonic clock) passes."""
-    from .explain import Reasoner, explain_step, forced_facts
+    from .explain import Reasoner, smallest_cores, explain_step, forced_facts, step_literals
 
     if deadline is not None and time.monotonic() >= deadline:
         raise LimitReached("time limit reached before the hint's reason")
@@ -673,11 +676,19 @@ def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidate
     reasoner.deadline = deadline
     try:
         items = reasoner.items()
-        level, found = forced_facts(reasoner, items, state, open_facts)
+        level, found = forced_facts(reasoner, items, state, open_facts, candidates)
         if not found:
             raise SatgridError("internal error: no hinted fact is forced by the clues")
-        best = min((explain_step(reasoner, items, state, f, level) for f in found[:candidates]),
-                   key=lambda step: step.size)
+        # only the candidate with the smallest reason is shrunk to a MUS: below search, reasons
+        # shrunk by propagation alone (no SAT call) choose it; at search, the solver's cores
+        if level < 2:
+            best = min((explain_step(reasoner, items, state, f, level, proved=False)
+                        for f in found[:candidates]), key=lambda step: step.size)
+            core = step_literals(reasoner, items, state, best)
+            fact = best.fact
+        else:
+            [(fact, core)] = smallest_cores(reasoner, items, state, found[:candidates], level)[:1]
+        best = explain_step(reasoner, items, state, fact, level, core=core)
     finally:
         reasoner.close()
     parts = [_clue_name(fmt, k, puzzle.clues()[k], puzzle) for k in best.clues]

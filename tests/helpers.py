@@ -142,3 +142,69 @@ def layer_solutions(encoding: Any, name: str) -> set[frozenset]:
             session.add([[-lits[p] if p in true else lits[p] for p in lits]])
     finally:
         session.close()
+
+
+# -- explanations: the test's own check of a reason ----------------------------------------------
+def satisfiable(puzzle, clues, rules, facts, negated=None) -> bool:
+    """Whether the genre's rules named ``rules``, the clues ``clues``, the facts ``facts`` (and
+    the fact ``negated`` false) have a solution (:class:`Consistency`)."""
+    with Consistency(puzzle, clues, rules, facts) as check:
+        return check(negated)
+
+
+class Consistency:
+    """The test's own solver and CEGAR loop for the genre's rules named ``rules``, the clues
+    ``clues`` and the facts ``facts``; called with a fact ``negated`` (or None), whether they
+    and that fact false have a solution. One solver answers every call (the cuts follow from the
+    rules alone). After 200 rounds the global rules' eager CNF goes in too: a relaxed reason's
+    region sizes can take thousands of rounds of cuts."""
+
+    def __init__(self, puzzle, clues, rules, facts):
+        from pysat.solvers import Solver
+
+        from satgrid.model import DEFINITIONS
+        from satgrid.registry import GENRES
+        from satgrid.solver import Assignment
+
+        enc = self.enc = GENRES[puzzle.genre].encode(puzzle)
+        rules = set(rules)
+        clauses = [c for name, a, b in enc.spans
+                   if name in DEFINITIONS or name in rules or name.split(": ", 1)[0] in rules
+                   for c in enc.clauses[a:b]]
+        self.active = [rule for rule in enc.rules if rule.name in rules]
+        for rule in self.active:
+            clauses += rule.clauses(enc.pool)
+        given = puzzle.clues()
+        self.lits = [enc.primary[k] if v else -enc.primary[k] for k, v in facts]
+        for key in clues:  # behind its selector, assumed: rules tied to the clue see it on
+            clue = enc.encode_clue(key, given[key])
+            clauses += clue.switched
+            self.lits.append(clue.selector)
+        self.sat = Solver(name="cadical153", bootstrap_with=clauses)
+        self.assignment = Assignment
+        self.rounds = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.sat.delete()
+
+    def __call__(self, negated=None) -> bool:
+        enc, sat, lits = self.enc, self.sat, list(self.lits)
+        if negated is not None:
+            key, value = negated
+            lits.append(-enc.primary[key] if value else enc.primary[key])
+        while True:
+            self.rounds += 1
+            if self.rounds == 200:
+                for rule in self.active:
+                    sat.append_formula(rule.eager_clauses(enc.pool))
+            if not sat.solve(assumptions=lits):
+                return False
+            value = self.assignment(sat.get_model())
+            cuts = [cut for rule in self.active for cut in rule.cuts(value, enc.pool)]
+            if not cuts:
+                return True
+            for cut in cuts:
+                sat.append_formula(cut)

@@ -9,17 +9,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pysat.solvers import Solver
 
 import satgrid
 from satgrid import api
 from satgrid.cli import main
 from satgrid.explain import explain
-from satgrid.model import DEFINITIONS
 from satgrid.registry import GENRES
-from satgrid.solver import Assignment
 
-from .helpers import deadline_after
+from .helpers import Consistency, deadline_after, satisfiable
 
 DATA = Path(satgrid.__file__).parent / "data"
 
@@ -30,64 +27,6 @@ def first_unique(name: str):
         if puzzle.rows * puzzle.cols <= 49 and api.solve(puzzle, unique=True).status == "unique":
             return puzzle
     pytest.skip(f"no small unique sample of {name}")
-
-
-def satisfiable(puzzle, clues, rules, facts, negated=None) -> bool:
-    """Whether the genre's rules named ``rules``, the clues ``clues``, the facts ``facts`` (and
-    the fact ``negated`` false) have a solution (:class:`Consistency`)."""
-    with Consistency(puzzle, clues, rules, facts) as check:
-        return check(negated)
-
-
-class Consistency:
-    """The test's own solver and CEGAR loop for the genre's rules named ``rules``, the clues
-    ``clues`` and the facts ``facts``; called with a fact ``negated`` (or None), whether they
-    and that fact false have a solution. One solver answers every call (the cuts follow from the
-    rules alone). After 200 rounds the global rules' eager CNF goes in too: a relaxed reason's
-    region sizes can take thousands of rounds of cuts."""
-
-    def __init__(self, puzzle, clues, rules, facts):
-        enc = self.enc = GENRES[puzzle.genre].encode(puzzle)
-        rules = set(rules)
-        clauses = [c for name, a, b in enc.spans
-                   if name in DEFINITIONS or name in rules or name.split(": ", 1)[0] in rules
-                   for c in enc.clauses[a:b]]
-        self.active = [rule for rule in enc.rules if rule.name in rules]
-        for rule in self.active:
-            clauses += rule.clauses(enc.pool)
-        given = puzzle.clues()
-        self.lits = [enc.primary[k] if v else -enc.primary[k] for k, v in facts]
-        for key in clues:  # behind its selector, assumed: rules tied to the clue see it on
-            clue = enc.encode_clue(key, given[key])
-            clauses += clue.switched
-            self.lits.append(clue.selector)
-        self.sat = Solver(name="cadical153", bootstrap_with=clauses)
-        self.rounds = 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.sat.delete()
-
-    def __call__(self, negated=None) -> bool:
-        enc, sat, lits = self.enc, self.sat, list(self.lits)
-        if negated is not None:
-            key, value = negated
-            lits.append(-enc.primary[key] if value else enc.primary[key])
-        while True:
-            self.rounds += 1
-            if self.rounds == 200:
-                for rule in self.active:
-                    sat.append_formula(rule.eager_clauses(enc.pool))
-            if not sat.solve(assumptions=lits):
-                return False
-            value = Assignment(sat.get_model())
-            cuts = [cut for rule in self.active for cut in rule.cuts(value, enc.pool)]
-            if not cuts:
-                return True
-            for cut in cuts:
-                sat.append_formula(cut)
 
 
 def check_steps(puzzle, explanation, minimal_on: int = 2) -> None:

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 from satgrid import api, grading
 from satgrid.cli import main
 from satgrid.errors import ParseError, SatgridError
+from satgrid.registry import GENRES
 
-from .helpers import SHARED, deadline_after, shared_file
+from .helpers import SHARED, deadline_after, satisfiable, shared_file
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -177,14 +178,22 @@ def test_following_the_hints_solves_the_puzzle(genre, name, steps, sudokus, loop
 
 
 def test_first_sudoku_hint_names_the_givens_that_force_it(sudokus):
-    answer = grading.hint(sudokus["solo-3x3du-1"])
+    puzzle = sudokus["solo-3x3du-1"]
+    answer = grading.hint(puzzle)
     assert answer.status == "hint" and answer.level == 0
-    assert answer.message.startswith("r3c9 is 5: unit propagation from given 7 at r1c9, given 5 at ")
-    # the reason is minimal (satgrid.explain): three givens 5 and the 7 beside the cell, with the rules
-    assert sorted(sudokus["solo-3x3du-1"].clues()[k] for k in answer.clues) == [5, 5, 5, 7]
-    assert answer.rules == ["one digit per cell", "no digit twice in a row, a column or a box"]
-    assert answer.message.endswith('by the rules "one digit per cell" and "no digit twice in a row, '
-                                   'a column or a box"')
+    # the smallest reason among the candidates (a hidden single, 5 elements; the naked single at
+    # r3c9 has 6): four givens 5, whose rows, columns and boxes leave r6c1 the only place for a 5
+    # in its box, with the one rule
+    assert answer.message == ("r6c1 is 5: unit propagation from given 5 at r2c2, given 5 at r4c5, "
+                              'given 5 at r5c8 and given 5 at r7c3 by the rule "no digit twice in '
+                              'a row, a column or a box"')
+    assert sorted(puzzle.clues()[k] for k in answer.clues) == [5, 5, 5, 5]
+    # the reason forces the fact and is minimal: the test's own SAT calls (tests/test_explain.py)
+    elements = [("clue", k) for k in answer.clues] + [("rule", r) for r in answer.rules]
+    for drop in [None, *elements]:
+        left = [e for e in elements if e != drop]
+        assert satisfiable(puzzle, [k for kind, k in left if kind == "clue"],
+                           [k for kind, k in left if kind == "rule"], [], answer.fact) == (drop is not None)
 
 
 @pytest.mark.parametrize("stop_after", [0, 3, 30])
@@ -212,6 +221,64 @@ def test_a_level_2_hint_after_the_ladder_is_exhausted(loops):
     assert answer.status == "hint" and answer.level == 2
     assert holds(puzzle, solution, *answer.fact)
     assert "needs search" in answer.message and answer.clues
+    assert_minimal_reason(puzzle, answer)
+
+
+def assert_minimal_reason(puzzle, answer) -> None:
+    """The hint's reason (clues, rules, decided facts) forces its fact, and no element can go:
+    the test's own SAT calls (tests/helpers.Consistency)."""
+    elements = [("clue", k) for k in answer.clues] + [("rule", r) for r in answer.rules] + \
+        [("fact", f) for f in answer.decided]
+    for drop in [None, *elements]:
+        left = [e for e in elements if e != drop]
+        assert satisfiable(puzzle, [k for kind, k in left if kind == "clue"],
+                           [k for kind, k in left if kind == "rule"],
+                           [k for kind, k in left if kind == "fact"], answer.fact) == (drop is not None), \
+            f"{answer.message}: {drop} is not needed" if drop else answer.message
+
+
+def test_a_hint_chooses_by_propagation_reasons_and_shrinks_the_chosen_one_to_a_mus(sudokus):
+    """Below search, each candidate's reason is shrunk by propagation alone (no SAT call):
+    propagation refutes the fact from it and from no smaller part of it, it still forces the
+    fact (the test's own SAT call), and it is marked not proved minimal. The hint then shrinks
+    the smallest to a MUS (a minimal reason by the test's own SAT calls)."""
+    from satgrid.explain import Reasoner, explain_step, forced_facts, step_literals
+
+    puzzle = sudokus["solo-3x3du-1"]
+    fmt = grading.state_format(puzzle)
+    reasoner = Reasoner(puzzle)
+    try:
+        items = reasoner.items()
+        solution = reasoner.solution(list(items.values()))
+        todo = [(k, v) for k, v in solution.items() if fmt.decision(k, v) and k not in fmt.shown(puzzle)]
+        level, found = forced_facts(reasoner, items, {}, todo)
+        assert level == 0 and len(found) >= 12
+        calls = reasoner.sat_calls
+        steps = [explain_step(reasoner, items, {}, f, level, proved=False) for f in found[:12]]
+        assert reasoner.sat_calls == calls
+        for step in steps:
+            assert not step.minimal
+            lits = step_literals(reasoner, items, {}, step)
+            negated = [-reasoner.lit(step.fact)]
+            assert not reasoner.propagated(lits, negated)[0]
+            for drop in lits:
+                assert reasoner.propagated([x for x in lits if x != drop], negated)[0]
+            assert not satisfiable(puzzle, step.clues, step.rules, step.facts, step.fact)
+    finally:
+        reasoner.close()
+    assert_minimal_reason(puzzle, grading.hint(puzzle))
+
+
+@pytest.mark.parametrize("name", sorted(GENRES))
+def test_every_genres_first_hint_has_a_minimal_reason(name):
+    genre = GENRES[name]
+    if genre.part("STATE") is None:
+        pytest.skip(f"{name} has no state format")
+    puzzle = next(p for p in api.load([str(ROOT / "satgrid" / "data" / genre.examples)])
+                  if p.rows * p.cols <= 100 and api.solve(p, unique=True).status == "unique")
+    answer = grading.hint(puzzle)
+    assert answer.status == "hint", answer.message
+    assert_minimal_reason(puzzle, answer)
 
 
 def test_a_wrong_state_is_reported(sudokus):
@@ -288,7 +355,7 @@ def test_hint_subprocess():
     done = subprocess.run([sys.executable, "-m", "satgrid", "hint", path, "--puzzle", "solo-3x3du-1"],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("r3c9 is 5: unit propagation from given 7 at r1c9, given 5 at ")
+    assert done.stdout.startswith("r6c1 is 5: unit propagation from given 5 at r2c2, given 5 at ")
 
 
 def test_grading_spends_fresh_variables_only_on_the_cuts_it_keeps(loops):
