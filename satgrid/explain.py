@@ -366,19 +366,20 @@ class Reasoner:
         a run of unneeded elements of a long core in one check; the deletion then only proves
         each element left needed, nearly always by a kept counter-model.
 
-        With ``proved`` False, a step of ``level`` 0 or 1 (propagation, probing) is shrunk by
-        propagation alone instead (QuickXplain whose test is propagation with the rules' cuts: no
-        SAT call), from the core when propagation refutes it, else from all of ``items``: a reason
-        from which propagation refutes the step and from which no element can go with that still
-        so, not proved a MUS (:attr:`unproved` counts it). A hint chooses among its candidates
-        so, and shrinks only the chosen one to a MUS: on a big grid each SAT call of a deletion
-        is a search of the whole puzzle."""
+        With ``proved`` False, a step of ``level`` 0 or 1 is shrunk by its level's own test
+        instead, with no SAT call (QuickXplain whose test is unit propagation with the rules'
+        cuts: at level 0 propagation from the reason fixes the step, at level 1 propagation from
+        the reason and the step negated conflicts), from the core when it passes the test, else
+        from all of ``items``: a reason from which the step's level proves it, and from which no
+        element can go with that still so. It is not proved a MUS (:attr:`unproved` counts it):
+        a smaller subset may force the step by search alone. :func:`satgrid.grading.hint` gives
+        such reasons, whose "unit propagation from ..." is then exactly true."""
         by_lit: dict[int, Item] = {}
         for item, x in items.items():
             by_lit.setdefault(x, item)
         extra = [] if target is None else [-target]
-        if not proved:
-            return self._propagation_reason(items, by_lit, extra, core, level)
+        if not proved and target is not None:
+            return self._propagation_reason(items, by_lit, target, core, level)
         if core is None:
             core = self.core([*items.values(), *extra])
             if core is None:
@@ -425,23 +426,26 @@ class Reasoner:
             return True, set(self.session.core())
         return False, None
 
-    def _propagation_reason(self, items: dict[Item, int], by_lit: dict[int, Item], extra: list[int],
+    def _propagation_reason(self, items: dict[Item, int], by_lit: dict[int, Item], target: int,
                             core: list[int] | None, level: int | None) -> list[Item]:
-        """:meth:`reason` with ``proved`` False: shrunk by propagation alone (see there)."""
-        if level is None or level > 1:
+        """:meth:`reason` with ``proved`` False: shrunk by the step's own level (see there)."""
+        if level == 0:  # propagation from the reason fixes the step
+            def refuted(lits: list[int], extra: list[int]) -> tuple[bool, set[int] | None]:
+                ok, fixed = self.propagated(lits)
+                return not ok or target in fixed, None
+        elif level == 1:  # propagation from the reason and the step negated conflicts
+            def refuted(lits: list[int], extra: list[int]) -> tuple[bool, set[int] | None]:
+                return not self.propagated(lits, [-target])[0], None
+        else:
             raise SatgridError("internal error: only a propagation or probing step has a reason "
                                "shrunk by propagation")
-        if core is None or self.propagated(core, extra)[0]:
-            core = list(items.values())  # propagation refutes them all, if not the core
+        if core is None or not refuted(core, [])[0]:
+            core = list(items.values())  # the level refutes them all, if not the core
         kept = [x for x in dict.fromkeys(core) if x in by_lit]
         # facts preferred (kept), as below; clues and rules last (the first to go)
         order = [x for x in kept if by_lit[x][0] == "fact"] + [x for x in kept if by_lit[x][0] != "fact"]
         self.unproved += 1
-        return [by_lit[x] for x in self._quickxplain(order, extra, self._propagation_refutes)]
-
-    def _propagation_refutes(self, lits: list[int], extra: list[int]) -> tuple[bool, set[int] | None]:
-        """Whether unit propagation (with the rules' cuts) refutes ``lits`` and ``extra``."""
-        return not self.propagated(lits, extra)[0], None
+        return [by_lit[x] for x in self._quickxplain(order, [], refuted)]
 
     def _quickxplain(self, order: list[int], extra: list[int],
                      refuted: Callable[[list[int], list[int]], tuple[bool, set[int] | None]] | None = None
@@ -619,15 +623,6 @@ def explain_step(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashabl
     why = f"{words} ({LEVELS[level]})"
     text = reasoner.format.describe(reasoner.puzzle, *fact)
     return Step(fact, text, clues, rules, facts, level, round_, depth, why, reasoner.unproved == unproved)
-
-
-def step_literals(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
-                  step: Step) -> list[int]:
-    """The literals of ``step``'s reason (its clues, rules and facts) among ``items`` and
-    ``known``: a core to shrink again."""
-    lits = reasoner._lits(items, known)
-    return ([lits[("fact", k)] for k, _ in step.facts] + [lits[("clue", k)] for k in step.clues]
-            + [lits[("rule", r)] for r in step.rules])
 
 
 #: The most one "is this element needed?" check of a reason may take (seconds) with a solver

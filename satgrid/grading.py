@@ -584,8 +584,12 @@ def hint(puzzle: Any, state: State | None = None, solver: str = DEFAULT_SOLVER,
     """The next forced fact of ``puzzle`` from the partial solution ``state``.
 
     The weakest ladder level that proves some undecided fact is used; among the facts it proves
-    (the first ``candidates`` in reading order), the one with the fewest clues and decided
-    entries involved is chosen. A puzzle with several solutions still has forced facts, its
+    (the first ``candidates`` in reading order), the one with the smallest reason is chosen
+    (the fewest clues, rules and decided entries): at levels 0 and 1 a reason from which the
+    level's own propagation proves the fact, with no element to spare for that (its "unit
+    propagation from ..." is then exactly true; a smaller set may force the fact by search
+    alone), at level 2 a minimal unsatisfiable subset (:meth:`satgrid.explain.Reasoner.reason`).
+    A puzzle with several solutions still has forced facts, its
     backbone (what holds in every solution, :meth:`PuzzleQueries.backbone`): the hint is the next
     of those, with status "multiple". ``time_limit`` (wall-clock seconds, building included):
     status "unknown" once it passes (the reason's search stops as :func:`satgrid.explain.explain`'s
@@ -666,9 +670,9 @@ def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidate
                fmt: StateFormat, deadline: float | None = None) -> Hint:
     """The hint: the weakest level that forces some of ``open_facts`` from the clues, the named
     rules and ``state``, and among the first ``candidates`` facts it forces the one with the
-    smallest reason (a minimal unsatisfiable subset: :mod:`satgrid.explain`); LimitReached once
-    ``deadline`` (monotonic clock) passes."""
-    from .explain import Reasoner, smallest_cores, explain_step, forced_facts, step_literals
+    smallest reason (see :func:`hint`); LimitReached once ``deadline`` (monotonic clock)
+    passes."""
+    from .explain import Reasoner, explain_step, forced_facts, smallest_cores
 
     if deadline is not None and time.monotonic() >= deadline:
         raise LimitReached("time limit reached before the hint's reason")
@@ -679,16 +683,14 @@ def _hint_from(puzzle, state: State, open_facts, solver, connectivity, candidate
         level, found = forced_facts(reasoner, items, state, open_facts, candidates)
         if not found:
             raise SatgridError("internal error: no hinted fact is forced by the clues")
-        # only the candidate with the smallest reason is shrunk to a MUS: below search, reasons
-        # shrunk by propagation alone (no SAT call) choose it; at search, the solver's cores
-        if level < 2:
-            best = min((explain_step(reasoner, items, state, f, level, proved=False)
-                        for f in found[:candidates]), key=lambda step: step.size)
-            core = step_literals(reasoner, items, state, best)
-            fact = best.fact
-        else:
-            [(fact, core)] = smallest_cores(reasoner, items, state, found[:candidates], level)[:1]
-        best = explain_step(reasoner, items, state, fact, level, core=core)
+        # the candidates whose solver's cores are the smallest (at search, the first of them)
+        chosen = smallest_cores(reasoner, items, state, found[:candidates], level)
+        if level < 2:  # their cores shrunk by the level's own propagation (no SAT call)
+            best = min((explain_step(reasoner, items, state, f, level, core=core, proved=False)
+                        for f, core in chosen), key=lambda step: step.size)
+        else:  # shrunk to a MUS
+            [(fact, core)] = chosen[:1]
+            best = explain_step(reasoner, items, state, fact, level, core=core)
     finally:
         reasoner.close()
     parts = [_clue_name(fmt, k, puzzle.clues()[k], puzzle) for k in best.clues]

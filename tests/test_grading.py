@@ -181,19 +181,13 @@ def test_first_sudoku_hint_names_the_givens_that_force_it(sudokus):
     puzzle = sudokus["solo-3x3du-1"]
     answer = grading.hint(puzzle)
     assert answer.status == "hint" and answer.level == 0
-    # the smallest reason among the candidates (a hidden single, 5 elements; the naked single at
-    # r3c9 has 6): four givens 5, whose rows, columns and boxes leave r6c1 the only place for a 5
-    # in its box, with the one rule
-    assert answer.message == ("r6c1 is 5: unit propagation from given 5 at r2c2, given 5 at r4c5, "
-                              'given 5 at r5c8 and given 5 at r7c3 by the rule "no digit twice in '
-                              'a row, a column or a box"')
-    assert sorted(puzzle.clues()[k] for k in answer.clues) == [5, 5, 5, 5]
-    # the reason forces the fact and is minimal: the test's own SAT calls (tests/test_explain.py)
-    elements = [("clue", k) for k in answer.clues] + [("rule", r) for r in answer.rules]
-    for drop in [None, *elements]:
-        left = [e for e in elements if e != drop]
-        assert satisfiable(puzzle, [k for kind, k in left if kind == "clue"],
-                           [k for kind, k in left if kind == "rule"], [], answer.fact) == (drop is not None)
+    # a hidden single: the givens 5 in its rows, columns and boxes and the 8 beside it leave r6c1
+    # the only place for a 5 in its box
+    assert answer.message == ("r6c1 is 5: unit propagation from given 5 at r2c2, given 8 at r4c1, "
+                              'given 5 at r5c8 and given 5 at r7c3 by the rules "one digit per '
+                              'cell" and "no digit twice in a row, a column or a box"')
+    assert sorted(puzzle.clues()[k] for k in answer.clues) == [5, 5, 5, 8]
+    assert_minimal_reason(puzzle, answer)
 
 
 @pytest.mark.parametrize("stop_after", [0, 3, 30])
@@ -224,25 +218,56 @@ def test_a_level_2_hint_after_the_ladder_is_exhausted(loops):
     assert_minimal_reason(puzzle, answer)
 
 
-def assert_minimal_reason(puzzle, answer) -> None:
-    """The hint's reason (clues, rules, decided facts) forces its fact, and no element can go:
-    the test's own SAT calls (tests/helpers.Consistency)."""
-    elements = [("clue", k) for k in answer.clues] + [("rule", r) for r in answer.rules] + \
+def reason_elements(answer) -> list[tuple[str, object]]:
+    return [("clue", k) for k in answer.clues] + [("rule", r) for r in answer.rules] + \
         [("fact", f) for f in answer.decided]
-    for drop in [None, *elements]:
-        left = [e for e in elements if e != drop]
-        assert satisfiable(puzzle, [k for kind, k in left if kind == "clue"],
-                           [k for kind, k in left if kind == "rule"],
-                           [k for kind, k in left if kind == "fact"], answer.fact) == (drop is not None), \
-            f"{answer.message}: {drop} is not needed" if drop else answer.message
 
 
-def test_a_hint_chooses_by_propagation_reasons_and_shrinks_the_chosen_one_to_a_mus(sudokus):
-    """Below search, each candidate's reason is shrunk by propagation alone (no SAT call):
-    propagation refutes the fact from it and from no smaller part of it, it still forces the
-    fact (the test's own SAT call), and it is marked not proved minimal. The hint then shrinks
-    the smallest to a MUS (a minimal reason by the test's own SAT calls)."""
-    from satgrid.explain import Reasoner, explain_step, forced_facts, step_literals
+def assert_minimal_reason(puzzle, answer) -> None:
+    """The hint's reason (clues, rules, decided facts) forces its fact (the test's own SAT
+    calls, tests/helpers.Consistency), and no element can go: at level 2 still so by SAT (a
+    minimal unsatisfiable subset), at levels 0 and 1 still so by the level's own propagation
+    (a fresh explanation session's, with the rules' cuts)."""
+    from satgrid.explain import Reasoner
+
+    elements = reason_elements(answer)
+
+    def forced(left) -> bool:
+        return not satisfiable(puzzle, [k for kind, k in left if kind == "clue"],
+                               [k for kind, k in left if kind == "rule"],
+                               [k for kind, k in left if kind == "fact"], answer.fact)
+
+    assert forced(elements), answer.message
+    if answer.level == 2:
+        for drop in elements:
+            assert not forced([e for e in elements if e != drop]), f"{answer.message}: {drop} is not needed"
+        return
+    reasoner = Reasoner(puzzle)
+    try:
+        lits = {("clue", k): x for k, x in reasoner.clue_lits.items()}
+        lits.update((("rule", r), x) for r, x in reasoner.rule_lits.items())
+        lits.update((("fact", f), reasoner.lit(f)) for f in answer.decided)
+        target = reasoner.lit(answer.fact)
+
+        def proved(left) -> bool:
+            chosen = [lits[e] for e in left]
+            if answer.level == 0:
+                ok, fixed = reasoner.propagated(chosen)
+                return ok and target in fixed
+            return not reasoner.propagated(chosen, [-target])[0]
+
+        assert proved(elements), answer.message
+        for drop in elements:
+            assert not proved([e for e in elements if e != drop]), f"{answer.message}: {drop} is not needed"
+    finally:
+        reasoner.close()
+
+
+def test_a_hint_below_search_gives_a_reason_minimal_for_its_level_without_sat_calls(sudokus):
+    """Below search each candidate's reason is shrunk by its level's own propagation, with no
+    SAT call: from it propagation proves the fact, from no smaller part of it; it is marked
+    not proved a MUS, and it still forces the fact (the test's own SAT call)."""
+    from satgrid.explain import Reasoner, explain_step, forced_facts
 
     puzzle = sudokus["solo-3x3du-1"]
     fmt = grading.state_format(puzzle)
@@ -258,15 +283,17 @@ def test_a_hint_chooses_by_propagation_reasons_and_shrinks_the_chosen_one_to_a_m
         assert reasoner.sat_calls == calls
         for step in steps:
             assert not step.minimal
-            lits = step_literals(reasoner, items, {}, step)
-            negated = [-reasoner.lit(step.fact)]
-            assert not reasoner.propagated(lits, negated)[0]
+            lits = [reasoner.lit(f) for f in step.facts] + [items[("clue", k)] for k in step.clues] + \
+                [items[("rule", r)] for r in step.rules]
+            assert reasoner.lit(step.fact) in reasoner.propagated(lits)[1]
             for drop in lits:
-                assert reasoner.propagated([x for x in lits if x != drop], negated)[0]
+                assert reasoner.lit(step.fact) not in reasoner.propagated([x for x in lits if x != drop])[1]
             assert not satisfiable(puzzle, step.clues, step.rules, step.facts, step.fact)
     finally:
         reasoner.close()
-    assert_minimal_reason(puzzle, grading.hint(puzzle))
+    answer = grading.hint(puzzle)
+    assert answer.level == 0
+    assert_minimal_reason(puzzle, answer)
 
 
 @pytest.mark.parametrize("name", sorted(GENRES))
@@ -355,7 +382,7 @@ def test_hint_subprocess():
     done = subprocess.run([sys.executable, "-m", "satgrid", "hint", path, "--puzzle", "solo-3x3du-1"],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("r6c1 is 5: unit propagation from given 5 at r2c2, given 5 at ")
+    assert done.stdout.startswith("r6c1 is 5: unit propagation from given 5 at r2c2, given 8 at ")
 
 
 def test_grading_spends_fresh_variables_only_on_the_cuts_it_keeps(loops):
