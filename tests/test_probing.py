@@ -174,3 +174,31 @@ def test_audits_never_probe(probe_at_once) -> None:
     puzzle = bundled("nurikabe")[0]
     result = api.solve(puzzle, audit=True, grade=False)
     assert result.status == "unique" and result.stats.probed == 0
+
+
+@pytest.mark.parametrize("name", sorted(GENRES))
+def test_a_hint_after_probing_on_a_settled_session_is_the_plain_hint(name: str, monkeypatch) -> None:
+    """A hint solves as a solve does (api.solve_queries, api.first_query): with every grid
+    settled and probed at once, the hint is the one of a plain session, and the state's check
+    against the solution still finds a wrong entry."""
+    if GENRES[name].part("STATE") is None:
+        pytest.skip(f"{name} has no state format")
+    puzzle = bundled(name)[0]
+    plain = grading.hint(puzzle)
+    probes = []
+    real_probe = api._probe
+    monkeypatch.setattr(api, "_probe", lambda *a: probes.append(1) or real_probe(*a))
+    monkeypatch.setattr(api, "PROBE_CELLS", 0)
+    monkeypatch.setattr(api, "PROBE_AFTER_S", 0.0)
+    monkeypatch.setattr(api, "SETTLED_CELLS", 0)
+    assert grading.hint(puzzle) == plain and probes
+    if plain.status == "hint":
+        key, value = plain.fact
+        wrong = grading.hint(puzzle, {key: not value})
+        assert wrong.status == "wrong" and wrong.wrong == [(key, not value)]
+
+
+def test_a_hint_after_probing_keeps_a_second_solution(probe_at_once) -> None:
+    [puzzle] = api.load_text("genre: nurikabe\n2 . .\n. . .\n. . 2\n")
+    answer = grading.hint(puzzle)
+    assert answer.status == "multiple", answer.message
