@@ -270,7 +270,8 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> NurimisakiPuzzle:
 
 # -- golden samples -----------------------------------------------------------------------------
 #: (text, status of ``solve --unique``, solution): the first is the bundled example m1 (made by
-#: ``satgrid generate nurimisaki --size 6x6 --seed 3``); the small ones are checked against brute
+#: ``satgrid generate nurimisaki --size 6x6 --seed 3`` with the former sampler, which fixed
+#: cells; its ``source:`` line says so); the small ones are checked against brute
 #: force in tests/test_nurimisaki.py.
 SAMPLES = (
     ("6 . . . 3 .\n. ? . ? . .\n. . ? . . .\n. . . . . .\n. . . . . .\n. ? . 2 . ?\n", "unique",
