@@ -235,16 +235,17 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> NurimisakiPuzzle:
     first), solved with random phases, and a numbered circle on each of its capes
     (:func:`READ_CLUES`). Two shadings often share their capes and counts (an L-shaped corner
     whose cape looks along the other arm, shaded cells swapped inside an unshaded ring), so
-    while that full puzzle has a second solution, the phases of the cells where the two differ
-    and of their neighbours (8-neighbourhood) are drawn afresh and the shading solved again: a
-    local restart, so the shading changes near its ambiguities and keeps the rest, at most
+    while that full puzzle has a second solution, the phases of the cells of one random
+    side-connected part of the cells where the two differ, and of their neighbours
+    (8-neighbourhood), are drawn afresh and the shading solved again: a local restart, so the
+    shading changes near one ambiguity at a time and keeps the rest, at most
     ``rows * cols // 2`` times; the last full puzzle is returned either way (the generic
     generator checks it; measured, with the dropped alternatives, in encodings/nurimisaki.md)."""
     from ... import api
     from ...session import Session
 
     encoding, blank = build(rows, cols, None), BLANK(rows, cols)
-    shaded = encoding.primary
+    shaded, grid = encoding.primary, Grid.of(rows, cols)
     session = Session(encoding)
     try:
         session.prefer([lit if rng.random() < 0.5 else -lit for lit in shaded.values()])
@@ -259,8 +260,10 @@ def SAMPLE(rows: int, cols: int, rng: random.Random) -> NurimisakiPuzzle:
             if result.status == "unique":
                 break
             other = result.second_solution if tuple(result.solution) == solution else result.solution
-            near = {(r + dr, c + dc) for r in range(rows) for c in range(cols) if solution[r][c] != other[r][c]
-                    for dr in (-1, 0, 1) for dc in (-1, 0, 1) if 0 <= r + dr < rows and 0 <= c + dc < cols}
+            part = rng.choice(grid.components((r, c) for r in range(rows) for c in range(cols)
+                                              if solution[r][c] != other[r][c]))
+            near = {(r + dr, c + dc) for r, c in part for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                    if 0 <= r + dr < rows and 0 <= c + dc < cols}
             session.prefer([shaded["shaded", *p] * rng.choice((1, -1)) for p in sorted(near)])
         assert full is not None
         return full
