@@ -1,7 +1,9 @@
 """Nurimisaki: solve and solve + unique CPU times per connectivity lowering, on the puzzlekit
-dataset's 30 published puzzles and on big sampled grids. One table per set.
+dataset's 30 published puzzles and on big sampled grids. One table per set. With ``--generate``,
+generation times instead.
 
     .venv/bin/python bench/bench_nurimisaki.py [--repeat N] [--sizes 20,30,50] [--seed S] [--eager-cells N]
+    .venv/bin/python bench/bench_nurimisaki.py --generate 15x15:1-10,20x20:1-5 [--attempts N]
 
 Puzzles:
 
@@ -19,6 +21,13 @@ fresh session (cached sessions dropped, so each run encodes afresh; one untimed 
 grid size builds the geometry tables). A run's time is the median of ``--repeat`` runs. The eager
 lowering is left out (``-``) on grids of more than ``--eager-cells`` cells (default 400: a 20x20
 grid takes it seconds, encodings/nurimisaki.md).
+
+``--generate SIZE:SEEDS,...``: per size and seed, the CPU seconds of the generic generator (flavour
+hard, as ``satgrid generate nurimisaki --size SIZE --seed SEED``), the circles and numbers of its
+puzzle (checked unique and clue-minimal by an audit, not timed), or ``failed`` when it gave up; then
+per size the seeds made and the median and max CPU seconds of all seeds (a failure counts with the
+time it took). ``--attempts`` caps the generator's random samples (default: the generator's own,
+50), so that a run against a revision that fails ends in time.
 """
 from __future__ import annotations
 
@@ -94,13 +103,59 @@ def sampled(side: int, seed: int) -> nm.NurimisakiPuzzle:
         session.close()
 
 
+def seeds_of(spec: str) -> list[int]:
+    """``1-5`` or ``1,3`` (``;``-free) -> the seeds."""
+    first, _, last = spec.partition("-")
+    return list(range(int(first), int(last or first) + 1))
+
+
+def generation(spec: str, attempts: int | None) -> None:
+    """The ``--generate`` tables (module docstring)."""
+    from satgrid.errors import SatgridError
+    from satgrid.generators import GENERATORS, generic
+
+    if attempts is not None:
+        generic.ATTEMPTS = attempts
+    summary = []
+    for part in spec.split(","):
+        size, _, seeds = part.partition(":")
+        rows, cols = (int(x) for x in size.split("x"))
+        lines, times = [], []
+        for seed in seeds_of(seeds or "1"):
+            start = time.process_time()
+            try:
+                puzzle = GENERATORS["nurimisaki"](rows, cols, random.Random(seed))
+            except SatgridError:
+                puzzle = None
+            times.append(time.process_time() - start)
+            if puzzle is None:
+                lines.append([size, str(seed), "failed", "-", "-", f"{times[-1]:.2f}"])
+                continue
+            audit = api.solve(puzzle, audit=True, grade=False)
+            ok = "yes" if audit.status == "unique" and audit.minimal else f"NO ({audit.status})"
+            lines.append([size, str(seed), ok, str(len(puzzle.circles())), str(len(puzzle.clues())),
+                          f"{times[-1]:.2f}"])
+        table(f"generate nurimisaki {size}, flavour hard", ["size", "seed", "unique and minimal",
+                                                           "circles", "numbers", "CPU s"], lines)
+        made = sum(line[2] == "yes" for line in lines)
+        summary.append([size, f"{made}/{len(lines)}", f"{statistics.median(times):.2f}", f"{max(times):.2f}"])
+    table("generation per size", ["size", "made", "CPU s median", "CPU s max"], summary)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per puzzle, the median counts")
     parser.add_argument("--sizes", default="20,30,50", help="sides of the sampled square grids")
     parser.add_argument("--seed", type=int, default=1, help="the sampler's seed")
     parser.add_argument("--eager-cells", type=int, default=400, help="largest grid the eager lowering runs on")
+    parser.add_argument("--generate", default="", help="SIZE:SEEDS,... e.g. 15x15:1-10,20x20:1-5: generation times")
+    parser.add_argument("--attempts", type=int, default=None, help="the generator's random samples (--generate)")
     args = parser.parse_args()
+    if args.generate:
+        print(f"# Nurimisaki generation, CPU s; load {os.getloadavg()[0]:.2f}")
+        generation(args.generate, args.attempts)
+        print(f"# load after: {os.getloadavg()[0]:.2f}")
+        return
     header = ["lowering", "puzzles", "ok", "solve ms (median / max)", "solve+unique ms (median / max)"]
     print(f"# Nurimisaki, CPU ms, median of {args.repeat} run(s) each; load {os.getloadavg()[0]:.2f}")
     if PUZZLEKIT.exists():

@@ -469,3 +469,25 @@ def test_hints_never_name_a_circle_and_read_a_state():
     r, c = first.fact[0][1:]
     assert puzzle.grid[r][c] is None and (M1_SOLUTION[r][c] == "#") == first.fact[1]
     assert genre("nurimisaki").part("STATE") is not None
+
+
+@pytest.mark.parametrize("seed", [3, 6])
+def test_sampler_makes_a_unique_full_puzzle_at_15x15(seed):
+    """The sampler's local restarts (new phases around the cells where a second solution
+    differs) end on a shading whose full clue set is unique; fixing one differing cell to the
+    second solution's value (the former sampler) ran out of rounds on these seeds."""
+    full = nm.SAMPLE(15, 15, random.Random(seed))
+    result = api.solve(full, unique=True, grade=False)
+    assert result.status == "unique"
+    assert check_nurimisaki(15, 15, full.numbers(), tuple(result.solution)) == []
+    assert nm.READ_CLUES(nm.BLANK(15, 15), tuple(result.solution)) == full  # every cape numbered
+
+
+def test_generator_makes_a_unique_clue_minimal_15x15():
+    from satgrid.generators import GENERATORS
+
+    puzzle = GENERATORS["nurimisaki"](15, 15, random.Random(1))
+    result = api.solve(puzzle, audit=True, grade=False)
+    assert result.status == "unique" and result.minimal is True
+    assert check_nurimisaki(15, 15, puzzle.numbers(), tuple(result.solution)) == []
+    assert len(puzzle.clues()) < len(puzzle.circles())  # numbers were removed, circles kept
