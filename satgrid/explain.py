@@ -742,7 +742,7 @@ def _explain(reasoner: Reasoner) -> Explanation:
 
 
 def smallest_cores(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
-                    found: list[Fact], level: int) -> list[tuple[Fact, list[int]]]:
+                   found: list[Fact], level: int) -> list[tuple[Fact, list[int]]]:
     """The facts of ``found`` whose refutation cores (with everything known) are the smallest,
     with their cores: the next steps to shrink and take. At the search level at most
     :data:`SEARCH_CANDIDATES` of them (a hard step is taken alone)."""

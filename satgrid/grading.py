@@ -35,7 +35,6 @@ from typing import Any, Callable, Hashable, Sequence
 from .errors import LimitReached, SatgridError
 from .external import is_external
 from .puzzle import cell_name
-from .queries import PuzzleQueries
 from .session import Connectivity, Session
 from .solver import DEFAULT_SOLVER
 
