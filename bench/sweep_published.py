@@ -301,8 +301,9 @@ def timed(road: Road, item: Item, limit: float) -> Outcome:
 
 # -- the puz.link engine -------------------------------------------------------------------------
 def pzpr_verdicts(items: list[tuple[Item, Any, str]]) -> list[tuple[Item, str, str]]:
-    """(item, which, "accepted" / "rejected: ..." / "not written: ...") for each (item, solution,
-    which) through the engine (tests/pzpr_engine.py), in one node process."""
+    """(item, which, "accepted" / "rejected: ..." / "not written: ..." / "no verdict: ...") for
+    each (item, solution, which) through the engine (tests/pzpr_engine.py), in one node process
+    ("no verdict": the engine lacks the puzzle type)."""
     texts, keep, out = [], [], []
     for item, solution, which in items:
         try:
@@ -317,7 +318,9 @@ def pzpr_verdicts(items: list[tuple[Item, Any, str]]) -> list[tuple[Item, str, s
     except pzpr_engine.EngineError as exc:
         return out + [(item, which, f"engine failed: {str(exc)[:200]}") for item, which in keep]
     for (item, which), report in zip(keep, reports):
-        if "error" in report:
+        if pzpr_engine.unknown_type(report):
+            out.append((item, which, "no verdict: the engine lacks this puzzle type"))
+        elif "error" in report:
             out.append((item, which, f"engine error: {report['error']}"))
         else:
             out.append((item, which, "accepted" if report["complete"] else f"rejected: {report['text']}"))
@@ -379,9 +382,12 @@ def main() -> None:
                  f"{s['cpu']:.2f}", f"{s['wall']:.2f}", s["worst"]] for road, s in stats.items()]
         if for_pzpr:
             verdicts = pzpr_verdicts(for_pzpr)
-            bad = [f"{i.id} ({which}: {v})" for i, which, v in verdicts if v != "accepted"]
-            rows.append([f"puz.link engine ({pzpr_engine.NAME})", len(verdicts), len(verdicts) - len(bad), _ids(bad),
-                         "", "", "", "", ""])
+            bad = [f"{i.id} ({which}: {v})" for i, which, v in verdicts
+                   if v != "accepted" and not v.startswith("no verdict")]
+            none = [f"{i.id} ({which})" for i, which, v in verdicts if v.startswith("no verdict")]
+            rows.append([f"puz.link engine ({pzpr_engine.NAME})", len(verdicts) - len(none),
+                         len(verdicts) - len(none) - len(bad), _ids(bad),
+                         f"{len(none)}: the engine lacks the type" if none else "", "", "", "", ""])
         table(f"{name}: {len(items)} puzzles", ["road", "run", "agreed", "disagreed", "unknown", "not unique",
                                               "worst cpu s", "its wall s", "worst puzzle"], rows)
         summary.append([name, len(items), sum(s["run"] for s in stats.values()),
