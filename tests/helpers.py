@@ -208,3 +208,11 @@ class Consistency:
                 return True
             for cut in cuts:
                 sat.append_formula(cut)
+
+
+def one(text: str, genre: str | None = None):
+    """The one puzzle (with its solution, if any) that ``text`` holds, read in any format."""
+    from satgrid import formats
+
+    [loaded] = formats.read_with_solutions(text, "<t>", genre)
+    return loaded

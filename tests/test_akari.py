@@ -22,7 +22,7 @@ from satgrid.genres.akari.checker import check_akari
 from satgrid.grid import Grid
 from satgrid.model import Model
 
-from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report
+from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report, one
 
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_akari.txt"
 A1 = "akari\n. . 1 .\nx . . .\n. . . 2\n. 0 . .\n"
@@ -248,11 +248,6 @@ def test_an_external_solver_finds_the_unique_solution():
 
 
 # -- formats ------------------------------------------------------------------------------------------
-def one(text: str, genre: str | None = None):
-    [loaded] = formats.read_with_solutions(text, "<t>", genre)
-    return loaded
-
-
 def test_url_round_trip_and_pids():
     [puzzle] = api.load_text(A1)
     url = formats.write(puzzle, "url").strip()

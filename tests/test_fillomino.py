@@ -23,7 +23,7 @@ from satgrid.grid import Grid
 from satgrid.reader import Record
 from satgrid.registry import GENRES
 
-from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report
+from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report, one
 from .test_sized_regions import brute
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -364,11 +364,6 @@ def test_hint_and_grade():
 
 
 # -- formats: puz.link URLs, pzprv3 files, Filling game IDs -----------------------------------------
-def one(text: str, genre: str | None = None):
-    [loaded] = formats.read_with_solutions(text, "<t>", genre)
-    return loaded
-
-
 def test_url_round_trip():
     grid = ((1, None, 12, 16), (None,) * 4, (None,) * 4, (11, None, None, 4))
     puzzle = fm.FillominoPuzzle(grid)

@@ -21,7 +21,7 @@ from satgrid.genres.hitori.checker import check_hitori
 from satgrid.reader import Record
 from satgrid.registry import GENRES
 
-from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report, run_pzpr
+from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report, one, run_pzpr
 
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("lazy", "eager")
@@ -337,11 +337,6 @@ def test_cli_subprocess_with_genre_option(tmp_path):
 
 
 # -- formats: puz.link URLs, pzprv3 files, Singles game IDs -----------------------------------------
-def one(text: str, genre: str | None = None):
-    [loaded] = formats.read_with_solutions(text, "<t>", genre)
-    return loaded
-
-
 def test_url_round_trip_and_pzprjs_forms():
     grid = ((1, None, 12, 35, 36, 40) + (None,) * 34,)
     puzzle = ht.HitoriPuzzle(grid)

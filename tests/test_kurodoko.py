@@ -22,7 +22,7 @@ from satgrid.genres import kurodoko as kd
 from satgrid.genres.kurodoko.checker import check_kurodoko
 from satgrid.registry import GENRES, genre
 
-from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report
+from .helpers import SHARED, dimacs_decoded, engine_solutions, first_report, one
 
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("lazy", "eager")
@@ -289,11 +289,6 @@ def test_cli_bad_input_is_one_line(tmp_path):
 
 
 # -- formats ----------------------------------------------------------------------------------------
-def one(text: str, genre_name: str | None = None):
-    [loaded] = formats.read_with_solutions(text, "<t>", genre_name)
-    return loaded
-
-
 def test_url_round_trip_and_errors():
     grid = ((2, None, 16, 34) + (None,) * 30,)
     puzzle = kd.KurodokoPuzzle(grid)

@@ -19,7 +19,7 @@ from satgrid.grid import Grid
 from satgrid.reader import Record
 from satgrid.registry import GENRES
 
-from .helpers import SHARED, dimacs_decoded, first_report, run_pzpr
+from .helpers import SHARED, dimacs_decoded, first_report, one, run_pzpr
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLEKIT = SHARED / "external" / "genres" / "puzzlekit_norinori.txt"
@@ -235,11 +235,6 @@ def test_hint_names_a_forced_cell(tmp_path):
 
 
 # -- formats ----------------------------------------------------------------------------------------
-def one(text: str, genre: str | None = None):
-    [loaded] = formats.read_with_solutions(text, "<t>", genre)
-    return loaded
-
-
 def test_url_round_trip():
     puzzle = SAMPLE_PUZZLE
     url = formats.write(puzzle, "url").strip()
