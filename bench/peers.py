@@ -24,7 +24,7 @@ to run any wrapper in a child process with a wall-clock limit.
 
 Package versions these wrappers were written against (installed with pip):
 multi-puzzle-solver 1.1.10 (ortools 9.15), py-sudoku 2.0.0, puzzlekit 0.3.4,
-grilops 0.10.3 (z3-solver 5.4.0.0).
+grilops 0.10.3 (z3-solver 5.4.0.0), clingo 5.8.3.
 """
 from __future__ import annotations
 
@@ -308,6 +308,109 @@ def nurikabe_grilops_count(clues: Grid, limit: int = 2, timeout: Optional[float]
 
 
 # --------------------------------------------------------------------------
+# Nurikabe (clingo: answer set programming, reachability by unfounded sets)
+# --------------------------------------------------------------------------
+
+#: A plain ASP model of the rules: each white cell picks one clue whose Manhattan distance allows
+#: it; an island is what its seed reaches through its own cells (a recursive definition, so clasp's
+#: unfounded-set check is the connectivity propagator), of the clue's size; cells of different
+#: islands never touch; the wall is what one chosen black cell (the first in reading order)
+#: reaches through black cells; no 2x2 black block.
+_NURIKABE_ASP = """
+adj(R,C,R+1,C) :- cell(R,C), cell(R+1,C).
+adj(R,C,R,C+1) :- cell(R,C), cell(R,C+1).
+adj(A,B,X,Y) :- adj(X,Y,A,B).
+isclue(R,C) :- clue(_,R,C,_).
+{ white(R,C) } :- cell(R,C), not isclue(R,C).
+white(R,C) :- isclue(R,C).
+black(R,C) :- cell(R,C), not white(R,C).
+:- black(R,C), black(R+1,C), black(R,C+1), black(R+1,C+1).
+in(I,R,C) :- clue(I,R,C,_).
+1 { in(I,R,C) : cand(I,R,C) } 1 :- white(R,C), not isclue(R,C).
+:- white(R,C), not isclue(R,C), #count{ I : cand(I,R,C) } = 0.
+reach(I,R,C) :- clue(I,R,C,_).
+reach(I,X,Y) :- reach(I,A,B), adj(A,B,X,Y), in(I,X,Y).
+:- in(I,R,C), not reach(I,R,C).
+:- clue(I,_,_,N), #count{ R,C : in(I,R,C) } != N.
+:- in(I,R,C), white(X,Y), adj(R,C,X,Y), not in(I,X,Y).
+1 { root(R,C) : cell(R,C), not isclue(R,C) } 1.
+:- root(R,C), not black(R,C).
+nxt(R,C,R,C+1) :- cell(R,C), cell(R,C+1).
+nxt(R,C,R+1,0) :- cell(R,C), not cell(R,C+1), cell(R+1,0).
+bb(X,Y) :- nxt(R,C,X,Y), black(R,C).
+bb(X,Y) :- nxt(R,C,X,Y), bb(R,C).
+:- root(R,C), bb(R,C).
+rb(R,C) :- root(R,C).
+rb(X,Y) :- rb(A,B), adj(A,B,X,Y), black(X,Y).
+:- black(R,C), not rb(R,C).
+#show white/2.
+"""
+
+
+def _clingo_nurikabe_solutions(clues: Grid, limit: int, timeout: Optional[float]) -> list[list[str]]:
+    import clingo
+
+    rows, cols = len(clues), len(clues[0])
+    facts = [f"cell({r},{c})." for r in range(rows) for c in range(cols)]
+    givens = [(r, c, v) for r, row in enumerate(clues) for c, v in enumerate(row) if v is not None]
+    for i, (r, c, n) in enumerate(givens):
+        facts.append(f"clue({i},{r},{c},{n}).")
+        facts.extend(f"cand({i},{y},{x})." for y in range(max(0, r - n + 1), min(rows, r + n))
+                     for x in range(max(0, c - n + 1), min(cols, c + n)) if abs(y - r) + abs(x - c) < n)
+    ctl = clingo.Control([f"--models={limit}"])
+    ctl.add("base", [], "\n".join(facts) + _NURIKABE_ASP)
+    ctl.ground([("base", [])])
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    found: list[list[str]] = []
+    with ctl.solve(yield_=True, async_=True) as handle:
+        while len(found) < limit:
+            handle.resume()
+            if not handle.wait(None if deadline is None else max(0.0, deadline - time.perf_counter())):
+                handle.cancel()
+                raise PeerTimeout(f"clingo gave up after {timeout}s")
+            model = handle.model()
+            if model is None:
+                break
+            white = {(s.arguments[0].number, s.arguments[1].number) for s in model.symbols(shown=True)}
+            found.append(["".join("." if (r, c) in white else "#" for c in range(cols)) for r in range(rows)])
+    return found
+
+
+def nurikabe_clingo(clues: Grid, timeout: Optional[float] = None) -> Optional[list[str]]:
+    """The ASP model above on clingo, first solution.  Raises PeerTimeout at ``timeout`` s."""
+    found = _clingo_nurikabe_solutions(clues, 1, timeout)
+    return found[0] if found else None
+
+
+def nurikabe_clingo_count(clues: Grid, limit: int = 2, timeout: Optional[float] = None) -> int:
+    """Distinct solutions of the ASP model, up to ``limit`` (the wall's root is the first black
+    cell, so each colouring is one answer set)."""
+    return len(_clingo_nurikabe_solutions(clues, limit, timeout))
+
+
+def nurikabe_puzzlekit(clues: Grid, time_limit: float = 300.0,
+                       workers: Optional[int] = None) -> Optional[list[str]]:
+    """puzzlekit's Nurikabe solver (OR-Tools CP-SAT).  Raises PeerTimeout at ``time_limit``."""
+    import puzzlekit
+
+    rows, cols = len(clues), len(clues[0])
+    text = f"{rows} {cols}\n" + "\n".join(" ".join("-" if v is None else str(v) for v in row)
+                                          for row in clues)
+    options: dict[str, Any] = {"time_limit_sec": float(time_limit)}
+    if workers is not None:
+        options["num_workers"] = int(workers)
+    result = puzzlekit.solve(text, "nurikabe", solver_options=options)
+    status = result.solution_data.get("status")
+    if status == "Timeout":
+        raise PeerTimeout(f"puzzlekit gave up after {time_limit}s")
+    if not result.is_solved:
+        if status == "Infeasible":
+            return None
+        raise RuntimeError(f"puzzlekit status {status!r}")
+    return ["".join("#" if cell == "x" else "." for cell in row) for row in result.sol_grid.matrix]
+
+
+# --------------------------------------------------------------------------
 # Registry
 # --------------------------------------------------------------------------
 
@@ -339,6 +442,17 @@ PEERS: dict[str, dict[str, Any]] = {
         "engine": "z3 (grilops RegionConstrainer)", "function": nurikabe_grilops,
         "count": nurikabe_grilops_count,
         "notes": "model follows grilops' examples/nurikabe.py",
+    },
+    "nurikabe_clingo": {
+        "genre": "nurikabe", "package": "clingo", "modules": ["clingo"],
+        "engine": "clingo (ASP; clasp's unfounded-set check as the connectivity propagator)",
+        "function": nurikabe_clingo, "count": nurikabe_clingo_count,
+        "notes": "a plain ASP model of the rules, written for this bench (_NURIKABE_ASP)",
+    },
+    "nurikabe_puzzlekit": {
+        "genre": "nurikabe", "package": "puzzlekit", "modules": ["puzzlekit", "ortools"],
+        "engine": "OR-Tools CP-SAT", "function": nurikabe_puzzlekit, "count": None,
+        "notes": "solve only; own time limit (default here 300 s, package default 30 s)",
     },
 }
 
