@@ -238,14 +238,14 @@ class SizedRegionsRule(GlobalRule):
         want = _bits_of(n, self.width)
         return [-self._onehot[i][-1], *(-x if bit else x for x, bit in zip(self._bits[i], want))]
 
-    def _carries(self, i: int, n: int, pool: VarPool, side: list[Clause]) -> int:
-        """A literal implying "cell ``i`` carries ``n``" (a fresh one, defined in ``side``, above
-        the cap)."""
-        if n <= self.cap:
-            return self._onehot[i][n - 1]
-        t = pool.fresh("cut")
-        side += ([-t, -lit] for lit in self._not_carries(i, n))
-        return t
+    def cell_values(self, value: Value, i: int) -> list[int]:
+        """Cell ``i``'s numbers under ``value``, as :meth:`values` reads them."""
+        domain, above = self._domain, self.above
+        vs = [domain[j] for j, t in enumerate(holds(value, self._onehot[i])) if t]
+        if above is not None and vs and vs[-1] == above:
+            n = sum(1 << b for b, t in enumerate(holds(value, self._bits[i])) if t)
+            vs[-1] = n if n > self.cap else 0
+        return vs
 
     # -- lazy ------------------------------------------------------------------------------
     def components(self, values: list[list[int]]) -> list[tuple[int, list[int]]]:
@@ -272,41 +272,50 @@ class SizedRegionsRule(GlobalRule):
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[list[Clause]]:
         """A cut for each cell with two numbers and each component whose size is not its number
-        (module doc)."""
+        (module doc). No cut names a fresh variable."""
         values = self.values(value)
-        near = self._near
         cuts: list[list[Clause]] = []
         for i, vs in enumerate(values):
-            if len(vs) > 1:  # a cell lies in one region: at most one number
-                row = self._onehot[i]
-                true = [x for x in row if holds(value, [x])[0]]
-                head = [-true[0], -true[1]]
+            if len(vs) > 1:
+                head = self.two_numbers(value, i)
                 if keep is None or keep(head):
                     cuts.append([head])
         for n, comp in self.components(values):
-            if len(comp) == n or n < 1:
-                # n < 1: a cell above the cap whose bits a partial assignment (the grading
-                # ladder's) leaves unread, of which no cut speaks
-                continue
-            if n > self.cap:
-                # joined cells: one region above the cap, whatever its bits; one cut for every
-                # number the bits might hold
-                for head in self._joined_cuts(comp):
-                    if keep is None or keep(head):
-                        cuts.append([head])
-            elif len(comp) > n:
-                head = [lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]
-                if keep is None or keep(head):
-                    cuts.append([head])
-            else:
-                inside = set(comp)
-                border = sorted({q for p in comp for q in near[p] if q not in inside})
-                side: list[Clause] = []
-                head = [lit for i in comp for lit in self._not_carries(i, n)]
-                head += [self._carries(q, n, pool, side) for q in border]
-                if keep is None or keep(head):
-                    cuts.append([*side, head])
+            cuts += (cut for cut in self.component_cuts(n, comp) if keep is None or keep(cut[-1]))
         return cuts
+
+    def two_numbers(self, value: Value, i: int) -> Clause:
+        """The cut of cell ``i`` with two numbers or more under ``value``: a cell lies in one
+        region, so not both of its first two."""
+        true = [x for x, t in zip(self._onehot[i], holds(value, self._onehot[i])) if t]
+        return [-true[0], -true[1]]
+
+    def component_cuts(self, n: int, comp: list[int]) -> list[list[Clause]]:
+        """The cuts of the component ``comp`` (cell indices in BFS order from its first cell) of
+        number ``n`` (module doc): none when its size is ``n``."""
+        if len(comp) == n or n < 1:
+            # n < 1: a cell above the cap whose bits a partial assignment (the grading
+            # ladder's) leaves unread, of which no cut speaks
+            return []
+        if n > self.cap:
+            # joined cells: one region above the cap, whatever its bits; one cut for every
+            # number the bits might hold
+            return [[head] for head in self._joined_cuts(comp)]
+        if len(comp) > n:
+            return [[[lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]]]
+        inside, near = set(comp), self._near
+        border = sorted({q for p in comp for q in near[p] if q not in inside})
+        head = [lit for i in comp for lit in self._not_carries(i, n)]
+        return [[head + [self._onehot[q][n - 1] for q in border]]]  # n up to the cap: one-hot
+
+    def cell_of_variable(self) -> dict[int, int]:
+        """Per variable of a cell's one-hot value or bits: the cell's index."""
+        return {abs(x): i for i, (row, bits) in enumerate(zip(self._onehot, self._bits))
+                for x in (*row, *bits)}
+
+    def over_root(self, root: Value, keep: Keep | None = None) -> "RootedRegions":
+        """The cut search over assignments that extend ``root`` (:class:`RootedRegions`)."""
+        return RootedRegions(self, root, keep)
 
     def _joined_cuts(self, comp: list[int]) -> list[Clause]:
         """Clauses for the component ``comp`` of cells above the cap with equal bits (joined
@@ -405,6 +414,92 @@ class SizedRegionsRule(GlobalRule):
                     clauses += ([-root[p], -onehot[p][k], x if bit else -x]
                                 for x, bit in zip(sizes[p], _bits_of(v, width)))
         return clauses
+
+
+class RootedRegions:
+    """:meth:`SizedRegionsRule.cuts` for assignments that extend one partial assignment, the
+    *root* (the grading ladder's settled root, which only grows: a probe adds literals to it).
+
+    Built once per root: every cell's numbers, the components, their cuts and which of them
+    ``keep`` takes at the root. For an extension by the literals ``lits`` (:meth:`cuts`), only
+    what they touch is redone: the cells whose numbers they change (a one-hot value or a bit
+    fixed true) get their numbers read again; the root components holding such a cell, or of a
+    number such a cell now carries next to it, are flooded again from their cells and the changed
+    ones (such a flood reaches no other component: a path of one number from a changed cell into
+    an untouched component would enter it at a neighbour of a changed cell carrying that
+    number). Every other component keeps its cuts, and ``keep`` is asked again about one of them
+    only when ``lits`` fix a variable of its head: ``keep`` must read nothing but the values of
+    the head's literals, as the grading ladder's does. The cuts are those of
+    :meth:`SizedRegionsRule.cuts` for the extension, in the same order
+    (``tests/test_sized_regions.py`` compares them on random partial assignments).
+    """
+
+    def __init__(self, rule: SizedRegionsRule, root: Value, keep: Keep | None = None):
+        self.rule = rule
+        self.values = values = rule.values(root)
+        self._cell_of = rule.cell_of_variable()
+        self.components = rule.components(values)
+        #: Per cell: number -> the index of its root component.
+        self.member: list[dict[int, int]] = [{} for _ in values]
+        for k, (n, comp) in enumerate(self.components):
+            for i in comp:
+                self.member[i][n] = k
+        #: Per root component, its cuts; per variable, the cuts whose heads name it.
+        self.cuts_of = [rule.component_cuts(n, comp) for n, comp in self.components]
+        self.by_var: dict[int, list[tuple[int, int]]] = {}
+        for k, cuts in enumerate(self.cuts_of):
+            for j, cut in enumerate(cuts):
+                for var in {abs(x) for x in cut[-1]}:
+                    self.by_var.setdefault(var, []).append((k, j))
+        #: The cuts ``keep`` takes at the root (component, cut).
+        self.kept = [(k, j) for k, cuts in enumerate(self.cuts_of) for j, cut in enumerate(cuts)
+                     if keep is None or keep(cut[-1])]
+        self.two = [i for i, vs in enumerate(values) if len(vs) > 1]
+
+    def cuts(self, value: Value, lits: Sequence[int], pool: VarPool,
+             keep: Keep | None = None) -> list[list[Clause]]:
+        """:meth:`SizedRegionsRule.cuts` for ``value``: the root with ``lits`` fixed as well
+        (none of them on a variable the root fixes)."""
+        rule, values, member, near = self.rule, self.values, self.member, self.rule._near
+        cell_of = self._cell_of
+        new = {i: rule.cell_values(value, i) for i in {cell_of[x] for x in lits if x > 0 and x in cell_of}}
+        dirty: set[int] = set()
+        for i, vs in new.items():
+            dirty.update(member[i].values())
+            for n in vs:
+                dirty.update(member[q][n] for q in near[i] if n in member[q])
+        touched = {kj for x in lits for kj in self.by_var.get(abs(x), ()) if kj[0] not in dirty}
+        out: list[list[Clause]] = []
+        for i in sorted({*(i for i in self.two if i not in new), *(i for i, vs in new.items() if len(vs) > 1)}):
+            head = rule.two_numbers(value, i)
+            if keep is None or keep(head):
+                out.append([head])
+        # the components' cuts: (first cell, place of the number among its numbers, cut)
+        found = [(k, j) for k, j in self.kept if k not in dirty and (k, j) not in touched]
+        found += (kj for kj in touched if keep is None or keep(self.cuts_of[kj[0]][kj[1]][-1]))
+        ranked = [(comp[0], values[comp[0]].index(n), j, self.cuts_of[k][j])
+                  for k, j in found for n, comp in [self.components[k]]]
+        seeds = sorted({(i, n) for k in dirty for i in self.components[k][1] for n in [self.components[k][0]]}
+                       | {(i, n) for i, vs in new.items() for n in vs})
+        done: set[tuple[int, int]] = set()
+        for start, n in seeds:  # flooded again, from the first cell of each component
+            if (start, n) in done or n not in new.get(start, values[start]):
+                continue
+            done.add((start, n))
+            order, queue = [start], deque([start])
+            while queue:
+                p = queue.popleft()
+                for q in near[p]:
+                    if (q, n) not in done and n in new.get(q, values[q]):
+                        done.add((q, n))
+                        order.append(q)
+                        queue.append(q)
+            place = new.get(start, values[start]).index(n)
+            ranked += ((start, place, j, cut) for j, cut in enumerate(rule.component_cuts(n, order))
+                       if keep is None or keep(cut[-1]))
+        ranked.sort(key=lambda f: f[:3])
+        out += (cut for *_, cut in ranked)
+        return out
 
 
 def _add(total: list[int] | None, gated: list[int], pool: VarPool, tag: str,
