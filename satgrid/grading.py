@@ -270,6 +270,9 @@ class Ladder:
         if not ok:
             return "conflict", set(lits)
         fixed = set(lits)
+        # settled: the root's literals before this mark are in ``fixed`` (a probe with cuts
+        # lists the whole root first: only what follows the mark is worth remembering)
+        mark = len(self._root) if self.settled else 0
         # plain passes only where a probe is cheap (settled), and where there are cuts to leave out
         plain = self.settled and bool(self.rules)
         with_cuts = not plain
@@ -295,13 +298,14 @@ class Ladder:
                         ok, implied = self.session.propagate([*self.base, lit])
                         ok = ok and not self._contradiction
                     if ok:
-                        harmless.update(implied)
+                        harmless.update(implied[mark:] if with_cuts else implied)
                         continue
                     self.learn(-lit)
                     ok, lits = self.propagate()
                     if not ok:
                         return "conflict", set(lits)
                     fixed, harmless, progress = {*lits, -lit}, set(), True
+                    mark = len(self._root) if self.settled else 0
                     if with_cuts and plain:
                         start, with_cuts = v + 1, False
                     if stop is not None and stop(fixed):

@@ -63,6 +63,7 @@ where the two last clause families are measured, in ``encodings/rules.md``.
 from __future__ import annotations
 
 from collections import deque
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .cnf import Clause, VarPool, at_most
@@ -308,6 +309,7 @@ class SizedRegionsRule(GlobalRule):
         head = [lit for i in comp for lit in self._not_carries(i, n)]
         return [[head + [self._onehot[q][n - 1] for q in border]]]  # n up to the cap: one-hot
 
+    @cached_property
     def cell_of_variable(self) -> dict[int, int]:
         """Per variable of a cell's one-hot value or bits: the cell's index."""
         return {abs(x): i for i, (row, bits) in enumerate(zip(self._onehot, self._bits))
@@ -437,7 +439,7 @@ class RootedRegions:
     def __init__(self, rule: SizedRegionsRule, root: Value, keep: Keep | None = None):
         self.rule = rule
         self.values = values = rule.values(root)
-        self._cell_of = rule.cell_of_variable()
+        self._cell_of = rule.cell_of_variable
         self.components = rule.components(values)
         #: Per cell: number -> the index of its root component.
         self.member: list[dict[int, int]] = [{} for _ in values]
