@@ -39,6 +39,12 @@ number ``n``:
 Each is satisfied by every solution, whatever the clues, and the assignment they are made from
 breaks one of each component's cuts, so every round makes progress.
 
+**Over a root** (:meth:`SizedRegionsRule.over_root`, :class:`RootedRegions`): the grading ladder
+asks for the cuts of many partial assignments that extend one root (a probe's literals over its
+settled root); the numbers, components and cuts of the root are kept, and an extension redoes
+only the cells it changes and the components they touch. The same cuts as from scratch (measured
+in ``encodings/grading.md``).
+
 **The rule alone.** An explanation asks whether "one number per cell" is needed by dropping it;
 the rule then says: a cell carries at most one number (none is allowed), and each component of
 cells carrying one number ``n`` (a number above the cap: cells above it with equal bits) has
