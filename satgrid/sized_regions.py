@@ -232,11 +232,23 @@ class SizedRegionsRule(GlobalRule):
         for j in true:
             out[j // k].append(domain[j % k])
         if self.above is not None:
-            for vs, bits in zip(out, self._bits):
+            for i, vs in enumerate(out):
                 if vs and vs[-1] == self.above:
-                    n = sum(1 << b for b, t in enumerate(holds(value, bits)) if t)
-                    vs[-1] = n if n > self.cap else 0  # 0: bits a partial assignment leaves unread
+                    vs[-1] = self._bits_number(value, i)
         return out
+
+    def cell_values(self, value: Value, i: int) -> list[int]:
+        """Cell ``i``'s numbers under ``value``, as :meth:`values` reads them."""
+        vs = [v for v, t in zip(self._domain, holds(value, self._onehot[i])) if t]
+        if self.above is not None and vs and vs[-1] == self.above:
+            vs[-1] = self._bits_number(value, i)
+        return vs
+
+    def _bits_number(self, value: Value, i: int) -> int:
+        """The number cell ``i``'s bits hold under ``value``, or 0 when it is not above the cap
+        (bits a partial assignment leaves unread)."""
+        n = sum(1 << b for b, t in enumerate(holds(value, self._bits[i])) if t)
+        return n if n > self.cap else 0
 
     def _not_carries(self, i: int, n: int) -> list[int]:
         """Literals whose disjunction says "cell ``i`` does not carry ``n``"."""
@@ -244,15 +256,6 @@ class SizedRegionsRule(GlobalRule):
             return [-self._onehot[i][n - 1]]
         want = _bits_of(n, self.width)
         return [-self._onehot[i][-1], *(-x if bit else x for x, bit in zip(self._bits[i], want))]
-
-    def cell_values(self, value: Value, i: int) -> list[int]:
-        """Cell ``i``'s numbers under ``value``, as :meth:`values` reads them."""
-        domain, above = self._domain, self.above
-        vs = [domain[j] for j, t in enumerate(holds(value, self._onehot[i])) if t]
-        if above is not None and vs and vs[-1] == above:
-            n = sum(1 << b for b, t in enumerate(holds(value, self._bits[i])) if t)
-            vs[-1] = n if n > self.cap else 0
-        return vs
 
     # -- lazy ------------------------------------------------------------------------------
     def components(self, values: list[list[int]]) -> list[tuple[int, list[int]]]:
@@ -468,29 +471,39 @@ class RootedRegions:
              keep: Keep | None = None) -> list[list[Clause]]:
         """:meth:`SizedRegionsRule.cuts` for ``value``: the root with ``lits`` fixed as well
         (none of them on a variable the root fixes)."""
-        rule, values, member, near = self.rule, self.values, self.member, self.rule._near
-        cell_of = self._cell_of
+        rule, cell_of = self.rule, self._cell_of
         new = {i: rule.cell_values(value, i) for i in {cell_of[x] for x in lits if x > 0 and x in cell_of}}
-        dirty: set[int] = set()
+        dirty: set[int] = set()  # the root components flooded again
         for i, vs in new.items():
-            dirty.update(member[i].values())
-            for n in vs:
-                dirty.update(member[q][n] for q in near[i] if n in member[q])
+            dirty.update(self.member[i].values())
+            dirty.update(self.member[q][n] for n in vs for q in rule._near[i] if n in self.member[q])
+        two = {*(i for i in self.two if i not in new), *(i for i, vs in new.items() if len(vs) > 1)}
+        out = [[head] for i in sorted(two) for head in [rule.two_numbers(value, i)]
+               if keep is None or keep(head)]
+        # the components' cuts as (first cell, place of the number among its numbers, cut
+        # number): the order of SizedRegionsRule.components
+        ranked = self._kept(lits, dirty, keep) + self._flooded(new, dirty, keep)
+        ranked.sort(key=lambda f: f[:3])
+        return out + [cut for *_, cut in ranked]
+
+    def _kept(self, lits: Sequence[int], dirty: set[int], keep: Keep | None) -> list[tuple]:
+        """The cuts of the root components not in ``dirty`` that ``keep`` takes: its answer at
+        the root, or asked again where ``lits`` name a variable of the head."""
         touched = {kj for x in lits for kj in self.by_var.get(abs(x), ()) if kj[0] not in dirty}
-        out: list[list[Clause]] = []
-        for i in sorted({*(i for i in self.two if i not in new), *(i for i, vs in new.items() if len(vs) > 1)}):
-            head = rule.two_numbers(value, i)
-            if keep is None or keep(head):
-                out.append([head])
-        # the components' cuts: (first cell, place of the number among its numbers, cut)
         found = [(k, j) for k, j in self.kept if k not in dirty and (k, j) not in touched]
         found += (kj for kj in touched if keep is None or keep(self.cuts_of[kj[0]][kj[1]][-1]))
-        ranked = [(comp[0], values[comp[0]].index(n), j, self.cuts_of[k][j])
-                  for k, j in found for n, comp in [self.components[k]]]
-        seeds = sorted({(i, n) for k in dirty for i in self.components[k][1] for n in [self.components[k][0]]}
-                       | {(i, n) for i, vs in new.items() for n in vs})
+        return [(comp[0], self.values[comp[0]].index(n), j, self.cuts_of[k][j])
+                for k, j in found for n, comp in [self.components[k]]]
+
+    def _flooded(self, new: dict[int, list[int]], dirty: set[int], keep: Keep | None) -> list[tuple]:
+        """The cuts ``keep`` takes of the components over the cells of ``dirty`` and the changed
+        cells (``new``: their numbers now), each flooded from its first cell."""
+        values, near = self.values, self.rule._near
+        seeds = {(i, n) for k in dirty for n, comp in [self.components[k]] for i in comp}
+        seeds.update((i, n) for i, vs in new.items() for n in vs)
         done: set[tuple[int, int]] = set()
-        for start, n in seeds:  # flooded again, from the first cell of each component
+        out: list[tuple] = []
+        for start, n in sorted(seeds):  # every cell of such a component is a seed
             if (start, n) in done or n not in new.get(start, values[start]):
                 continue
             done.add((start, n))
@@ -503,10 +516,8 @@ class RootedRegions:
                         order.append(q)
                         queue.append(q)
             place = new.get(start, values[start]).index(n)
-            ranked += ((start, place, j, cut) for j, cut in enumerate(rule.component_cuts(n, order))
-                       if keep is None or keep(cut[-1]))
-        ranked.sort(key=lambda f: f[:3])
-        out += (cut for *_, cut in ranked)
+            out += ((start, place, j, cut) for j, cut in enumerate(self.rule.component_cuts(n, order))
+                    if keep is None or keep(cut[-1]))
         return out
 
 
