@@ -200,7 +200,9 @@ class Ladder:
 
     def _searches(self, top: int) -> dict[int, Any]:
         """Settled: per rule (by id), its cut search over the current root, built when the root
-        has grown since the last one (None: the rule has none)."""
+        has grown since the last one (None: the rule has none). Its filter is the probes' own
+        but for ``top``, which only tells the rules' variables (all made before any search)
+        from the placeholders of fresh ones, and grows only by fresh ones."""
         version, searches = self._rooted
         if version != self._root_version:
             version, searches = self._root_version, {}
