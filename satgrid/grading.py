@@ -87,7 +87,15 @@ class Ladder:
     at its root, so the ladder keeps that itself (:attr:`_root`): the assumptions' consequences
     before they become units, and for every later batch of clauses, what propagating them
     adds (:meth:`_commit`).
+
+    A rule with a cut search over its root (:meth:`satgrid.global_rule.GlobalRule.over_root`)
+    gets one built for every new root (the root only grows) and asked at every search of that
+    root's probes, which then redoes only what a probe touches; the cuts are the same
+    (``rooted`` False: every search from scratch).
     """
+
+    #: Settled: use the rules' cut searches over the root (:meth:`_searches`).
+    rooted = True
 
     def __init__(self, session: Session, assumptions: Sequence[int], settled: bool = False):
         self.session = session
@@ -103,6 +111,8 @@ class Ladder:
         self.propagations = 0
         self._root: list[int] = []
         self._model: list[float] = []  # settled: the values at the root, as _Partial's model
+        self._root_version = 0  # settled: how often the root has grown
+        self._rooted: tuple[int, dict[int, Any]] = (-1, {})  # (root version, rule id -> search)
         self._contradiction = False
         if settled:
             ok, lits = session.propagate([*assumptions, self.act])
@@ -136,6 +146,8 @@ class Ladder:
         self._contradiction = self._contradiction or not ok
 
     def _at_root(self, lits: list[int]) -> None:
+        if lits:
+            self._root_version += 1
         self._root += lits
         self._model = _Partial(lits, self.pool.top, self._model).model
 
@@ -175,32 +187,41 @@ class Ladder:
         session's variable count, which sizes every partial assignment, would grow without end.
         """
         top = self.pool.top
+        searches = self._searches(top) if self.settled and self.rooted else {}
         # settled: ``lits`` (what holds beyond the root, never a root literal) go over the
         # root's model for the search and are taken off again afterwards
         value = _Partial(lits, top, self._model if self.settled else None)
         try:
-            return self._cuts_for(value, top)
+            return self._cuts_for(value, top, lits, searches)
         finally:
             if self.settled:
                 for lit in lits:
                     value.model[(lit if lit > 0 else -lit) - 1] = math.nan
 
-    def _cuts_for(self, value: "_Partial", top: int) -> list[list[int]]:
-        model = value.model
+    def _searches(self, top: int) -> dict[int, Any]:
+        """Settled: per rule (by id), its cut search over the current root, built when the root
+        has grown since the last one (None: the rule has none). Its filter is the probes' own
+        but for ``top``, which only tells the rules' variables (all made before any search)
+        from the placeholders of fresh ones, and grows only by fresh ones."""
+        version, searches = self._rooted
+        if version != self._root_version:
+            version, searches = self._root_version, {}
+        missing = [rule for rule in self.rules if id(rule) not in searches]
+        if missing:
+            root = _Partial([], top, self._model)
+            keep = _acting(root.model, top)
+            for rule in missing:
+                searches[id(rule)] = self.session.over_root(rule, root, keep)
+        self._rooted = (version, searches)
+        return searches
+
+    def _cuts_for(self, value: "_Partial", top: int, lits: Sequence[int] = (),
+                  searches: dict[int, Any] | None = None) -> list[list[int]]:
+        """The new cuts for ``value``, which is the root with ``lits`` on it where ``searches``
+        (:meth:`_searches`) has a rule's search over the root."""
         scratch = _ScratchPool(self.pool)
         real: dict[int, int] = {}
-
-        def acts(head: list[int]) -> bool:
-            # open = a literal over the old variables that is not fixed false (its variable
-            # unassigned, NaN, or assigned its own sign)
-            open_ = 0
-            for x in head:
-                var = x if x > 0 else -x
-                if var <= top and not (model[var - 1] == -x):
-                    open_ += 1
-                    if open_ > 1:
-                        return False
-            return True
+        acts = _acting(value.model, top)
 
         def named(lit: int) -> int:
             if abs(lit) < _FRESH:
@@ -210,8 +231,13 @@ class Ladder:
                 var = real[abs(lit)] = self.pool.fresh("cut")
             return var if lit > 0 else -var
 
+        cuts: list[list[list[int]]] = []
+        for rule in self.rules:
+            search = None if searches is None else searches.get(id(rule))
+            cuts += self.session.cuts(value, scratch, acts, [rule]) if search is None \
+                else search.cuts(value, lits, scratch, acts)
         new: list[list[int]] = []
-        for cut in self.session.cuts(value, scratch, acts, self.rules):
+        for cut in cuts:
             key = _canonical(cut, top)
             if key not in self._cuts:
                 self._cuts.add(key)
@@ -246,6 +272,9 @@ class Ladder:
         if not ok:
             return "conflict", set(lits)
         fixed = set(lits)
+        # settled: the root's literals before this mark are in ``fixed`` (a probe with cuts
+        # lists the whole root first: only what follows the mark is worth remembering)
+        mark = len(self._root) if self.settled else 0
         # plain passes only where a probe is cheap (settled), and where there are cuts to leave out
         plain = self.settled and bool(self.rules)
         with_cuts = not plain
@@ -271,13 +300,14 @@ class Ladder:
                         ok, implied = self.session.propagate([*self.base, lit])
                         ok = ok and not self._contradiction
                     if ok:
-                        harmless.update(implied)
+                        harmless.update(implied[mark:] if with_cuts else implied)
                         continue
                     self.learn(-lit)
                     ok, lits = self.propagate()
                     if not ok:
                         return "conflict", set(lits)
                     fixed, harmless, progress = {*lits, -lit}, set(), True
+                    mark = len(self._root) if self.settled else 0
                     if with_cuts and plain:
                         start, with_cuts = v + 1, False
                     if stop is not None and stop(fixed):
@@ -289,6 +319,26 @@ class Ladder:
 
 
 _FRESH = 1 << 40  # placeholder names of fresh variables, above any real variable
+
+
+def _acting(model: list[float], top: int) -> Callable[[Sequence[int]], bool]:
+    """The ladder's filter of cuts (a :data:`~satgrid.connectivity.Keep`) for a partial
+    assignment's ``model``: a head acts when at most one of its literals over the variables up
+    to ``top`` is not fixed false (a conflict or a unit). Reads nothing but the head's values."""
+
+    def acts(head: Sequence[int]) -> bool:
+        # open = a literal over the old variables that is not fixed false (its variable
+        # unassigned, NaN, or assigned its own sign)
+        open_ = 0
+        for x in head:
+            var = x if x > 0 else -x
+            if var <= top and not (model[var - 1] == -x):
+                open_ += 1
+                if open_ > 1:
+                    return False
+        return True
+
+    return acts
 
 
 class _ScratchPool:

@@ -22,6 +22,7 @@ from .cnf import Clause, VarPool, guarded
 from .connectivity import Cut, Keep, Value
 from .encoding import ClueEncoding, ClueKey, Encoding, GlobalRule
 from .errors import LimitReached, SolverError
+from .global_rule import RootedCuts
 from .solver import DEFAULT_SOLVER, Assignment, _canonical_name, open_solver
 
 Connectivity = Literal["lazy", "eager", "propagator"]
@@ -376,6 +377,14 @@ class Session:
             cuts += rule.cuts(value, pool, keep) if anchors is None else \
                 rule.cuts(value, pool, keep, anchors=anchors)  # type: ignore[call-arg]
         return cuts
+
+    def over_root(self, rule: GlobalRule, root: Value, keep: Keep | None = None) -> RootedCuts | None:
+        """``rule``'s cut search over the extensions of ``root`` (:meth:`GlobalRule.over_root`),
+        None when the rule has none or takes clue anchors in this session (then :meth:`cuts`)."""
+        if self._anchors.get(rule.name):
+            return None
+        over_root = getattr(rule, "over_root", None)
+        return None if over_root is None else over_root(root, keep)
 
     def add(self, clauses: list[Clause]) -> None:
         self.solver.add(clauses)

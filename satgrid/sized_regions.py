@@ -39,6 +39,12 @@ number ``n``:
 Each is satisfied by every solution, whatever the clues, and the assignment they are made from
 breaks one of each component's cuts, so every round makes progress.
 
+**Over a root** (:meth:`SizedRegionsRule.over_root`, :class:`RootedRegions`): the grading ladder
+asks for the cuts of many partial assignments that extend one root (a probe's literals over its
+settled root); the numbers, components and cuts of the root are kept, and an extension redoes
+only the cells it changes and the components they touch. The same cuts as from scratch (measured
+in ``encodings/grading.md``).
+
 **The rule alone.** An explanation asks whether "one number per cell" is needed by dropping it;
 the rule then says: a cell carries at most one number (none is allowed), and each component of
 cells carrying one number ``n`` (a number above the cap: cells above it with equal bits) has
@@ -63,6 +69,7 @@ where the two last clause families are measured, in ``encodings/rules.md``.
 from __future__ import annotations
 
 from collections import deque
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .cnf import Clause, VarPool, at_most
@@ -225,11 +232,23 @@ class SizedRegionsRule(GlobalRule):
         for j in true:
             out[j // k].append(domain[j % k])
         if self.above is not None:
-            for vs, bits in zip(out, self._bits):
+            for i, vs in enumerate(out):
                 if vs and vs[-1] == self.above:
-                    n = sum(1 << b for b, t in enumerate(holds(value, bits)) if t)
-                    vs[-1] = n if n > self.cap else 0  # 0: bits a partial assignment leaves unread
+                    vs[-1] = self._bits_number(value, i)
         return out
+
+    def cell_values(self, value: Value, i: int) -> list[int]:
+        """Cell ``i``'s numbers under ``value``, as :meth:`values` reads them."""
+        vs = [v for v, t in zip(self._domain, holds(value, self._onehot[i])) if t]
+        if self.above is not None and vs and vs[-1] == self.above:
+            vs[-1] = self._bits_number(value, i)
+        return vs
+
+    def _bits_number(self, value: Value, i: int) -> int:
+        """The number cell ``i``'s bits hold under ``value``, or 0 when it is not above the cap
+        (bits a partial assignment leaves unread)."""
+        n = sum(1 << b for b, t in enumerate(holds(value, self._bits[i])) if t)
+        return n if n > self.cap else 0
 
     def _not_carries(self, i: int, n: int) -> list[int]:
         """Literals whose disjunction says "cell ``i`` does not carry ``n``"."""
@@ -237,15 +256,6 @@ class SizedRegionsRule(GlobalRule):
             return [-self._onehot[i][n - 1]]
         want = _bits_of(n, self.width)
         return [-self._onehot[i][-1], *(-x if bit else x for x, bit in zip(self._bits[i], want))]
-
-    def _carries(self, i: int, n: int, pool: VarPool, side: list[Clause]) -> int:
-        """A literal implying "cell ``i`` carries ``n``" (a fresh one, defined in ``side``, above
-        the cap)."""
-        if n <= self.cap:
-            return self._onehot[i][n - 1]
-        t = pool.fresh("cut")
-        side += ([-t, -lit] for lit in self._not_carries(i, n))
-        return t
 
     # -- lazy ------------------------------------------------------------------------------
     def components(self, values: list[list[int]]) -> list[tuple[int, list[int]]]:
@@ -272,41 +282,51 @@ class SizedRegionsRule(GlobalRule):
 
     def cuts(self, value: Value, pool: VarPool, keep: Keep | None = None) -> list[list[Clause]]:
         """A cut for each cell with two numbers and each component whose size is not its number
-        (module doc)."""
+        (module doc). No cut names a fresh variable."""
         values = self.values(value)
-        near = self._near
         cuts: list[list[Clause]] = []
         for i, vs in enumerate(values):
-            if len(vs) > 1:  # a cell lies in one region: at most one number
-                row = self._onehot[i]
-                true = [x for x in row if holds(value, [x])[0]]
-                head = [-true[0], -true[1]]
+            if len(vs) > 1:
+                head = self.two_numbers(value, i)
                 if keep is None or keep(head):
                     cuts.append([head])
         for n, comp in self.components(values):
-            if len(comp) == n or n < 1:
-                # n < 1: a cell above the cap whose bits a partial assignment (the grading
-                # ladder's) leaves unread, of which no cut speaks
-                continue
-            if n > self.cap:
-                # joined cells: one region above the cap, whatever its bits; one cut for every
-                # number the bits might hold
-                for head in self._joined_cuts(comp):
-                    if keep is None or keep(head):
-                        cuts.append([head])
-            elif len(comp) > n:
-                head = [lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]
-                if keep is None or keep(head):
-                    cuts.append([head])
-            else:
-                inside = set(comp)
-                border = sorted({q for p in comp for q in near[p] if q not in inside})
-                side: list[Clause] = []
-                head = [lit for i in comp for lit in self._not_carries(i, n)]
-                head += [self._carries(q, n, pool, side) for q in border]
-                if keep is None or keep(head):
-                    cuts.append([*side, head])
+            cuts += (cut for cut in self.component_cuts(n, comp) if keep is None or keep(cut[-1]))
         return cuts
+
+    def two_numbers(self, value: Value, i: int) -> Clause:
+        """The cut of cell ``i`` with two numbers or more under ``value``: a cell lies in one
+        region, so not both of its first two."""
+        true = [x for x, t in zip(self._onehot[i], holds(value, self._onehot[i])) if t]
+        return [-true[0], -true[1]]
+
+    def component_cuts(self, n: int, comp: list[int]) -> list[list[Clause]]:
+        """The cuts of the component ``comp`` (cell indices in BFS order from its first cell) of
+        number ``n`` (module doc): none when its size is ``n``."""
+        if len(comp) == n or n < 1:
+            # n < 1: a cell above the cap whose bits a partial assignment (the grading
+            # ladder's) leaves unread, of which no cut speaks
+            return []
+        if n > self.cap:
+            # joined cells: one region above the cap, whatever its bits; one cut for every
+            # number the bits might hold
+            return [[head] for head in self._joined_cuts(comp)]
+        if len(comp) > n:
+            return [[[lit for i in comp[:n + 1] for lit in self._not_carries(i, n)]]]
+        inside, near = set(comp), self._near
+        border = sorted({q for p in comp for q in near[p] if q not in inside})
+        head = [lit for i in comp for lit in self._not_carries(i, n)]
+        return [[head + [self._onehot[q][n - 1] for q in border]]]  # n up to the cap: one-hot
+
+    @cached_property
+    def cell_of_variable(self) -> dict[int, int]:
+        """Per variable of a cell's one-hot value or bits: the cell's index."""
+        return {abs(x): i for i, (row, bits) in enumerate(zip(self._onehot, self._bits))
+                for x in (*row, *bits)}
+
+    def over_root(self, root: Value, keep: Keep | None = None) -> "RootedRegions":
+        """The cut search over assignments that extend ``root`` (:class:`RootedRegions`)."""
+        return RootedRegions(self, root, keep)
 
     def _joined_cuts(self, comp: list[int]) -> list[Clause]:
         """Clauses for the component ``comp`` of cells above the cap with equal bits (joined
@@ -405,6 +425,100 @@ class SizedRegionsRule(GlobalRule):
                     clauses += ([-root[p], -onehot[p][k], x if bit else -x]
                                 for x, bit in zip(sizes[p], _bits_of(v, width)))
         return clauses
+
+
+class RootedRegions:
+    """:meth:`SizedRegionsRule.cuts` for assignments that extend one partial assignment, the
+    *root* (the grading ladder's settled root, which only grows: a probe adds literals to it).
+
+    Built once per root: every cell's numbers, the components, their cuts and which of them
+    ``keep`` takes at the root. For an extension by the literals ``lits`` (:meth:`cuts`), only
+    what they touch is redone: the cells whose numbers they change (a one-hot value or a bit
+    fixed true) get their numbers read again; the root components holding such a cell, or of a
+    number such a cell now carries next to it, are flooded again from their cells and the changed
+    ones (such a flood reaches no other component: a path of one number from a changed cell into
+    an untouched component would enter it at a neighbour of a changed cell carrying that
+    number). Every other component keeps its cuts, and ``keep`` is asked again about one of them
+    only when ``lits`` fix a variable of its head: ``keep`` must read nothing but the values of
+    the head's literals, as the grading ladder's does. The cuts are those of
+    :meth:`SizedRegionsRule.cuts` for the extension, in the same order
+    (``tests/test_sized_regions.py`` compares them on random partial assignments).
+    """
+
+    def __init__(self, rule: SizedRegionsRule, root: Value, keep: Keep | None = None):
+        self.rule = rule
+        self.values = values = rule.values(root)
+        self._cell_of = rule.cell_of_variable
+        self.components = rule.components(values)
+        #: Per cell: number -> the index of its root component.
+        self.member: list[dict[int, int]] = [{} for _ in values]
+        for k, (n, comp) in enumerate(self.components):
+            for i in comp:
+                self.member[i][n] = k
+        #: Per root component, its cuts; per variable, the cuts whose heads name it.
+        self.cuts_of = [rule.component_cuts(n, comp) for n, comp in self.components]
+        self.by_var: dict[int, list[tuple[int, int]]] = {}
+        for k, cuts in enumerate(self.cuts_of):
+            for j, cut in enumerate(cuts):
+                for var in {abs(x) for x in cut[-1]}:
+                    self.by_var.setdefault(var, []).append((k, j))
+        #: The cuts ``keep`` takes at the root (component, cut).
+        self.kept = [(k, j) for k, cuts in enumerate(self.cuts_of) for j, cut in enumerate(cuts)
+                     if keep is None or keep(cut[-1])]
+        self.two = [i for i, vs in enumerate(values) if len(vs) > 1]
+
+    def cuts(self, value: Value, lits: Sequence[int], pool: VarPool,
+             keep: Keep | None = None) -> list[list[Clause]]:
+        """:meth:`SizedRegionsRule.cuts` for ``value``: the root with ``lits`` fixed as well
+        (none of them on a variable the root fixes)."""
+        rule, cell_of = self.rule, self._cell_of
+        new = {i: rule.cell_values(value, i) for i in {cell_of[x] for x in lits if x > 0 and x in cell_of}}
+        dirty: set[int] = set()  # the root components flooded again
+        for i, vs in new.items():
+            dirty.update(self.member[i].values())
+            dirty.update(self.member[q][n] for n in vs for q in rule._near[i] if n in self.member[q])
+        two = {*(i for i in self.two if i not in new), *(i for i, vs in new.items() if len(vs) > 1)}
+        out = [[head] for i in sorted(two) for head in [rule.two_numbers(value, i)]
+               if keep is None or keep(head)]
+        # the components' cuts as (first cell, place of the number among its numbers, cut
+        # number): the order of SizedRegionsRule.components
+        ranked = self._kept(lits, dirty, keep) + self._flooded(new, dirty, keep)
+        ranked.sort(key=lambda f: f[:3])
+        return out + [cut for *_, cut in ranked]
+
+    def _kept(self, lits: Sequence[int], dirty: set[int], keep: Keep | None) -> list[tuple]:
+        """The cuts of the root components not in ``dirty`` that ``keep`` takes: its answer at
+        the root, or asked again where ``lits`` name a variable of the head."""
+        touched = {kj for x in lits for kj in self.by_var.get(abs(x), ()) if kj[0] not in dirty}
+        found = [(k, j) for k, j in self.kept if k not in dirty and (k, j) not in touched]
+        found += (kj for kj in touched if keep is None or keep(self.cuts_of[kj[0]][kj[1]][-1]))
+        return [(comp[0], self.values[comp[0]].index(n), j, self.cuts_of[k][j])
+                for k, j in found for n, comp in [self.components[k]]]
+
+    def _flooded(self, new: dict[int, list[int]], dirty: set[int], keep: Keep | None) -> list[tuple]:
+        """The cuts ``keep`` takes of the components over the cells of ``dirty`` and the changed
+        cells (``new``: their numbers now), each flooded from its first cell."""
+        values, near = self.values, self.rule._near
+        seeds = {(i, n) for k in dirty for n, comp in [self.components[k]] for i in comp}
+        seeds.update((i, n) for i, vs in new.items() for n in vs)
+        done: set[tuple[int, int]] = set()
+        out: list[tuple] = []
+        for start, n in sorted(seeds):  # every cell of such a component is a seed
+            if (start, n) in done or n not in new.get(start, values[start]):
+                continue
+            done.add((start, n))
+            order, queue = [start], deque([start])
+            while queue:
+                p = queue.popleft()
+                for q in near[p]:
+                    if (q, n) not in done and n in new.get(q, values[q]):
+                        done.add((q, n))
+                        order.append(q)
+                        queue.append(q)
+            place = new.get(start, values[start]).index(n)
+            out += ((start, place, j, cut) for j, cut in enumerate(self.rule.component_cuts(n, order))
+                    if keep is None or keep(cut[-1]))
+        return out
 
 
 def _add(total: list[int] | None, gated: list[int], pool: VarPool, tag: str,

@@ -11,7 +11,7 @@ from satgrid import api, grading
 from satgrid.queries import PuzzleQueries
 from satgrid.registry import GENRES
 
-from .helpers import DATA, shared_file
+from .helpers import DATA, SHARED, shared_file
 
 
 def bundled(name: str) -> list:
@@ -67,6 +67,36 @@ def test_the_settled_ladder_probes_plain_first_and_finishes_with_cuts() -> None:
         assert len([v for v in ladder.primary if v in fixed or -v in fixed]) < len(facts)
     finally:
         session.close()
+
+
+def rooted_cases() -> list:
+    """Bundled puzzles of every genre, and puzzlekit Fillominos that need the sized-region cuts
+    at many probes (levels 1 and 2) when the shared data is there."""
+    out = [p for name in sorted(GENRES) for p in bundled(name)[:2]]
+    path = SHARED / "external" / "genres" / "puzzlekit_fillomino.txt"
+    if path.exists():
+        wanted = {"fillomino-203_10x10", "fillomino-257_10x10", "fillomino-762_10x10"}
+        out += [p for p in api.load([str(path)]) if p.name in wanted]
+    return out
+
+
+@pytest.mark.parametrize("puzzle", rooted_cases(), ids=lambda p: f"{p.genre}-{p.name}")
+def test_cut_searches_over_the_root_change_no_fact_and_no_grade(puzzle, monkeypatch) -> None:
+    """The settled ladder's cut searches over its root (a rule's ``over_root``, which redoes
+    only what a probe touches) against searches from scratch at every probe: the same facts at
+    the fixpoint (so the same grade), after the same probes."""
+    found = []
+    for rooted in (False, True):
+        monkeypatch.setattr(grading.Ladder, "rooted", rooted)
+        session, _ = grading.grading_session(puzzle, shared=False)
+        try:
+            ladder = grading.Ladder(session, list(session.selectors(puzzle.clues()).values()), True)
+            status, fixed = ladder.probe()
+            found.append((status, {v for v in ladder.primary if v in fixed or -v in fixed},
+                          {v for v in ladder.primary if v in fixed}, ladder.probes))
+        finally:
+            session.close()
+    assert found[1] == found[0]
 
 
 @pytest.mark.parametrize("name", sorted(GENRES))

@@ -200,3 +200,61 @@ def test_the_rule_alone_without_one_number_per_cell(shape, cap, connectivity):
         session.solver.add([[-x if outcome.assignment(x) else x for x in primary]])
     assert outcome.status == "unsat"
     assert found == brute_alone(*shape)
+
+
+def random_literals(grid: Grid, regions: SizedRegions, rng: random.Random) -> list[int]:
+    """Random literals over the rule's variables, one a variable at most: cells carrying one of a
+    few numbers (so components form; now and then two numbers in a cell), other values of a cell
+    often false, bits and joined links at random."""
+    lits = []
+    for p in grid.cells:
+        row = regions.numbers[p]
+        values = list(row)
+        few = values[:3] + values[-1:]
+        chosen = {rng.choice(few) for _ in range(2 if rng.random() < 0.1 else 1)} if rng.random() < 0.8 else set()
+        for v, x in row.items():
+            if v in chosen:
+                lits.append(x)
+            elif rng.random() < 0.5:
+                lits.append(-x)
+        lits += (rng.choice((x, -x)) for x in regions.bits[p] if rng.random() < 0.7)
+    lits += (rng.choice((x, -x)) for (p, q), x in regions.joined.items() if p < q and rng.random() < 0.5)
+    rng.shuffle(lits)
+    return lits
+
+
+@pytest.mark.parametrize("shape,cap", [((3, 4), 2), ((4, 4), 3), ((3, 5), 15), ((2, 6), 1)],
+                         ids=lambda x: str(x))
+def test_the_cut_search_over_a_root_is_the_search_from_scratch(shape, cap):
+    """:meth:`SizedRegionsRule.over_root` (the grading ladder's search at every probe of a settled
+    root): for random roots and random extensions of each, the same cuts in the same order as
+    :meth:`SizedRegionsRule.cuts` on the extension from scratch, with the ladder's filter (which
+    reads the extension's values) and with none."""
+    from satgrid.grading import _acting, _Partial
+
+    grid = Grid.of(*shape)
+    m, regions = model(grid, cap)
+    encoding = m.build()
+    rule, pool, top = regions.rule, encoding.pool, encoding.pool.top
+    rng = random.Random(11)
+    compared = nonempty = 0
+    for _ in range(60):
+        lits = random_literals(grid, regions, rng)
+        root = lits[:rng.randrange(len(lits) + 1)]
+        model_ = _Partial(root, top).model
+        keep = _acting(model_, top)
+        searches = [(rule.over_root(_Partial([], top, model_), keep), keep),
+                    (rule.over_root(_Partial([], top, model_)), None)]
+        rest = lits[len(root):]
+        for _ in range(8):
+            extension = [x for x in rest if rng.random() < 0.3]
+            whole = _Partial([*root, *extension], top)
+            value = _Partial(extension, top, model_)
+            for search, filter_ in searches:
+                expected = rule.cuts(whole, pool, None if filter_ is None else _acting(whole.model, top))
+                assert search.cuts(value, extension, pool, filter_) == expected, (root, extension)
+                compared += 1
+                nonempty += bool(expected)
+            for x in extension:  # the root again
+                model_[abs(x) - 1] = float("nan")
+    assert nonempty > compared // 2
