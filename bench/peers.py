@@ -154,21 +154,15 @@ def slitherlink_multi_puzzle_solver_count(clues: Grid, limit: int = 2) -> int:
     return len(_mps_slitherlink_solutions(clues, limit))
 
 
-def slitherlink_puzzlekit(clues: Grid, time_limit: float = 300.0,
-                          workers: Optional[int] = None) -> Optional[Edges]:
-    """puzzlekit's Slitherlink solver (CP-SAT AddCircuit).  Raises PeerTimeout at ``time_limit``.
-
-    ``workers`` sets CP-SAT's num_workers (None: OR-Tools' default, all cores).
-    """
+def _puzzlekit_solved(problem: Any, kind: str, time_limit: float, workers: Optional[int]) -> Any:
+    """puzzlekit's solve of ``problem`` (its dict or grid text) as ``kind``: its result when
+    solved, None when infeasible.  Raises PeerTimeout at ``time_limit``."""
     import puzzlekit
 
-    rows, cols = len(clues), len(clues[0])
-    data = {"num_rows": rows, "num_cols": cols,
-            "grid": [["-" if v is None else str(v) for v in row] for row in clues]}
     options: dict[str, Any] = {"time_limit_sec": float(time_limit)}
     if workers is not None:
         options["num_workers"] = int(workers)
-    result = puzzlekit.solve(data, "slitherlink", solver_options=options)
+    result = puzzlekit.solve(problem, kind, solver_options=options)
     status = result.solution_data.get("status")
     if status == "Timeout":
         raise PeerTimeout(f"puzzlekit gave up after {time_limit}s")
@@ -176,6 +170,21 @@ def slitherlink_puzzlekit(clues: Grid, time_limit: float = 300.0,
         if status == "Infeasible":
             return None
         raise RuntimeError(f"puzzlekit status {status!r}")
+    return result
+
+
+def slitherlink_puzzlekit(clues: Grid, time_limit: float = 300.0,
+                          workers: Optional[int] = None) -> Optional[Edges]:
+    """puzzlekit's Slitherlink solver (CP-SAT AddCircuit).  Raises PeerTimeout at ``time_limit``.
+
+    ``workers`` sets CP-SAT's num_workers (None: OR-Tools' default, all cores).
+    """
+    rows, cols = len(clues), len(clues[0])
+    data = {"num_rows": rows, "num_cols": cols,
+            "grid": [["-" if v is None else str(v) for v in row] for row in clues]}
+    result = _puzzlekit_solved(data, "slitherlink", time_limit, workers)
+    if result is None:
+        return None
     # Each cell holds the sum of its loop sides: top 8, left 4, bottom 2, right 1 ('-' = none).
     hor = [[0] * cols for _ in range(rows + 1)]
     ver = [[0] * (cols + 1) for _ in range(rows)]
@@ -391,22 +400,12 @@ def nurikabe_clingo_count(clues: Grid, limit: int = 2, timeout: Optional[float] 
 def nurikabe_puzzlekit(clues: Grid, time_limit: float = 300.0,
                        workers: Optional[int] = None) -> Optional[list[str]]:
     """puzzlekit's Nurikabe solver (OR-Tools CP-SAT).  Raises PeerTimeout at ``time_limit``."""
-    import puzzlekit
-
     rows, cols = len(clues), len(clues[0])
     text = f"{rows} {cols}\n" + "\n".join(" ".join("-" if v is None else str(v) for v in row)
                                           for row in clues)
-    options: dict[str, Any] = {"time_limit_sec": float(time_limit)}
-    if workers is not None:
-        options["num_workers"] = int(workers)
-    result = puzzlekit.solve(text, "nurikabe", solver_options=options)
-    status = result.solution_data.get("status")
-    if status == "Timeout":
-        raise PeerTimeout(f"puzzlekit gave up after {time_limit}s")
-    if not result.is_solved:
-        if status == "Infeasible":
-            return None
-        raise RuntimeError(f"puzzlekit status {status!r}")
+    result = _puzzlekit_solved(text, "nurikabe", time_limit, workers)
+    if result is None:
+        return None
     return ["".join("#" if cell == "x" else "." for cell in row) for row in result.sol_grid.matrix]
 
 
