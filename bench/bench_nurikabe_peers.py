@@ -103,7 +103,7 @@ def peer_run(name: str, clues: list[list[int | None]], limit: float) -> tuple[st
     if info["count"] is not None:
         def run():
             if name == "nurikabe_clingo":
-                found = peers._clingo_nurikabe_solutions(clues, 2, limit)
+                found = peers.nurikabe_clingo_solutions(clues, 2, limit)
                 return len(found), found[0] if found else None
             return info["count"](clues, limit=2, timeout=limit), None
     elif name == "nurikabe_puzzlekit":

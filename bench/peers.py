@@ -356,7 +356,9 @@ rb(X,Y) :- rb(A,B), adj(A,B,X,Y), black(X,Y).
 """
 
 
-def _clingo_nurikabe_solutions(clues: Grid, limit: int, timeout: Optional[float]) -> list[list[str]]:
+def nurikabe_clingo_solutions(clues: Grid, limit: int, timeout: Optional[float]) -> list[list[str]]:
+    """Up to ``limit`` distinct solutions of the ASP model above (rows of '#' and '.'), in the
+    order clingo finds them.  Raises PeerTimeout at ``timeout`` s (grounding included)."""
     import clingo
 
     rows, cols = len(clues), len(clues[0])
@@ -366,10 +368,10 @@ def _clingo_nurikabe_solutions(clues: Grid, limit: int, timeout: Optional[float]
         facts.append(f"clue({i},{r},{c},{n}).")
         facts.extend(f"cand({i},{y},{x})." for y in range(max(0, r - n + 1), min(rows, r + n))
                      for x in range(max(0, c - n + 1), min(cols, c + n)) if abs(y - r) + abs(x - c) < n)
+    deadline = None if timeout is None else time.perf_counter() + timeout
     ctl = clingo.Control([f"--models={limit}"])
     ctl.add("base", [], "\n".join(facts) + _NURIKABE_ASP)
     ctl.ground([("base", [])])
-    deadline = None if timeout is None else time.perf_counter() + timeout
     found: list[list[str]] = []
     with ctl.solve(yield_=True, async_=True) as handle:
         while len(found) < limit:
@@ -387,14 +389,14 @@ def _clingo_nurikabe_solutions(clues: Grid, limit: int, timeout: Optional[float]
 
 def nurikabe_clingo(clues: Grid, timeout: Optional[float] = None) -> Optional[list[str]]:
     """The ASP model above on clingo, first solution.  Raises PeerTimeout at ``timeout`` s."""
-    found = _clingo_nurikabe_solutions(clues, 1, timeout)
+    found = nurikabe_clingo_solutions(clues, 1, timeout)
     return found[0] if found else None
 
 
 def nurikabe_clingo_count(clues: Grid, limit: int = 2, timeout: Optional[float] = None) -> int:
     """Distinct solutions of the ASP model, up to ``limit`` (the wall's root is the first black
     cell, so each colouring is one answer set)."""
-    return len(_clingo_nurikabe_solutions(clues, limit, timeout))
+    return len(nurikabe_clingo_solutions(clues, limit, timeout))
 
 
 def nurikabe_puzzlekit(clues: Grid, time_limit: float = 300.0,
