@@ -70,6 +70,9 @@ class Result:
     second_solution: Any = None
     redundant_clues: list | None = None
     minimal: bool | None = None
+    #: An audit a limit stopped among its clues: (the clues proved redundant, the clues left
+    #: undecided); ``redundant_clues`` and ``minimal`` stay None (the audit is not complete).
+    partial_audit: tuple[list, list] | None = None
     minimal_clues: list | None = None
     stats: Stats = field(default_factory=Stats)
     note: str = ""
@@ -130,6 +133,9 @@ class Result:
         if self.redundant_clues is not None:
             out["redundant_clues"] = [list(k) for k in self.redundant_clues]
             out["minimal"] = self.minimal
+        if self.partial_audit is not None:
+            out["audit_partial"] = {"redundant": [list(k) for k in self.partial_audit[0]],
+                                    "undecided": [list(k) for k in self.partial_audit[1]]}
         if self.minimal_clues is not None:
             out["minimal_clues"] = [list(k) for k in self.minimal_clues]
         if self.grade is not None:
@@ -491,6 +497,7 @@ def solve(puzzle: Any, unique: bool = False, audit: bool = False, minimize: bool
             redundant, undecided = queries.redundant_clues(projection, found)
             if undecided:
                 result.note = f"limit reached: {len(undecided)} clues undecided"
+                result.partial_audit = (sorted(redundant), sorted(undecided))
             else:
                 result.redundant_clues = sorted(redundant)
                 result.minimal = not redundant

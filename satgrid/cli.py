@@ -1251,6 +1251,11 @@ def _one_report(r: api.Result, audit: bool, minimize: bool) -> str:
         verdict = "minimal" if r.minimal else "not minimal"
         lines.append(f"redundant clues: {_clue_list(r.redundant_clues)} "
                      f"({len(r.redundant_clues)} of {len(p.clues())}): {verdict}")
+    if r.partial_audit is not None:
+        redundant, undecided = r.partial_audit
+        lines.append(f"redundant clues so far: {_clue_list(redundant)} "
+                     f"({len(redundant)} of {len(p.clues())}); undecided: {_clue_list(undecided)} "
+                     f"({len(undecided)}): the limit stopped the audit")
     if r.grade is not None:
         lines.append(f"grade {r.grade}: solved by {grading.LEVELS[r.grade]}")
     if r.minimal_clues is not None:

@@ -17,6 +17,10 @@ from .solver import Assignment
 
 Projection = tuple[int, ...]
 
+#: An audit's passes over its clues (:meth:`PuzzleQueries.redundant_clues`): (conflicts per SAT
+#: call, CEGAR rounds) of a question; the last, (None, None), has no limit.
+AUDIT_PASSES: tuple[tuple[int | None, int | None], ...] = ((2_000, 10), (20_000, 40), (None, None))
+
 
 class PuzzleQueries:
     """The queries of one puzzle (its clues) on a session."""
@@ -145,6 +149,7 @@ class PuzzleQueries:
 
     def redundant_clues(
         self, projection: Projection, witnesses: Iterable[AbstractSet[ClueKey]] = (),
+        passes: Sequence[tuple[int | None, int | None]] | None = None,
     ) -> tuple[list[ClueKey], list[ClueKey]]:
         """Clues whose removal alone keeps the solution unique, and clues left undecided.
 
@@ -153,6 +158,16 @@ class PuzzleQueries:
         sets of clues, each the clues some other solution breaks: a set of one clue shows that
         clue needed without a SAT call. A set of several clues decides nothing here (that other
         solution breaks a clue that stays on in each question).
+
+        **Passes** (``passes``, default :data:`AUDIT_PASSES`): each clue's question is asked
+        with the first pass's conflict budget per SAT call, the clues it leaves open again with
+        the next one, and so on; the last pass (None) has no budget, so every answer is exact
+        and the same as one pass in order. On a big grid a few questions are hard while most are
+        easy once the solver has learnt from the others (janko's 20x36 Nurikabe 0460: its first
+        two took over 10 s each when asked first, and most others a fraction of a second), so
+        a limit stops with most clues decided rather than a few; figures in
+        ``encodings/queries.md``, "Audits in passes". A solver without conflict budgets (an
+        external one) gets the last pass alone.
         """
         redundant, unknown = [], []
         needed = {key for clues in witnesses if len(clues) == 1 for key in clues}
@@ -161,16 +176,35 @@ class PuzzleQueries:
         # the questions are short, and rebuilding the list per question was a visible share of
         # an audit (figures: encodings/queries.md, section "Assumptions sliced from one list").
         keys, lits = list(self.selectors), list(self.selectors.values())
-        for i, key in enumerate(keys):
-            if key in needed:
-                continue
-            last = self.one_more_gone(projection, key)
-            status = self.session.solve([*lits[:i], *lits[i + 1:], last], need_model=False).status
-            if status == "unsat":
-                redundant.append(key)
-            elif status == "unknown":
-                unknown.append(key)
-        return redundant, unknown
+        solver = self.session.solver
+        budgets = list(AUDIT_PASSES if passes is None else passes)
+        if not hasattr(solver, "conflict_limit"):
+            budgets = [(None, None)]
+        before = getattr(solver, "conflict_limit", None)
+        todo = [i for i, key in enumerate(keys) if key not in needed]
+        try:
+            for conflicts, rounds in budgets:
+                if hasattr(solver, "conflict_limit"):
+                    solver.conflict_limit = before if conflicts is None else \
+                        conflicts if before is None else min(before, conflicts)
+                left = []
+                for i in todo:
+                    last = self.one_more_gone(projection, keys[i])
+                    status = self.session.solve([*lits[:i], *lits[i + 1:], last], need_model=False,
+                                                rounds=rounds).status
+                    if status == "unsat":
+                        redundant.append(keys[i])
+                    elif status == "unknown":
+                        left.append(i)
+                todo = left
+                if not todo:
+                    break
+        finally:
+            if hasattr(solver, "conflict_limit"):
+                solver.conflict_limit = before
+        unknown = [keys[i] for i in todo]
+        order = {key: i for i, key in enumerate(keys)}
+        return sorted(redundant, key=order.__getitem__), unknown
 
     def minimal_clue_set(
         self, projection: Projection, order: Sequence[ClueKey] | None = None,

@@ -216,3 +216,13 @@ def one(text: str, genre: str | None = None):
 
     [loaded] = formats.read_with_solutions(text, "<t>", genre)
     return loaded
+
+
+def bundled(name: str) -> list:
+    """The bundled example puzzles of genre ``name`` (``satgrid/data``)."""
+    from importlib import resources
+
+    from satgrid import api
+    from satgrid.registry import GENRES
+
+    return api.load([str(resources.files("satgrid") / "data" / GENRES[name].examples)])

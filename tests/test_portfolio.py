@@ -24,11 +24,7 @@ from satgrid.cli import main
 from satgrid.errors import CheckFailed, SatgridError, SolverError
 from satgrid.registry import GENRES
 
-from .helpers import running, sleeping_binary
-
-
-def bundled(name: str) -> list:
-    return api.load([str(resources.files("satgrid") / "data" / GENRES[name].examples)])
+from .helpers import bundled, running, sleeping_binary
 
 
 def children() -> list[int]:

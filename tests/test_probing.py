@@ -3,7 +3,6 @@ first): the same fixpoint and grades as the shared ladder, facts that hold in ev
 a solve that probes when its search is slow gives the same answers."""
 from __future__ import annotations
 
-from importlib import resources
 
 import pytest
 
@@ -11,11 +10,7 @@ from satgrid import api, grading
 from satgrid.queries import PuzzleQueries
 from satgrid.registry import GENRES
 
-from .helpers import DATA, SHARED, shared_file
-
-
-def bundled(name: str) -> list:
-    return api.load([str(resources.files("satgrid") / "data" / GENRES[name].examples)])
+from .helpers import DATA, SHARED, bundled, shared_file
 
 
 def shared_puzzles() -> list:

@@ -21,6 +21,7 @@ from satgrid.queries import PuzzleQueries
 from satgrid.registry import GENRES
 from satgrid.session import Session
 
+from .helpers import bundled
 from .test_connectivity import connected_subsets, grid
 
 Grid = tuple[tuple[int, ...], ...]
@@ -503,3 +504,58 @@ def test_settled_deletion_retires_the_breakers_of_clues_asked_alone() -> None:
             assert all(session.propagate([lit])[0] is False for lit in retired)
         session.close()
     assert answers[0] == answers[1]
+
+
+# -- audits in passes --------------------------------------------------------------------------
+def _audited(puzzle) -> tuple[PuzzleQueries, tuple[int, ...]]:
+    """A fresh session's queries of ``puzzle`` (clues behind selectors) and its one solution."""
+    session = Session(GENRES[puzzle.genre].encode(puzzle))
+    queries = PuzzleQueries(session, puzzle.clues())
+    first = queries.solve()
+    assert first.status == "sat"
+    projection = queries.project(first.assignment)
+    assert queries.other_solution(projection).status == "unsat"
+    return queries, projection
+
+
+def test_audit_passes_give_the_answers_of_one_pass() -> None:
+    """Budgets so small that questions go on to later passes: the same redundant clues, in the
+    same order, and none undecided, as one pass without limits (every genre's examples); the
+    first pass alone leaves some clues undecided, so the later passes are exercised."""
+    from satgrid import api
+
+    carried = 0
+    for name in sorted(GENRES):
+        for puzzle in bundled(name)[:3]:
+            if not puzzle.clues() or api.solve(puzzle, unique=True).status != "unique":
+                continue
+            queries, projection = _audited(puzzle)
+            try:
+                once = queries.redundant_clues(projection, passes=((None, None),))
+                tiny = queries.redundant_clues(projection, passes=((1, 1), (20, 2), (None, None)))
+                carried += len(queries.redundant_clues(projection, passes=((1, 1),))[1])
+            finally:
+                queries.session.close()
+            assert tiny == once and once[1] == [], puzzle.name
+    assert carried
+
+
+def test_an_audit_stopped_among_its_clues_reports_what_it_decided() -> None:
+    """A conflict limit that stops some clue questions: the result keeps the clues proved
+    redundant and lists the undecided ones (JSON ``audit_partial``), while ``redundant_clues``
+    and ``minimal`` stay unset; the proved ones are redundant in the complete audit, and every
+    clue the complete audit calls redundant is proved or undecided."""
+    from satgrid import api
+
+    puzzle = next(p for p in bundled("nurikabe") if p.name == "n3")
+    full = api.solve(puzzle, audit=True, grade=False)
+    stopped = api.solve(puzzle, audit=True, grade=False, options=api.Options(conflict_limit=1))
+    assert full.redundant_clues and full.partial_audit is None
+    assert stopped.status == "unique" and stopped.redundant_clues is None and stopped.minimal is None
+    redundant, undecided = stopped.partial_audit
+    assert undecided and set(redundant) <= set(full.redundant_clues)
+    assert set(full.redundant_clues) <= set(redundant) | set(undecided)
+    out = stopped.to_json()
+    assert out["audit_partial"] == {"redundant": [list(k) for k in redundant],
+                                    "undecided": [list(k) for k in undecided]}
+    assert "redundant_clues" not in out and "limit reached" in out["note"]

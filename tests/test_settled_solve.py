@@ -2,16 +2,12 @@
 of its own whose clues are unit clauses: the same answers as on the shared session."""
 from __future__ import annotations
 
-from importlib import resources
-
 import pytest
 
 from satgrid import api
 from satgrid.registry import GENRES
 
-
-def bundled(name: str) -> list:
-    return api.load([str(resources.files("satgrid") / "data" / GENRES[name].examples)])
+from .helpers import bundled
 
 
 def answer(result: api.Result) -> tuple:
