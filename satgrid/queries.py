@@ -163,7 +163,7 @@ class PuzzleQueries:
         with the first pass's conflict budget per SAT call, the clues it leaves open again with
         the next one, and so on; the last pass (None) has no budget, so every answer is exact
         and the same as one pass in order. On a big grid a few questions are hard while most are
-        easy once the solver has learnt from the others (janko's 20x36 Nurikabe 0460: its first
+        easy once the solver has learnt from the others (on a published 20x36 puzzle the first
         two took over 10 s each when asked first, and most others a fraction of a second), so
         a limit stops with most clues decided rather than a few; figures in
         ``encodings/queries.md``, "Audits in passes". A solver without conflict budgets (an
