@@ -12,9 +12,11 @@ CPU time (``time.process_time``): the machine is shared.
 ``--big`` runs instead the big published grids of several genres (janko.at's Nurikabes 0460 and
 0094, 20x36; puzzlekit's Fillomino 210, 20x36; the first 25x25 Sudoku of ``bench/data``; janko.at's
 Slitherlink 0100, 30x45), each in a process of its own under ``--time-limit`` wall seconds
-(default 60): the steps done by then and the child's CPU seconds. ``--reasons level`` asks for
-reasons minimal for their level (``explain(reasons="level")``); a revision without that option
-prints "n/a".
+(default 60): the steps done by then and the child's CPU seconds. ``--reasons mus,level`` (the
+default: a table each) asks for minimal sets and for reasons minimal for their level
+(``explain(reasons="level")``); a revision without that option prints "n/a". Old against new:
+
+    .venv/bin/python bench/old_vs_new.py --old REV --new-script --rounds 1 bench/bench_explain.py --big
 Figures: encodings/diagnostics.md, "Explanations"."""
 from __future__ import annotations
 
@@ -123,7 +125,8 @@ if __name__ == "__main__":
     if "--big" in sys.argv:
         def option(name: str, default: str) -> str:
             return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
-        big(float(option("--time-limit", "60")), option("--reasons", "mus"))
+        for reasons in option("--reasons", "mus,level").split(","):
+            big(float(option("--time-limit", "60")), reasons)
         raise SystemExit
     numbers = [a for a in sys.argv[1:] if not a.startswith("--")]
     main(int(numbers[0]) if numbers else 3, "--loopy-hard" in sys.argv, "--hard" in sys.argv,
