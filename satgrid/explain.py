@@ -506,7 +506,8 @@ class Step:
     round: int
     depth: int
     why: str = ""
-    #: False when some element of the reason is kept because its check ran out of its limits.
+    #: False when some element of the reason is kept because its check ran out of its limits, or
+    #: when the reason is only minimal for its level (``explain(reasons="level")``).
     minimal: bool = True
 
     @property

@@ -137,10 +137,11 @@ def samples(status: str) -> list:
             for i, (text, st, _) in enumerate(g.part("SAMPLES", ())) if st == status]
 
 
+@pytest.mark.parametrize("reasons", ["mus", "level"])
 @pytest.mark.parametrize("name,text", samples("multiple"))
-def test_a_puzzle_with_several_solutions_gets_its_forced_part(name, text):
+def test_a_puzzle_with_several_solutions_gets_its_forced_part(name, text, reasons):
     [puzzle] = api.load_text(text, genre=name)
-    explanation = explain(puzzle)
+    explanation = explain(puzzle, reasons=reasons)
     assert explanation.status == "multiple"
     assert explanation.undecided > 0 and "not unique" in explanation.message
     check_steps(puzzle, explanation, minimal_on=0)
