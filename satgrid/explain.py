@@ -60,9 +60,11 @@ the rounds, and the longest chain of steps whose reasons use earlier steps.
 the level's own propagation, with no SAT call, so that propagation from the reason proves the
 step and from no smaller part of it; a smaller set may still force the step by search alone, so
 the reason is not proved a MUS (the step's ``minimal`` is False). A step of level 2 still gets a
-MUS. The rounds, the choice of steps by the solver's cores, and the difficulty are as in the
-default, over these reasons. On a big grid it spares the necessity checks, each a search of the
-whole puzzle (measured in encodings/diagnostics.md, "Explanations on big grids").
+MUS. The rounds and the difficulty are as in the default, over these reasons; the steps are
+chosen by the solver's cores too, but a fact's core is kept from round to round and only the
+likeliest next steps are asked again (:func:`smallest_cores`). On a big grid it spares the
+necessity checks, each a search of the whole puzzle, and most of the cores (measured in
+encodings/diagnostics.md, "Explanations on big grids").
 """
 from __future__ import annotations
 
