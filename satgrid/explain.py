@@ -674,10 +674,10 @@ BLANK_CONFLICTS = 10_000
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
 SEARCH_CANDIDATES = 4
-#: With reasons minimal for their level, at levels 0 and 1: how many of the facts the level
-#: forces (the first in reading order) are candidates, of which those with the smallest cores
-#: are the round's steps (as :func:`satgrid.grading.hint` chooses). Every forced fact would cost
-#: a SAT call for its core each round, the most of the time on a big grid.
+#: With reasons minimal for their level, at levels 0 and 1: how many of the facts whose cores,
+#: kept from earlier rounds, are the smallest are asked for their cores again each round
+#: (:func:`smallest_cores`). Asking every forced fact each round, a SAT call each, took most of
+#: the time left on a big grid (encodings/diagnostics.md, "Explanations on big grids").
 LEVEL_CANDIDATES = 12
 
 
