@@ -862,19 +862,25 @@ def rules_solve(files: tuple[str, ...], rules_path: str | None, no_loop_avoidanc
               help="python-sat solver with unit propagation and cores.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--svg", "svg_dir", metavar="DIR", help="Write one SVG per step into DIR (step-001.svg, ...).")
+@click.option("--reasons", type=click.Choice(["mus", "level"]), default="mus", show_default=True,
+              help="mus: every reason a minimal set that forces its step (proved by SAT calls); "
+                   "level: propagation and probing steps get reasons minimal for that level, as "
+                   "hint's (no SAT call to prove them; much faster on big grids).")
 @time_limit_option
 def explain(file: str, puzzle_id: str | None, solver: str, fmt: str, svg_dir: str | None,
-            time_limit: float | None, **opts: Any) -> None:
+            reasons: str, time_limit: float | None, **opts: Any) -> None:
     """Solve the puzzle in FILE step by step: each step one forced cell or edge with its reason,
     a minimal set of clues, named rules and earlier steps that forces it (smallest reasons
     first), and the difficulty (largest reason, depth). A puzzle with several solutions gets its
     forced part explained; an unsatisfiable one is reported as such. With --time-limit, the
-    steps proved by then are printed with status unknown."""
+    steps proved by then are printed with status unknown. With --reasons level, a step found by
+    propagation or probing gets a reason from which that level proves it, none of whose elements
+    can go (as hint's), not proved a minimal set by search."""
     from . import explain as explaining
 
     with reported_errors():
         puzzle = _pick_puzzle(_load((file,), opts), puzzle_id, None, file)
-        answer = explaining.explain(puzzle, solver, time_limit=time_limit)
+        answer = explaining.explain(puzzle, solver, time_limit=time_limit, reasons=reasons)
         if svg_dir is not None:
             _write_into(svg_dir, {f"step-{n:03d}.svg": text
                                   for n, text in enumerate(explaining.step_svgs(puzzle, answer), 1)})

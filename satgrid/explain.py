@@ -53,6 +53,18 @@ and is shrunk (QuickXplain first where the lazy rules are connected ones, then) 
 says UNSAT; a SAT answer proves it needed, and its model is kept); the round's steps are taken
 from the smallest reason to the largest. The *difficulty* is the largest reason and the depth:
 the rounds, and the longest chain of steps whose reasons use earlier steps.
+
+**Reasons minimal for their level** (``explain(reasons="level")``, opt-in; the default is
+``"mus"``, the above). A step of level 0 or 1 gets the reason a hint gets
+(:meth:`Reasoner.reason` with ``proved`` False): its core shrunk by QuickXplain whose test is
+the level's own propagation, with no SAT call, so that propagation from the reason proves the
+step and from no smaller part of it; a smaller set may still force the step by search alone, so
+the reason is not proved a MUS (the step's ``minimal`` is False). A step of level 2 still gets a
+MUS. The rounds and the difficulty are as in the default, over these reasons; the steps are
+chosen by the solver's cores too, but a fact's core is kept from round to round and only the
+likeliest next steps are asked again (:func:`smallest_cores`). On a big grid it spares the
+necessity checks, each a search of the whole puzzle, and most of the cores (measured in
+encodings/diagnostics.md, "Explanations on big grids").
 """
 from __future__ import annotations
 
@@ -70,6 +82,12 @@ from .session import Connectivity, Session
 from .solver import DEFAULT_SOLVER
 
 Fact = tuple[Hashable, bool]
+#: What a reason is minimal for (:func:`explain`'s ``reasons``): "mus", no element can go with
+#: the step still forced (proved by SAT calls); "level", no element can go with the step's level
+#: (propagation, probing) still proving it, and a MUS at the search level.
+REASONS = {"mus": "minimal sets (no element can go with the step still forced)",
+           "level": "minimal for their level (propagation and probing steps: no element can go "
+                    "with that level still proving the step; search steps: minimal sets)"}
 #: An element of a reason: ("clue", clue key), ("rule", rule name) or ("fact", primary key).
 Item = tuple[str, Hashable]
 
@@ -490,7 +508,8 @@ class Step:
     round: int
     depth: int
     why: str = ""
-    #: False when some element of the reason is kept because its check ran out of its limits.
+    #: False when some element of the reason is kept because its check ran out of its limits, or
+    #: when the reason is only minimal for its level (``explain(reasons="level")``).
     minimal: bool = True
 
     @property
@@ -526,6 +545,8 @@ class Explanation:
     conflict: list[str] = field(default_factory=list)
     time_s: float = 0.0
     sat_calls: int = 0
+    #: What the reasons are minimal for: a key of :data:`REASONS`.
+    reasons: str = "mus"
 
     @property
     def largest(self) -> int:
@@ -544,11 +565,13 @@ class Explanation:
                 "difficulty": {"largest_reason": self.largest, "depth": self.depth,
                                "rounds": self.rounds,
                                "levels": {LEVELS[n]: sum(s.level == n for s in self.steps) for n in LEVELS}},
-                "undecided": self.undecided, "conflict": self.conflict,
+                "undecided": self.undecided, "conflict": self.conflict, "reasons": self.reasons,
                 "time_s": round(self.time_s, 6), "steps": [s.to_json() for s in self.steps]}
 
     def text(self) -> str:
         lines = [f"{n}. {s.text}: {s.why}" for n, s in enumerate(self.steps, 1)]
+        if self.reasons != "mus" and self.steps:
+            lines.append(f"reasons: {REASONS[self.reasons]}")
         return "\n".join([*lines, self.message]) + "\n"
 
 
@@ -651,33 +674,42 @@ BLANK_CONFLICTS = 10_000
 
 #: At the search level, how many of the facts with the smallest cores are shrunk to a MUS.
 SEARCH_CANDIDATES = 4
+#: With reasons minimal for their level, at levels 0 and 1: how many of the facts whose cores,
+#: kept from earlier rounds, are the smallest are asked for their cores again each round
+#: (:func:`smallest_cores`). Asking every forced fact each round, a SAT call each, took most of
+#: the time left on a big grid (encodings/diagnostics.md, "Explanations on big grids").
+LEVEL_CANDIDATES = 12
 
 
 def explain(puzzle: Any, solver: str = DEFAULT_SOLVER, connectivity: Connectivity = "lazy",
-            time_limit: float | None = None) -> Explanation:
+            time_limit: float | None = None, reasons: str = "mus") -> Explanation:
     """``puzzle`` solved by steps (see the module doc): "solved", "multiple" (the forced part
     explained), "unsatisfiable", or "unknown" when ``time_limit`` wall-clock seconds (building
-    the encoding included) run out.
+    the encoding included) run out. ``reasons``: "mus" (every reason a minimal unsatisfiable
+    subset) or "level" (reasons of propagation and probing steps minimal for their level, as a
+    hint's: see the module doc).
 
     The limit is checked before every SAT call, propagation and CEGAR round, never inside the
     solver's search (a necessity check stays bounded by conflicts and rounds alone, so a step's
     reason does not depend on the machine's speed); the round of steps under way when the limit
     passes is dropped, so every step reported is proved as in a run without a limit, and the
     overrun is at most one call of the solver."""
+    if reasons not in REASONS:
+        raise SatgridError(f"unknown kind of reasons {reasons!r} (one of {', '.join(REASONS)})")
     start = time.process_time()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     reasoner = Reasoner(puzzle, solver, connectivity)
     reasoner.deadline = deadline
     try:
-        out = _explain(reasoner)
-        out.sat_calls = reasoner.sat_calls
+        out = _explain(reasoner, reasons == "mus")
+        out.sat_calls, out.reasons = reasoner.sat_calls, reasons
     finally:
         reasoner.close()
     out.time_s = time.process_time() - start
     return out
 
 
-def _explain(reasoner: Reasoner) -> Explanation:
+def _explain(reasoner: Reasoner, proved: bool = True) -> Explanation:
     puzzle, fmt = reasoner.puzzle, reasoner.format
     items = reasoner.items()
     try:
@@ -705,6 +737,7 @@ def _explain(reasoner: Reasoner) -> Explanation:
     todo = [(k, v) for k, v in solution.items() if k not in shown and fmt.decision(k, v)]
     known: dict[Hashable, bool] = {}
     depths: dict[Hashable, int] = {}
+    cores: dict[Fact, list[int]] = {}
     steps: list[Step] = []
     rounds = 0
     while todo:
@@ -712,8 +745,10 @@ def _explain(reasoner: Reasoner) -> Explanation:
             level, found = forced_facts(reasoner, items, known, todo)
             if not found:
                 break
-            made = [explain_step(reasoner, items, known, f, level, rounds + 1, depths, core)
-                    for f, core in smallest_cores(reasoner, items, known, found, level)]
+            cached = None if proved or level == 2 else cores
+            made = [explain_step(reasoner, items, known, f, level, rounds + 1, depths, core,
+                                 proved or level == 2)
+                    for f, core in smallest_cores(reasoner, items, known, found, level, cached)]
         except LimitReached:
             return Explanation("unknown", f"the time limit was reached after {len(steps)} "
                                f"{'step' if len(steps) == 1 else 'steps'} and {rounds} "
@@ -742,16 +777,31 @@ def _explain(reasoner: Reasoner) -> Explanation:
 
 
 def smallest_cores(reasoner: Reasoner, items: dict[Item, int], known: dict[Hashable, bool],
-                   found: list[Fact], level: int) -> list[tuple[Fact, list[int]]]:
+                   found: list[Fact], level: int, cached: dict[Fact, list[int]] | None = None
+                   ) -> list[tuple[Fact, list[int]]]:
     """The facts of ``found`` whose refutation cores (with everything known) are the smallest,
     with their cores: the next steps to shrink and take. At the search level at most
-    :data:`SEARCH_CANDIDATES` of them (a hard step is taken alone)."""
+    :data:`SEARCH_CANDIDATES` of them (a hard step is taken alone).
+
+    With ``cached`` (fact -> its core from an earlier round, kept up to date here), only the
+    facts never asked and the :data:`LEVEL_CANDIDATES` with the smallest cached cores are asked
+    again, and the steps are chosen among those: a core found earlier stays a refutation (the
+    facts known only grow), but it may have shrunk with the facts found since, so the likeliest
+    next steps are asked afresh (a lazy greedy choice: a fact whose old core is large comes up
+    once the smaller ones are taken)."""
     lits = list(reasoner._lits(items, known).values())
+    asked = found
+    if cached is not None:
+        old = sorted((f for f in found if f in cached), key=lambda f: len(cached[f]))
+        fresh = {f for f in found if f not in cached} | set(old[:LEVEL_CANDIDATES])
+        asked = [f for f in found if f in fresh]
     sized = []
-    for f in found:
+    for f in asked:
         core = reasoner.core([*lits, -reasoner.lit(f)])
         if core is None:
             raise SatgridError("internal error: a forced fact has no refutation")
+        if cached is not None:
+            cached[f] = core
         sized.append((len(core), f, core))
     sized.sort(key=lambda x: x[0])
     smallest = sized[0][0]

@@ -152,6 +152,50 @@ def satisfiable(puzzle, clues, rules, facts, negated=None) -> bool:
         return check(negated)
 
 
+def assert_minimal_for_level(puzzle, clues, rules, facts, fact, level, label: str = "",
+                             proving=None) -> None:
+    """A reason (``clues``, rule names ``rules``, earlier ``facts``) of ``fact`` at ``level``
+    forces the fact (the test's own SAT calls, :class:`Consistency`), and no element can go: at
+    level 2 still so by SAT (a minimal unsatisfiable subset), at levels 0 and 1 still so by the
+    level's own propagation (with the rules' cuts, in a fresh explanation session).
+
+    Propagation also uses the cuts a session has learnt (each a consequence of its rule alone),
+    so it only gets stronger as a session goes on: ``proving``, the session that gave the
+    reason (or one that has gone further), must prove the step from the reason; a fresh session
+    (no stronger than the one that gave it) must not prove it from any smaller part."""
+    from satgrid.explain import Reasoner
+
+    elements = [("clue", k) for k in clues] + [("rule", r) for r in rules] + [("fact", f) for f in facts]
+
+    def forced(left) -> bool:
+        return not satisfiable(puzzle, [k for kind, k in left if kind == "clue"],
+                               [k for kind, k in left if kind == "rule"],
+                               [k for kind, k in left if kind == "fact"], fact)
+
+    assert forced(elements), label
+    if level == 2:
+        for drop in elements:
+            assert not forced([e for e in elements if e != drop]), f"{label}: {drop} is not needed"
+        return
+    def proved(reasoner, left) -> bool:
+        lits = {("clue", k): x for k, x in reasoner.clue_lits.items()}
+        lits.update((("rule", r), x) for r, x in reasoner.rule_lits.items())
+        lits.update((("fact", f), reasoner.lit(f)) for f in facts)
+        chosen, target = [lits[e] for e in left], reasoner.lit(fact)
+        if level == 0:
+            ok, fixed = reasoner.propagated(chosen)
+            return ok and target in fixed
+        return not reasoner.propagated(chosen, [-target])[0]
+
+    fresh = Reasoner(puzzle)
+    try:
+        assert proved(proving or fresh, elements), label
+        for drop in elements:
+            assert not proved(fresh, [e for e in elements if e != drop]), f"{label}: {drop} is not needed"
+    finally:
+        fresh.close()
+
+
 class Consistency:
     """The test's own solver and CEGAR loop for the genre's rules named ``rules``, the clues
     ``clues`` and the facts ``facts``; called with a fact ``negated`` (or None), whether they

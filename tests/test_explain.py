@@ -16,7 +16,7 @@ from satgrid.cli import main
 from satgrid.explain import explain
 from satgrid.registry import GENRES
 
-from .helpers import Consistency, deadline_after, satisfiable
+from .helpers import Consistency, assert_minimal_for_level, deadline_after, satisfiable
 
 DATA = Path(satgrid.__file__).parent / "data"
 
@@ -70,6 +70,59 @@ def test_every_step_is_forced_by_its_reason_and_the_steps_solve_the_puzzle(name)
     assert explanation.depth >= 1 and explanation.rounds >= 1
 
 
+@pytest.mark.parametrize("name", list(GENRES))
+def test_reasons_minimal_for_their_level_force_their_steps_and_solve_the_puzzle(name):
+    """``reasons="level"``: every step's reason forces its fact (the test's own SAT calls) and
+    is minimal for its level: by its level's own propagation at levels 0 and 1 (the session's
+    that gave it proves the step, a fresh session's proves it from no smaller part), by SAT at
+    level 2; the steps solve the puzzle; the steps below search say they are not proved minimal
+    sets, and the answer says what its reasons are."""
+    from satgrid.explain import Reasoner, _explain
+
+    puzzle = first_unique(name)
+    reasoner = Reasoner(puzzle)
+    try:
+        explanation = _explain(reasoner, proved=False)
+        assert explanation.status == "solved", explanation.message
+        earlier: set = set()
+        for step in explanation.steps:
+            assert set(step.facts) <= earlier, "a reason uses a fact not yet found"
+            assert_minimal_for_level(puzzle, step.clues, step.rules, step.facts, step.fact, step.level,
+                                     f"{step.text}: {step.why}", reasoner)
+            assert step.minimal == (step.level == 2)
+            earlier.add(step.fact)
+    finally:
+        reasoner.close()
+    assert explanation.facts == explain(puzzle).facts  # the same solution
+    answer = explain(puzzle, reasons="level")
+    assert [(s.fact, s.clues, s.rules, s.facts) for s in answer.steps] == \
+        [(s.fact, s.clues, s.rules, s.facts) for s in explanation.steps]
+    assert answer.largest == max(s.size for s in answer.steps)
+    assert answer.to_json()["reasons"] == "level" and "minimal for their level" in answer.text()
+
+
+def test_the_default_reasons_are_minimal_sets_and_say_so():
+    puzzle = first_unique("hitori")
+    explanation = explain(puzzle)
+    assert explanation.to_json()["reasons"] == "mus" and "reasons:" not in explanation.text()
+    assert all(step.minimal for step in explanation.steps)
+    with pytest.raises(satgrid.errors.SatgridError, match="unknown kind of reasons"):
+        explain(puzzle, reasons="smallest")
+
+
+def test_cli_reasons_level(tmp_path):
+    path = DATA / GENRES["hitori"].examples
+    first = api.load([str(path)])[0]
+    out = CliRunner().invoke(main, ["explain", str(path), "--puzzle", first.name, "--format", "json",
+                                    "--reasons", "level"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    assert report["status"] == "solved" and report["reasons"] == "level"
+    assert report["difficulty"]["largest_reason"] == max(s["size"] for s in report["steps"])
+    text = CliRunner().invoke(main, ["explain", str(path), "--puzzle", first.name, "--reasons", "level"])
+    assert text.exit_code == 0 and "reasons: minimal for their level" in text.output
+
+
 #: Known to fail (reported in encodings/diagnostics.md, "Explanations"): on a blank Fillomino
 #: propagation with the sized-region cuts of a partial assignment conflicts before any step (the
 #: grading ladder's too: a bug of those cuts, not of explanations).
@@ -84,10 +137,11 @@ def samples(status: str) -> list:
             for i, (text, st, _) in enumerate(g.part("SAMPLES", ())) if st == status]
 
 
+@pytest.mark.parametrize("reasons", ["mus", "level"])
 @pytest.mark.parametrize("name,text", samples("multiple"))
-def test_a_puzzle_with_several_solutions_gets_its_forced_part(name, text):
+def test_a_puzzle_with_several_solutions_gets_its_forced_part(name, text, reasons):
     [puzzle] = api.load_text(text, genre=name)
-    explanation = explain(puzzle)
+    explanation = explain(puzzle, reasons=reasons)
     assert explanation.status == "multiple"
     assert explanation.undecided > 0 and "not unique" in explanation.message
     check_steps(puzzle, explanation, minimal_on=0)

@@ -14,7 +14,7 @@ from satgrid.cli import main
 from satgrid.errors import ParseError, SatgridError
 from satgrid.registry import GENRES
 
-from .helpers import SHARED, deadline_after, satisfiable, shared_file
+from .helpers import SHARED, assert_minimal_for_level, deadline_after, satisfiable, shared_file
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -218,49 +218,11 @@ def test_a_level_2_hint_after_the_ladder_is_exhausted(loops):
     assert_minimal_reason(puzzle, answer)
 
 
-def reason_elements(answer) -> list[tuple[str, object]]:
-    return [("clue", k) for k in answer.clues] + [("rule", r) for r in answer.rules] + \
-        [("fact", f) for f in answer.decided]
-
-
 def assert_minimal_reason(puzzle, answer) -> None:
-    """The hint's reason (clues, rules, decided facts) forces its fact (the test's own SAT
-    calls, tests/helpers.Consistency), and no element can go: at level 2 still so by SAT (a
-    minimal unsatisfiable subset), at levels 0 and 1 still so by the level's own propagation
-    (a fresh explanation session's, with the rules' cuts)."""
-    from satgrid.explain import Reasoner
-
-    elements = reason_elements(answer)
-
-    def forced(left) -> bool:
-        return not satisfiable(puzzle, [k for kind, k in left if kind == "clue"],
-                               [k for kind, k in left if kind == "rule"],
-                               [k for kind, k in left if kind == "fact"], answer.fact)
-
-    assert forced(elements), answer.message
-    if answer.level == 2:
-        for drop in elements:
-            assert not forced([e for e in elements if e != drop]), f"{answer.message}: {drop} is not needed"
-        return
-    reasoner = Reasoner(puzzle)
-    try:
-        lits = {("clue", k): x for k, x in reasoner.clue_lits.items()}
-        lits.update((("rule", r), x) for r, x in reasoner.rule_lits.items())
-        lits.update((("fact", f), reasoner.lit(f)) for f in answer.decided)
-        target = reasoner.lit(answer.fact)
-
-        def proved(left) -> bool:
-            chosen = [lits[e] for e in left]
-            if answer.level == 0:
-                ok, fixed = reasoner.propagated(chosen)
-                return ok and target in fixed
-            return not reasoner.propagated(chosen, [-target])[0]
-
-        assert proved(elements), answer.message
-        for drop in elements:
-            assert not proved([e for e in elements if e != drop]), f"{answer.message}: {drop} is not needed"
-    finally:
-        reasoner.close()
+    """The hint's reason (clues, rules, decided facts) forces its fact and is minimal: by SAT at
+    level 2, by the level's own propagation at levels 0 and 1 (tests/helpers)."""
+    assert_minimal_for_level(puzzle, answer.clues, answer.rules, answer.decided, answer.fact,
+                             answer.level, answer.message)
 
 
 def test_a_hint_below_search_gives_a_reason_minimal_for_its_level_without_sat_calls(sudokus):
