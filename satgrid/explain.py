@@ -79,7 +79,7 @@ from .global_rule import GlobalRule
 from .grading import LEVELS, Ladder, StateFormat, _clue_name, _listing, state_format
 from .model import DEFINITIONS
 from .session import Connectivity, Session
-from .solver import DEFAULT_SOLVER
+from .solver import DEFAULT_SOLVER, conflict_budget
 
 Fact = tuple[Hashable, bool]
 #: What a reason is minimal for (:func:`explain`'s ``reasons``): "mus", no element can go with
@@ -303,14 +303,10 @@ class Reasoner:
         solver = self.session.solver
         if not hasattr(solver, "conflict_limit"):  # a solver without one: a deadline
             return self.unsat(lits, seconds=CHECK_SECONDS)
-        before = solver.conflict_limit
 
         def limited(conflicts: int, rounds: int = CHECK_ROUNDS) -> bool | None:
-            solver.conflict_limit = conflicts if before is None else min(before, conflicts)
-            try:
+            with conflict_budget(solver, conflicts):
                 return self.unsat(lits, bounded=True, rounds=rounds)
-            finally:
-                solver.conflict_limit = before
 
         if not self.phases:  # no solution to search near (an unsatisfiable puzzle's conflict)
             return limited(BLANK_CONFLICTS)

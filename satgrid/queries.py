@@ -13,7 +13,8 @@ from typing import AbstractSet, Callable, Iterable, Iterator, Mapping, Sequence
 from .encoding import ClueKey
 from .errors import LimitReached
 from .session import Outcome, Session
-from .solver import Assignment
+from .external import is_external
+from .solver import Assignment, conflict_budget
 
 Projection = tuple[int, ...]
 
@@ -166,10 +167,10 @@ class PuzzleQueries:
         easy once the solver has learnt from the others (on a published 20x36 puzzle the first
         two took over 10 s each when asked first, and most others a fraction of a second), so
         a limit stops with most clues decided rather than a few; figures in
-        ``encodings/queries.md``, "Audits in passes". A solver without conflict budgets (an
-        external one) gets the last pass alone.
+        ``encodings/queries.md``, "Audits in passes". An external solver (a run of its own a
+        question) gets the last pass alone.
         """
-        redundant, unknown = [], []
+        redundant: list[ClueKey] = []
         needed = {key for clues in witnesses if len(clues) == 1 for key in clues}
         self._prefer(projection)
         # One question (:meth:`one_more_gone`) per clue, the assumptions sliced from one list:
@@ -177,17 +178,13 @@ class PuzzleQueries:
         # an audit (figures: encodings/queries.md, section "Assumptions sliced from one list").
         keys, lits = list(self.selectors), list(self.selectors.values())
         solver = self.session.solver
-        budgets = list(AUDIT_PASSES if passes is None else passes)
-        if not hasattr(solver, "conflict_limit"):
+        budgets = AUDIT_PASSES if passes is None else passes
+        if is_external(self.session.solver_name):  # a run a question: one pass
             budgets = [(None, None)]
-        before = getattr(solver, "conflict_limit", None)
         todo = [i for i, key in enumerate(keys) if key not in needed]
-        try:
-            for conflicts, rounds in budgets:
-                if hasattr(solver, "conflict_limit"):
-                    solver.conflict_limit = before if conflicts is None else \
-                        conflicts if before is None else min(before, conflicts)
-                left = []
+        for conflicts, rounds in budgets:
+            left = []
+            with conflict_budget(solver, conflicts):
                 for i in todo:
                     last = self.one_more_gone(projection, keys[i])
                     status = self.session.solve([*lits[:i], *lits[i + 1:], last], need_model=False,
@@ -196,12 +193,9 @@ class PuzzleQueries:
                         redundant.append(keys[i])
                     elif status == "unknown":
                         left.append(i)
-                todo = left
-                if not todo:
-                    break
-        finally:
-            if hasattr(solver, "conflict_limit"):
-                solver.conflict_limit = before
+            todo = left
+            if not todo:
+                break
         unknown = [keys[i] for i in todo]
         order = {key: i for i, key in enumerate(keys)}
         return sorted(redundant, key=order.__getitem__), unknown

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 import threading
+from contextlib import contextmanager
 import time
 from threading import get_ident
 from collections import deque
 from functools import lru_cache
 from itertools import repeat
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import pysat.solvers as pysat_solvers
 import pysolvers
@@ -130,6 +131,22 @@ def _direct(inner, table: dict[str, tuple[str, str]]) -> tuple[Callable[..., obj
     handle = getattr(inner, attribute, None) if attribute else None
     fn = getattr(pysolvers, function, None) if function else None
     return (fn, handle) if handle is not None and fn is not None else None
+
+
+@contextmanager
+def conflict_budget(solver: object, conflicts: int | None) -> Iterator[None]:
+    """Within the block, each SAT call of ``solver`` stops after at most ``conflicts`` conflicts
+    (or its own conflict limit, if smaller; None: its own limit alone); its limit is restored
+    afterwards. A solver without conflict limits (an external one) is left as it is."""
+    if conflicts is None or not hasattr(solver, "conflict_limit"):
+        yield
+        return
+    before = solver.conflict_limit
+    solver.conflict_limit = conflicts if before is None else min(before, conflicts)
+    try:
+        yield
+    finally:
+        solver.conflict_limit = before
 
 
 def embedded_solver_names() -> list[str]:
