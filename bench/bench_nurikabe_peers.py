@@ -14,7 +14,7 @@ puzzle runs, one after the other so that all see the same machine:
 * each peer of ``bench/peers.py`` for Nurikabe that is installed (``pip install -e .[bench]``), in
   a forked child with the same limit: clingo (an ASP model of the rules, so clasp's unfounded-set
   check is its connectivity propagator; solutions counted up to 2, as a uniqueness proof),
-  puzzlekit (OR-Tools CP-SAT, solve only) and grilops (z3, counted up to 2; slow, so only with
+  puzzlekit (OR-Tools CP-SAT, solve only) and grilops (z3, solve only; slow, so only with
   ``--peers``).
 
 Per tool: ``unique`` (two solutions looked for, one found), ``solved`` (one asked for), ``many``,
@@ -47,7 +47,8 @@ SATGRID = [sys.executable, "-m", "satgrid"]
 
 
 def blocks(path: Path) -> list[tuple[str, list[str]]]:
-    """(name, the block's lines from ``puzzle NAME`` to ``end``) of each puzzle of a block-format file."""
+    """(name, the block's lines from ``puzzle NAME`` to ``end``) of each puzzle of a block-format
+    file: the text the command is given, one puzzle at a time."""
     out, current = [], None
     for line in path.read_text().splitlines():
         if line.startswith("puzzle "):
@@ -60,19 +61,10 @@ def blocks(path: Path) -> list[tuple[str, list[str]]]:
     return out
 
 
-def section(block: list[str], head: str) -> list[str]:
-    """The rows under ``head:`` (``givens`` or ``solution``) of a block."""
-    start = block.index(f"{head}:") + 1
-    rows = []
-    for line in block[start:]:
-        if line.strip() == "end" or (line.endswith(":") and " " not in line):
-            break
-        rows.append(line)
-    return rows
-
-
-def clues_of(block: list[str]) -> list[list[int | None]]:
-    return [[None if t == "." else int(t) for t in row.split()] for row in section(block, "givens")]
+def clues_of(puzzle) -> list[list[int | None]]:
+    """The puzzle's clue grid as bench/peers.py takes it."""
+    clues = puzzle.clues()
+    return [[clues.get((r, c)) for c in range(puzzle.cols)] for r in range(puzzle.rows)]
 
 
 def satgrid_run(block: list[str], limit: float) -> tuple[str, float, list[str] | None]:
@@ -98,27 +90,25 @@ def satgrid_run(block: list[str], limit: float) -> tuple[str, float, list[str] |
 
 
 def peer_run(name: str, clues: list[list[int | None]], limit: float) -> tuple[str, float, list[str] | None]:
-    """(status, wall s, first solution) of one peer, in a child killed at ``limit`` + 30 s."""
+    """(status, wall s, first solution) of one peer, in a child killed at ``limit`` + 30 s: up to
+    two solutions where the peer lists them (``solutions`` in ``peers.PEERS``), else its first."""
     info = peers.PEERS[name]
-    if info["count"] is not None:
-        def run():
-            if name == "nurikabe_clingo":
-                found = peers.nurikabe_clingo_solutions(clues, 2, limit)
-                return len(found), found[0] if found else None
-            return info["count"](clues, limit=2, timeout=limit), None
-    elif name == "nurikabe_puzzlekit":
-        def run():
-            rows = peers.nurikabe_puzzlekit(clues, time_limit=limit)
-            return (1 if rows else 0), rows
-    else:
-        raise SystemExit(f"no runner for peer {name!r}")
+    listed = info.get("solutions")
+
+    def run() -> tuple[int, list[str] | None]:
+        if listed is not None:
+            found = listed(clues, 2, limit)
+            return len(found), found[0] if found else None
+        rows = info["function"](clues, limit)
+        return (1 if rows else 0), rows
+
     start = time.perf_counter()
     status, result, _ = peers.call_with_timeout(run, timeout=limit + 30)
     took = time.perf_counter() - start
     if status != "ok":
         return ("unknown" if status == "timeout" else "error"), took, None
     count, rows = result
-    label = {0: "none", 1: "unique" if info["count"] is not None else "solved"}.get(count, "many")
+    label = {0: "none", 1: "unique" if listed is not None else "solved"}.get(count, "many")
     return label, took, rows
 
 
@@ -138,12 +128,15 @@ def main() -> None:
     args = ap.parse_args()
     if not args.file.exists():
         raise SystemExit(f"{args.file}: no such file (set SATGRID_SHARED)")
-    chosen = blocks(args.file)
+    from satgrid import api
+
+    texts = dict(blocks(args.file))
+    chosen = api.load([str(args.file)])
     if args.only:
         ids = [i.strip() for i in args.only.split(",") if i.strip()]
-        chosen = [b for b in chosen if any(b[0].endswith(i) for i in ids)]
+        chosen = [p for p in chosen if any(p.name.endswith(i) for i in ids)]
     else:
-        chosen = [b for b in chosen if len(clues_of(b[1])) * len(clues_of(b[1])[0]) > args.cells]
+        chosen = [p for p in chosen if p.rows * p.cols > args.cells]
     names = [n for n in args.peers.split(",") if n]
     for n in names:
         if n not in peers.PEERS or peers.PEERS[n]["genre"] != "nurikabe":
@@ -156,10 +149,11 @@ def main() -> None:
           f"load {os.getloadavg()[0]:.1f}")
     head = ["puzzle", "size", "satgrid"] + [n.split("_", 1)[1] for n in present]
     rows, won = [], {n: 0 for n in present}
-    for name, block in chosen:
-        clues, published = clues_of(block), section(block, "solution")
-        ours = satgrid_run(block, args.limit)
-        row = [name.rsplit("-", 1)[-1], f"{len(clues)}x{len(clues[0])}", cell(*ours, published)]
+    for puzzle in chosen:
+        clues = clues_of(puzzle)
+        published = list(puzzle.given_solution.solution) if puzzle.given_solution else []
+        ours = satgrid_run(texts[puzzle.name], args.limit)
+        row = [puzzle.name.rsplit("-", 1)[-1], f"{puzzle.rows}x{puzzle.cols}", cell(*ours, published)]
         for n in present:
             theirs = peer_run(n, clues, args.limit)
             row.append(cell(*theirs, published))

@@ -14,7 +14,8 @@ solution in the same representation, or None when the peer found no solution:
   of row strings, ``'#'`` black and ``'.'`` white.
 
 The ``*_count`` functions return how many distinct solutions the peer found,
-stopping at ``limit`` (default 2), for uniqueness comparisons.
+stopping at ``limit`` (default 2), for uniqueness comparisons; a ``solutions`` entry of
+``PEERS``, where there is one, returns those solutions themselves.
 
 Peers whose package is missing are reported by ``available(name)`` (never
 raises); calling one of their functions raises ImportError.  ``PEERS``
@@ -448,6 +449,7 @@ PEERS: dict[str, dict[str, Any]] = {
         "genre": "nurikabe", "package": "clingo", "modules": ["clingo"],
         "engine": "clingo (ASP; clasp's unfounded-set check as the connectivity propagator)",
         "function": nurikabe_clingo, "count": nurikabe_clingo_count,
+        "solutions": nurikabe_clingo_solutions,
         "notes": "a plain ASP model of the rules, written for this bench (_NURIKABE_ASP)",
     },
     "nurikabe_puzzlekit": {
